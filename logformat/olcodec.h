@@ -1,0 +1,107 @@
+/* olcodec.h -- decode and encode open-log events (logformat/SPEC.md).
+ *
+ * Two encodings carry the same events (openlog.md 2): MessagePack (one map
+ * per event; a ZeroMQ frame or a concatenated .mlog stream) and JSON (one
+ * object per line of a .jsonl file).  Both meet in a jansson json_t tree:
+ *
+ *     msgpack bytes --scan--> --msgpack_unpack--> json_t --typed--> olevent
+ *     JSON text ----------------json_loadb------> json_t --typed--> olevent
+ *
+ * and encoding goes back the same way, keys in one canonical order, so a
+ * conversion in either direction is lossless.
+ *
+ * Untrusted input: before msgpack-c sees a byte, olcodec_scan() walks the
+ * whole object and rejects any array or map that declares more elements
+ * than bytes remain (msgpack-c would allocate for the declared count first),
+ * nesting deeper than OL_DEPTH_MAX, strings over OL_STRING_MAX, invalid
+ * UTF-8, binary and extension values, non-string keys, and anything over
+ * OL_EVENT_MAX bytes.  A frame must parse exactly, with no trailing bytes.
+ *
+ * Every rejection is a sentence in olerror.msg saying what is wrong and
+ * where: "byte 17" for MessagePack (offset within the frame or file),
+ * "line 4, column 12" for JSON Lines.  The caller turns it into a
+ * `malformed` verdict (olverdict.h).
+ */
+#ifndef ARBITER_OLCODEC_H
+#define ARBITER_OLCODEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#include "logformat/olevent.h"
+#include "logformat/olarena.h"
+
+enum {
+    OL_OK = 0,
+    OL_EMALFORMED = -1,   /* not a valid event: olerror says why and where */
+    OL_ENOMEM = -2,
+    OL_EIO = -3           /* a file could not be read or written           */
+};
+
+typedef enum { OL_ENC_MSGPACK, OL_ENC_JSON } ol_encoding;
+
+typedef struct {
+    char msg[400];        /* one sentence including the location           */
+    char key[80];         /* the key path concerned ("seq", "players.p1.deck.monsters[2]"), "" if none */
+    const char *match;    /* set when the envelope's match could be read   */
+    uint64_t seq;         /* valid when has_seq                            */
+    int has_seq;
+    char match_buf[OL_MATCH_MAX + 1];
+} olerror;
+
+/* Where the bytes came from, so that errors can say where they are:
+ * `base` is added to MessagePack offsets (the position of a frame inside a
+ * .mlog file); `line` > 0 switches to "line L, column C" for JSON. */
+typedef struct {
+    size_t base;
+    unsigned line;
+} ol_origin;
+
+/* Walk one MessagePack object at buf[0..len) without allocating.  On success
+ * returns OL_OK and its size in *used (<= len).  With `exact`, trailing
+ * bytes after the object are an error.  A truncated object is an error
+ * naming the offset where bytes ran out. */
+int olcodec_scan(const uint8_t *buf, size_t len, int exact, size_t *used,
+                 ol_origin origin, olerror *err);
+
+/* Decode exactly one event from a MessagePack frame.  On success *out owns a
+ * new event (olevent_destroy).  Errors: OL_EMALFORMED, OL_ENOMEM. */
+int olcodec_decode_msgpack(const uint8_t *buf, size_t len, ol_origin origin,
+                           olevent **out, olerror *err);
+
+/* Decode exactly one event from one JSON object text (no newline needed). */
+int olcodec_decode_json(const char *text, size_t len, ol_origin origin,
+                        olevent **out, olerror *err);
+
+/* Encode an event.  *out is a new malloc'd buffer of *len bytes (JSON: no
+ * trailing newline, not NUL-terminated counted in len but NUL-terminated).
+ * Keys appear in canonical order: envelope, the type's fields in table
+ * order, then unknown keys in the order they were read. */
+int olcodec_encode(const olevent *ev, ol_encoding enc, char **out, size_t *len);
+
+/* The event as a new json_t object (caller json_decref's); NULL on ENOMEM. */
+json_t *olcodec_to_json(const olevent *ev);
+
+/* The event built from its typed fields alone (ignoring the decoded tree):
+ * what olcodec_encode gives for an event made in memory.  Tests compare it
+ * with the decoded tree to prove the typed decoder missed nothing. */
+json_t *olcodec_typed_json(const olevent *ev);
+
+/* The rulebook section of an event type's action ("snap:10.8.1"). */
+const char *olcodec_type_rule(ol_type t);
+
+/* Decode a decklist object (openlog.md 5) of `format` from `j` into *deck;
+ * strings are allocated in `arena`.  `path` names j in messages ("deck").
+ * Unknown keys are ignored.  Errors: OL_EMALFORMED with err->msg, OL_ENOMEM. */
+int olcodec_deck_from_json(const json_t *j, ol_format format, const char *path,
+                           olarena *arena, ol_deck *deck, olerror *err);
+
+/* Same-shape JSON (json_t) <-> MessagePack bytes, for verdicts and query
+ * replies.  olcodec_json_to_msgpack: *out malloc'd.  olcodec_msgpack_to_json:
+ * the input is scanned first with the limits above. */
+int olcodec_json_to_msgpack(const json_t *j, char **out, size_t *len);
+int olcodec_msgpack_to_json(const uint8_t *buf, size_t len, ol_origin origin,
+                            json_t **out, olerror *err);
+
+#endif

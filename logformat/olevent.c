@@ -1,0 +1,165 @@
+/* olevent.c -- names of the open log's enumerations and its lever table.
+ *
+ * The wire uses lower-case names for every enumeration (openlog.md 3-8);
+ * here each enumeration is one array, indexed by the C value, so that the
+ * name and the value cannot drift apart.  The variant levers a header may
+ * set (openlog.md 4, snap.md 18, the Balance Levers of advanced.md and
+ * master.md, the lever rulings of snap-rulings.md) are one table too: the
+ * codec rejects a lever that is not in it, and the engines read their
+ * defaults from it.
+ */
+#include <string.h>
+
+#include "logformat/olevent.h"
+#include "logformat/olarena.h"
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const type_names[OL_TYPE_COUNT] = {
+    "match", "bench", "select", "unlock", "flip", "promote", "trigger",
+    "spell", "counter", "pass", "evolve", "prime", "attack", "block", "swap",
+    "lock", "end", "concede", "claim", "judge",
+};
+static const char *const by_names[] = {"p1", "p2", "table", "judge"};
+static const char *const player_names[] = {"p1", "p2"};
+static const char *const format_names[] = {"snap", "advanced", "master"};
+static const char *const hidden_names[] = {"open", "commit", "announced"};
+static const char *const ruling_names[] = {"note", "warning", "game_loss"};
+
+static const char *name_at(const char *const *names, size_t n, int i)
+{
+    return i >= 0 && (size_t)i < n ? names[i] : NULL;
+}
+
+static int name_find(const char *const *names, size_t n, const char *s)
+{
+    for (size_t i = 0; s && i < n; i++)
+        if (!strcmp(names[i], s))
+            return (int)i;
+    return -1;
+}
+
+const char *ol_type_name(ol_type t) { return name_at(type_names, COUNT(type_names), (int)t); }
+int ol_type_parse(const char *s) { return name_find(type_names, COUNT(type_names), s); }
+const char *ol_by_name(ol_by b) { return name_at(by_names, COUNT(by_names), (int)b); }
+const char *ol_player_name(ol_player p) { return name_at(player_names, COUNT(player_names), (int)p); }
+const char *ol_format_name(ol_format f) { return name_at(format_names, COUNT(format_names), (int)f); }
+const char *ol_hidden_name(ol_hidden h) { return name_at(hidden_names, COUNT(hidden_names), (int)h); }
+const char *ol_ruling_name(ol_ruling r) { return name_at(ruling_names, COUNT(ruling_names), (int)r); }
+
+int ol_by_parse(const char *s) { return name_find(by_names, COUNT(by_names), s); }
+int ol_player_parse(const char *s) { return name_find(player_names, COUNT(player_names), s); }
+int ol_format_parse(const char *s) { return name_find(format_names, COUNT(format_names), s); }
+int ol_hidden_parse(const char *s) { return name_find(hidden_names, COUNT(hidden_names), s); }
+int ol_ruling_parse(const char *s) { return name_find(ruling_names, COUNT(ruling_names), s); }
+
+/* The levers.  A lever is announced before play (snap.md 18.7) and applies
+ * to the whole match; its range is what the rulebook's examples span, so an
+ * organiser's typo (chain_cap 30) is caught at the header, not mid-game. */
+static const ol_lever_info levers[] = {
+    {"chain_cap", OL_FORMAT_SNAP, 0, 1, 6, 3, "snap:18.3",
+     "Counters each player may add to one chain"},
+    {"unlocks_per_turn", OL_FORMAT_SNAP, 0, 0, 2, 1, "snap:18.2",
+     "Locked Supports unlocked in each Unlock Step"},
+    {"swaps_per_game", OL_FORMAT_SNAP, 0, 0, 3, 1, "snap:18.4",
+     "Swap Phase swaps each player may make in a game"},
+    {"swap_refresh_on_prime_defeat", OL_FORMAT_SNAP, 1, 0, 1, 0, "snap:18.4",
+     "a player's Swap is refreshed when their Prime Singular is defeated"},
+    {"p1_round1_unlock", OL_FORMAT_SNAP, 1, 0, 1, 0, "snap:18.5",
+     "Player 1 may unlock Supports in Round 1"},
+    {"p1_hand", OL_FORMAT_SNAP, 0, 0, 20, 5, "snap:18.5",
+     "Supports Player 1 selects at setup"},
+    {"p2_hand", OL_FORMAT_SNAP, 0, 0, 20, 6, "snap:18.5",
+     "Supports Player 2 selects at setup"},
+    {"round1_attacks", OL_FORMAT_SNAP, 1, 0, 1, 0, "snap:18.5",
+     "attacks are allowed in Round 1"},
+    {"freeze_rounds", OL_FORMAT_SNAP, 0, 0, 2, 2, "snap:18.6",
+     "rounds of the Lock Freeze after Round 1"},
+    {"bench_facedown", OL_FORMAT_SNAP, 0, 1, 4, 4, "snap:18.6",
+     "monsters each player places face-down on the Bench at setup"},
+    {"p1_opening_lock", OL_FORMAT_SNAP, 1, 0, 1, 1, "snap:R2",
+     "Player 1 makes an Opening Lock-in at the end of Round 1"},
+
+    {"starting_lp", OL_FORMAT_ADVANCED, 0, 1000, 100000, 6000, "advanced:levers",
+     "Life Points each player starts with"},
+    {"monster_zones", OL_FORMAT_ADVANCED, 0, 5, 7, 7, "advanced:levers",
+     "monsters a player may control at once"},
+    {"hand_limit", OL_FORMAT_ADVANCED, 0, 7, 10, 9, "advanced:levers",
+     "cards in hand at the end of a turn"},
+    {"selection_rate", OL_FORMAT_ADVANCED, 0, 1, 2, 1, "advanced:levers",
+     "cards selected in each Selection Step"},
+    {"chain_cap", OL_FORMAT_ADVANCED, 0, 1, 6, 3, "advanced:levers",
+     "Counters each player may add to one chain"},
+
+    {"starting_lp", OL_FORMAT_MASTER, 0, 1000, 100000, 8000, "master:levers",
+     "Life Points each player starts with"},
+    {"mana_rate", OL_FORMAT_MASTER, 0, 1, 2, 1, "master:levers",
+     "cards placed as mana in each Mana Step"},
+    {"deck_size", OL_FORMAT_MASTER, 0, 50, 70, 60, "master:levers",
+     "cards in a deck"},
+    {"hand_limit", OL_FORMAT_MASTER, 0, 8, 12, 10, "master:levers",
+     "cards in hand at the end of a turn"},
+    {"p1_hand", OL_FORMAT_MASTER, 0, 1, 20, 7, "master:levers",
+     "cards Player 1 selects at setup"},
+    {"p2_hand", OL_FORMAT_MASTER, 0, 1, 20, 8, "master:levers",
+     "cards Player 2 selects at setup"},
+    {"chain_cap", OL_FORMAT_MASTER, 0, 1, 6, 3, "master:levers",
+     "Counters each player may add to one chain"},
+};
+
+const ol_lever_info *ol_levers(size_t *n)
+{
+    *n = COUNT(levers);
+    return levers;
+}
+
+const ol_lever_info *ol_lever_find(ol_format f, const char *name)
+{
+    for (size_t i = 0; i < COUNT(levers); i++)
+        if (levers[i].format == f && !strcmp(levers[i].name, name))
+            return &levers[i];
+    return NULL;
+}
+
+uint64_t ol_header_lever(const ol_header *h, const char *name, uint64_t dflt)
+{
+    for (size_t i = 0; i < h->n_rules; i++)
+        if (!strcmp(h->rules[i].name, name))
+            return h->rules[i].value;
+    return dflt;
+}
+
+olevent *olevent_new(void)
+{
+    olarena *a = olarena_new();
+    if (!a)
+        return NULL;
+    olevent *ev = olarena_alloc(a, sizeof *ev);
+    if (!ev) {
+        olarena_destroy(&a);
+        return NULL;
+    }
+    ev->arena = a;
+    return ev;
+}
+
+void *olevent_alloc(olevent *ev, size_t n)
+{
+    return olarena_alloc(ev->arena, n);
+}
+
+const char *olevent_strdup(olevent *ev, const char *s)
+{
+    return olarena_strndup(ev->arena, s, strlen(s));
+}
+
+void olevent_destroy(olevent **ev)
+{
+    if (!ev || !*ev)
+        return;
+    olarena *a = (*ev)->arena;
+    if ((*ev)->release_tree)
+        (*ev)->release_tree((*ev)->tree);
+    olarena_destroy(&a);   /* the event itself lives in its arena */
+    *ev = NULL;
+}

@@ -1,0 +1,223 @@
+/* olevent.h -- one open-log event as a typed C value.
+ *
+ * The open log (../shared/design/openlog.md, logformat/SPEC.md) is a list of
+ * events.  This header is the in-memory form every part of arbiter shares:
+ * the codec (olcodec.h) fills it from MessagePack or JSON, the engines read
+ * it, the store and the command line print it.  It has no dependency on any
+ * library, so the pure engines under verifiers/ can include it.
+ *
+ * Ownership: an olevent is created by the codec (olcodec_decode_*) or by
+ * olevent_new() and freed with olevent_destroy(&ev).  Every string and list
+ * it points to lives in the event's own arena and stays valid until the
+ * event is destroyed.  Unknown keys (openlog.md 2: "ignored") never change
+ * what an engine decides, but the codec keeps the decoded tree in `tree` and
+ * re-encodes it as is, so that conversion stays lossless.
+ */
+#ifndef ARBITER_OLEVENT_H
+#define ARBITER_OLEVENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define OL_MATCH_MAX 64          /* openlog.md 3: match id, 1-64 chars       */
+#define OL_STRING_MAX 256        /* openlog.md 2: strings at most 256 bytes  */
+#define OL_EVENT_MAX 65536       /* openlog.md 2: one event at most 64 KiB   */
+#define OL_DEPTH_MAX 16          /* SPEC.md: nesting limit (arbiter's own)   */
+#define OL_COMMIT_BYTES 32       /* BLAKE2b-256                              */
+#define OL_NONCE_MIN_BYTES 16    /* openlog.md 6: nonce >= 16 random bytes   */
+#define OL_NONCE_MAX_BYTES 64
+
+/* Event types, in the order of openlog.md 7 (header first).  The codec's
+ * table (olevent.c) gives each its name and fields; keep both in step. */
+typedef enum {
+    OL_MATCH,     /* header, seq 0                                     */
+    OL_BENCH,
+    OL_SELECT,
+    OL_UNLOCK,
+    OL_FLIP,
+    OL_PROMOTE,
+    OL_TRIGGER,
+    OL_SPELL,
+    OL_COUNTER,
+    OL_PASS,
+    OL_EVOLVE,
+    OL_PRIME,
+    OL_ATTACK,
+    OL_BLOCK,
+    OL_SWAP,
+    OL_LOCK,
+    OL_END,
+    OL_CONCEDE,
+    OL_CLAIM,
+    OL_JUDGE,
+    OL_TYPE_COUNT
+} ol_type;
+
+typedef enum { OL_BY_P1, OL_BY_P2, OL_BY_TABLE, OL_BY_JUDGE } ol_by;
+typedef enum { OL_P1 = 0, OL_P2 = 1 } ol_player;
+typedef enum { OL_FORMAT_SNAP, OL_FORMAT_ADVANCED, OL_FORMAT_MASTER } ol_format;
+typedef enum { OL_HIDDEN_OPEN, OL_HIDDEN_COMMIT, OL_HIDDEN_ANNOUNCED } ol_hidden;
+typedef enum { OL_RULING_NOTE, OL_RULING_WARNING, OL_RULING_GAME_LOSS } ol_ruling;
+
+/* A slot: bench 0-3, or the active slot ("a" on the wire). */
+#define OL_SLOT_ACTIVE (-1)
+
+/* A hidden card reference (openlog.md 6).  Which kinds are legal depends on
+ * the header's `hidden` mode; the codec accepts all three shapes and the
+ * engine checks the mode. */
+typedef enum {
+    OL_HREF_ABSENT,    /* key not present (optional field)      */
+    OL_HREF_NULL,      /* announced mode: null                  */
+    OL_HREF_CARD,      /* open mode: the card id                */
+    OL_HREF_COMMIT     /* commit mode: {"c": hex}               */
+} ol_href_kind;
+
+typedef struct {
+    ol_href_kind kind;
+    const char *card;                    /* OL_HREF_CARD                 */
+    uint8_t commit[OL_COMMIT_BYTES];     /* OL_HREF_COMMIT               */
+} ol_href;
+
+/* A target reference (openlog.md 7). */
+typedef enum {
+    OL_REF_MONSTER,    /* {"p", "s"}    */
+    OL_REF_SEQ,        /* {"seq"}       a chain link or a trigger */
+    OL_REF_PLAYER,     /* {"p"}         */
+    OL_REF_LOCKED      /* {"p", "lock"} */
+} ol_ref_kind;
+
+typedef struct {
+    ol_ref_kind kind;
+    ol_player p;       /* MONSTER, PLAYER, LOCKED */
+    int slot;          /* MONSTER: 0-3 or OL_SLOT_ACTIVE */
+    uint64_t seq;      /* SEQ */
+    uint32_t lock;     /* LOCKED */
+} ol_ref;
+
+typedef struct {
+    const char **ids;
+    size_t n;
+} ol_idlist;
+
+/* A decklist (openlog.md 5).  snap uses monsters/supports/reserve; advanced
+ * and master use main.  Lists absent from the input are empty. */
+typedef struct {
+    ol_idlist monsters, supports, reserve, main;
+} ol_deck;
+
+typedef struct {
+    const char *id;
+    ol_deck deck;
+} ol_seat;
+
+/* One variant lever of the header's `rules` map.  The levers the contract
+ * knows are a table in olevent.c (olevent_levers()); their values are
+ * unsigned integers or booleans (stored as 0/1). */
+typedef struct {
+    const char *name;
+    uint64_t value;
+} ol_lever;
+
+typedef struct {
+    ol_format format;
+    const char *cards;         /* "<set>@<version>"                    */
+    ol_hidden hidden;
+    ol_seat players[2];
+    ol_lever *rules;           /* NULL when the header has no rules map */
+    size_t n_rules;
+    int has_rules;             /* 1 when `rules` was present (even {})  */
+    int has_event;             /* 1 when `event` was present            */
+    const char *tournament;    /* event.tournament or NULL             */
+    uint64_t round;            /* event.round, valid when has_round     */
+    int has_round;
+    const char *table;         /* event.table or NULL                  */
+} ol_header;
+
+/* One decoded event.  Only the fields of its type are meaningful; the
+ * codec's table (olevent_fields()) says which those are. */
+typedef struct olevent {
+    /* envelope (openlog.md 3) */
+    const char *match;
+    uint64_t seq;
+    ol_type type;
+    ol_by by;
+    uint64_t t;                /* valid when has_t */
+    int has_t;
+
+    ol_header header;          /* OL_MATCH */
+
+    int slot;                  /* bench(5th), flip, promote, evolve, block, swap */
+    int has_slot;
+    ol_href card;              /* bench(5th), unlock, flip, promote, spell, counter,
+                                  evolve, prime: an href or a plain id   */
+    const char *nonce;         /* hex, NULL when absent                 */
+    ol_href slots[4];          /* bench at setup; has_slots             */
+    int has_slots;
+    ol_href *cards;            /* select, lock                          */
+    size_t n_cards;
+    uint32_t lock;             /* unlock: index in the current lock order */
+    ol_ref source;             /* trigger: a monster ref                */
+    uint32_t ability;          /* trigger                               */
+    ol_ref *targets;           /* trigger, spell, counter               */
+    size_t n_targets;
+    ol_ref target;             /* attack: a monster ref                 */
+    ol_ref *defeated;          /* claim                                 */
+    size_t n_defeated;
+    int has_defeated;
+    ol_player winner;          /* claim, valid when has_winner          */
+    int has_winner;
+    ol_ruling ruling;          /* judge                                 */
+    ol_player player;          /* judge, valid when has_player          */
+    int has_player;
+    const char *text;          /* judge                                 */
+
+    void *tree;                /* codec-private: the decoded JSON tree,
+                                  re-encoded as is for lossless conversion */
+    void (*release_tree)(void *tree);
+    void *arena;               /* owned allocations (olarena)           */
+} olevent;
+
+/* Names on the wire; NULL when out of range.  *_parse return -1 if unknown. */
+const char *ol_type_name(ol_type t);
+int ol_type_parse(const char *s);
+int ol_by_parse(const char *s);
+int ol_player_parse(const char *s);
+int ol_format_parse(const char *s);
+int ol_hidden_parse(const char *s);
+int ol_ruling_parse(const char *s);
+const char *ol_by_name(ol_by b);
+const char *ol_player_name(ol_player p);
+const char *ol_format_name(ol_format f);
+const char *ol_hidden_name(ol_hidden h);
+const char *ol_ruling_name(ol_ruling r);
+
+/* A new empty event (every field zero, type OL_MATCH) whose strings and
+ * lists are to be allocated with olevent_alloc/olevent_strdup.  NULL when
+ * out of memory.  Engines' tests and generators build events this way. */
+olevent *olevent_new(void);
+void *olevent_alloc(olevent *ev, size_t n);            /* zeroed; NULL: ENOMEM */
+const char *olevent_strdup(olevent *ev, const char *s); /* NULL: ENOMEM */
+
+/* Free an event and everything it owns; sets *ev to NULL.  NULL-safe. */
+void olevent_destroy(olevent **ev);
+
+/* The value of a lever in a header, or `dflt` when it is not set. */
+uint64_t ol_header_lever(const ol_header *h, const char *name, uint64_t dflt);
+
+/* The variant levers the contract accepts in a header's `rules` map
+ * (openlog.md 4: an unknown lever is malformed).  One table for all
+ * formats, kept in olevent.c. */
+typedef struct {
+    const char *name;
+    ol_format format;
+    int is_bool;          /* 1: true/false, 0: unsigned integer          */
+    uint64_t min, max;    /* inclusive range for integers                */
+    uint64_t dflt;        /* the Core+ default                           */
+    const char *rule;     /* the section it varies ("snap:18.3")         */
+    const char *meaning;
+} ol_lever_info;
+
+const ol_lever_info *ol_levers(size_t *n);
+const ol_lever_info *ol_lever_find(ol_format f, const char *name);
+
+#endif

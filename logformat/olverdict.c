@@ -1,0 +1,71 @@
+/* olverdict.c -- verdicts (openlog.md 8) as values and as wire maps.
+ *
+ * Every event gets exactly one verdict.  The struct is fixed-size so that
+ * engines can return one without allocating; the wire form keeps the key
+ * order of the contract so that verdict bytes are stable (they are hashed
+ * into the record's chain, openlog.md 10).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "logformat/olverdict.h"
+
+static const char *const status_names[OL_V_COUNT] = {
+    "ok", "warning", "illegal", "mismatch", "duplicate", "conflict", "gap", "malformed",
+};
+
+const char *ol_status_name(ol_status s)
+{
+    return (unsigned)s < OL_V_COUNT ? status_names[s] : NULL;
+}
+
+int ol_status_parse(const char *s)
+{
+    for (int i = 0; s && i < OL_V_COUNT; i++)
+        if (!strcmp(status_names[i], s))
+            return i;
+    return -1;
+}
+
+void olverdict_set(olverdict *v, const char *match, uint64_t seq, ol_status st,
+                   const char *rule, const char *fmt, ...)
+{
+    memset(v, 0, sizeof *v);
+    snprintf(v->match, sizeof v->match, "%s", match ? match : "");
+    v->seq = seq;
+    v->has_seq = 1;
+    v->status = st;
+    snprintf(v->rule, sizeof v->rule, "%s", rule ? rule : "");
+    if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(v->msg, sizeof v->msg, fmt, ap);
+        va_end(ap);
+    }
+}
+
+json_t *olverdict_to_json(const olverdict *v, const olverdict *stored)
+{
+    json_t *o = json_object();
+    int bad = !o;
+    if (!bad && v->match[0])
+        bad |= json_object_set_new(o, "match", json_string(v->match));
+    if (!bad && v->has_seq)
+        bad |= json_object_set_new(o, "seq", json_integer((json_int_t)v->seq));
+    if (!bad)
+        bad |= json_object_set_new(o, "status", json_string(ol_status_name(v->status)));
+    if (!bad && v->rule[0])
+        bad |= json_object_set_new(o, "rule", json_string(v->rule));
+    if (!bad && v->msg[0])
+        bad |= json_object_set_new(o, "msg", json_string(v->msg));
+    if (!bad && v->has_expect)
+        bad |= json_object_set_new(o, "expect", json_integer((json_int_t)v->expect));
+    if (!bad && stored)
+        bad |= json_object_set_new(o, "stored", olverdict_to_json(stored, NULL));
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}

@@ -1,0 +1,47 @@
+/* olverdict.h -- the verdict every event gets (openlog.md 8).
+ *
+ * { "match", "seq", "status", "rule"?, "msg"?, "expect"?, "stored"? }
+ * A verdict is a small value struct (no allocation); olverdict_to_json
+ * and olverdict_encode give its wire forms with keys in that order.
+ */
+#ifndef ARBITER_OLVERDICT_H
+#define ARBITER_OLVERDICT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#include "logformat/olevent.h"
+
+typedef enum {
+    OL_V_OK, OL_V_WARNING, OL_V_ILLEGAL, OL_V_MISMATCH,
+    OL_V_DUPLICATE, OL_V_CONFLICT, OL_V_GAP, OL_V_MALFORMED,
+    OL_V_COUNT
+} ol_status;
+
+#define OL_RULE_MAX 48
+#define OL_MSG_MAX 400
+
+typedef struct {
+    char match[OL_MATCH_MAX + 1];  /* "" when it could not be read (malformed) */
+    uint64_t seq;
+    int has_seq;                   /* 0 only for malformed input without a seq */
+    ol_status status;
+    char rule[OL_RULE_MAX];        /* "" when none                            */
+    char msg[OL_MSG_MAX];          /* "" when none                            */
+    uint64_t expect;               /* gap                                     */
+    int has_expect;
+} olverdict;
+
+const char *ol_status_name(ol_status s);
+int ol_status_parse(const char *s);     /* -1 when unknown */
+
+/* Fill v; rule and msg may be NULL; msg is printf-style. */
+void olverdict_set(olverdict *v, const char *match, uint64_t seq, ol_status st,
+                   const char *rule, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+/* New json_t object; `stored` (may be NULL) is embedded as "stored". */
+json_t *olverdict_to_json(const olverdict *v, const olverdict *stored);
+
+#endif

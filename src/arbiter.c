@@ -1,0 +1,67 @@
+/* arbiter.c -- the `arbiter` command line: one binary, many subcommands.
+ *
+ * A judge, an organiser or a table-software author runs `arbiter SUB ...`.
+ * This file only dispatches: the table below names each subcommand, the
+ * function that runs it and a one-line summary for `arbiter --help`.  Each
+ * subcommand parses its own options and prints its own --help; all share
+ * the exit codes of cli.h (documented in README.md).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "src/cli.h"
+
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} subcommand;
+
+static const subcommand commands[] = {
+    {"cards",   cmd_cards,   "describe a card database: set, version, hash, counts"},
+    {"deck",    cmd_deck,    "check a decklist against a format's construction rules"},
+    {"convert", cmd_convert, "convert an open log between .mlog and .jsonl"},
+};
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("arbiter: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: arbiter COMMAND [ARGS...]\n"
+               "       arbiter --version | --help\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n`arbiter COMMAND --help` describes one command.\n"
+               "exit codes: 0 ok/legal, 1 illegal, 2 bad usage or input, 3 internal error\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_BADINPUT;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("arbiter %s\n", PACKAGE_VERSION);
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    cli_error("unknown command '%s' (try arbiter --help)", argv[1]);
+    return CLI_BADINPUT;
+}

@@ -1,0 +1,25 @@
+/* cli.h -- the subcommands of the `arbiter` program.
+ *
+ * Each subcommand is a function taking its own argv (argv[0] is the
+ * subcommand name) and returning the process exit code.  The table in
+ * arbiter.c maps names to these functions; `arbiter SUB --help` is handled
+ * by each command.  Exit codes are the same for every command (README.md):
+ */
+#ifndef ARBITER_CLI_H
+#define ARBITER_CLI_H
+
+enum {
+    CLI_OK = 0,        /* success; for checks: everything legal            */
+    CLI_ILLEGAL = 1,   /* a check found something illegal                  */
+    CLI_BADINPUT = 2,  /* bad usage, unreadable or malformed input         */
+    CLI_INTERNAL = 3   /* out of memory or another internal failure        */
+};
+
+int cmd_cards(int argc, char **argv);
+int cmd_deck(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+
+/* "arbiter: " + message + newline on stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,315 @@
+/* cards.h -- the card database: the authority that gives Mintayn cards their
+ * per-format properties.
+ *
+ * Mintayn cards print no stats (snap.md 5.1); every format assigns them from
+ * an authoritative database (snap.md 5.2-5.3).  This module is that database
+ * held in memory: plain structs, an index by id, the evolution lines, and the
+ * vocabulary of effect primitives that the engines apply exactly.  It does no
+ * I/O: src/carddb.c parses the JSON file format (fixtures/cards/README.md),
+ * fills a `cards` object with cards_add() and seals it with cards_finish().
+ *
+ * Lifetime: a `cards` object is built once, sealed, then only read.  Every
+ * `const card *` returned by a lookup stays valid until cards_destroy().
+ * A sealed database may be shared read-only between threads.
+ *
+ * Errors: functions returning int return 0 on success or a negative CARDS_E*
+ * code; they never abort on bad data, only on programming mistakes (assert).
+ */
+#ifndef ARBITER_CARDS_H
+#define ARBITER_CARDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CARD_ID_MAX 64       /* bytes of a card id, [A-Za-z0-9._-]         */
+#define CARD_NAME_MAX 96     /* bytes of a card name (UTF-8)               */
+#define CARD_LINE_MAX 64     /* bytes of an evolution line id              */
+#define CARD_MAX_EFFECTS 4   /* effects per card, trigger or attack        */
+#define CARD_MAX_TRIGGERS 4  /* Snap trigger abilities per card            */
+#define CARD_MAX_ATTACKS 4   /* Master attacks per monster ("up to 4")     */
+#define CARDS_SET_MAX 64
+#define CARDS_VERSION_MAX 64
+
+enum {
+    CARDS_OK = 0,
+    CARDS_ENOMEM = -1,     /* allocation failed                            */
+    CARDS_EDUPLICATE = -2, /* cards_add: a card with this id exists        */
+    CARDS_ESEALED = -3,    /* cards_add after cards_finish                 */
+    CARDS_EINVALID = -4,   /* cards_finish found problems (see its output) */
+    CARDS_EARG = -5        /* an argument out of range (bad enum, length)  */
+};
+
+/* ---- Kinds and classes ------------------------------------------------- */
+
+typedef enum {
+    CARD_MONSTER,          /* base monster, stage 1 of a line (or no line) */
+    CARD_SPELL,
+    CARD_COUNTER,
+    CARD_EVOLUTION,        /* stage 2 of a line                            */
+    CARD_PRIME_EVOLUTION,  /* stage 3 of a line (snap.md 6.5.1)            */
+    CARD_PRIME_SINGULAR,   /* legendary monster, no line (snap.md 6.5.2)   */
+    CARD_KIND_COUNT
+} card_kind;
+
+typedef enum {
+    CLASS_COREON,
+    CLASS_FLUXION,
+    CLASS_SYNAPHERA,
+    CLASS_OBSCURA,
+    CLASS_AETHERION,
+    CLASS_COUNT
+} card_class;
+
+/* The formats, in the order the open log names them. */
+typedef enum { FORMAT_SNAP, FORMAT_ADVANCED, FORMAT_MASTER, FORMAT_COUNT } card_format;
+
+/* Lower-case names as they appear in JSON ("prime_evolution", "coreon",
+ * "snap").  Return NULL for an out-of-range value.  The *_parse functions
+ * return the enum value or -1 when the name is unknown. */
+const char *card_kind_name(card_kind k);
+const char *card_class_name(card_class c);
+const char *card_format_name(card_format f);
+int card_kind_parse(const char *s);
+int card_class_parse(const char *s);
+int card_format_parse(const char *s);
+
+/* A kind that occupies a monster slot of a lineup (monster, prime singular). */
+int card_kind_is_monster(card_kind k);
+/* A kind that is a Support card in Snap (spell, counter). */
+int card_kind_is_support(card_kind k);
+/* A kind that stacks on a monster (evolution, prime evolution). */
+int card_kind_is_evolution(card_kind k);
+/* A Prime card (prime evolution or prime singular): 1 copy in every format. */
+int card_kind_is_prime(card_kind k);
+
+/* ---- Snap keywords (snap.md 12) ---------------------------------------- */
+
+enum {
+    KW_BLOCKER   = 1u << 0, /* 12.2, bench-only                           */
+    KW_DISRUPTOR = 1u << 1, /* 12.4, active-only                          */
+    KW_OVERDRIVE = 1u << 2, /* 12.5, active-only                          */
+    KW_SWAP      = 1u << 3, /* 12.3, moves itself by its own effect        */
+    KW_RESONANCE = 1u << 4  /* 12.1/15.5, counters only: may target triggers */
+};
+/* Keyword name ("blocker") to bit, 0 when unknown; bit to name, NULL. */
+uint32_t card_keyword_parse(const char *s);
+const char *card_keyword_name(uint32_t bit);
+
+/* ---- Effect primitives -------------------------------------------------
+ *
+ * Card effects are data: a list of primitives, each an operation, a target
+ * selector and an amount.  There is no free text: an engine applies exactly
+ * these.  The table of primitives (name, formats, whether it takes an amount,
+ * which targets it accepts) lives in cards.c as data; see
+ * fixtures/cards/README.md for the meaning of each.
+ */
+typedef enum {
+    FX_IMP,            /* snap: temporary IMP modifier (+/- amount)          */
+    FX_ATK,            /* advanced: ATK modifier until end of turn           */
+    FX_DEF,            /* advanced, master: DEF modifier until end of turn    */
+    FX_NEGATE,         /* negate a spell or counter on the chain             */
+    FX_RESONANCE,      /* snap: negate an [on reveal]/[on entry] trigger     */
+    FX_DESTROY,        /* destroy a monster (stack goes to the graveyard)    */
+    FX_PREVENT_UNLOCK, /* snap 9.8: the player's next Unlock Step unlocks nothing */
+    FX_PREVENT_LOCK,   /* snap 9.8: the player's next Lock-in locks nothing  */
+    FX_PREVENT_DRAW,   /* snap 9.8 / adv / master: no selecting, locking, unlocking next turn */
+    FX_SWAP,           /* swap a bench monster with its controller's active  */
+    FX_SELECT,         /* controller selects `amount` cards from deck to hand */
+    FX_REMOVE_LOCKED,  /* snap 9.9: a locked support goes to the graveyard   */
+    FX_REDIRECT,       /* snap: the current attack's target becomes the target */
+    FX_FIZZLE,         /* the current attack fizzles                          */
+    FX_DAMAGE,         /* master attack: `amount` damage against DEF or LP    */
+    FX_LP_DAMAGE,      /* advanced, master: lose `amount` LP                  */
+    FX_LP_GAIN,        /* advanced, master: gain `amount` LP                  */
+    FX_POSITION,       /* advanced, master: switch a monster's position       */
+    FX_MANA_ADD,       /* master: add `amount` mana cards from hand (class of card) */
+    FX_MANA_REMOVE,    /* master: remove `amount` mana from a player          */
+    FX_OP_COUNT
+} fx_op;
+
+typedef enum {
+    TGT_NONE,          /* the effect names no object                           */
+    TGT_SELF,          /* the monster that is the source of the ability        */
+    TGT_CONTROLLER,    /* the player who controls the source                   */
+    TGT_OPPONENT,      /* the other player                                     */
+    TGT_OWN_ACTIVE,
+    TGT_OPP_ACTIVE,
+    TGT_ATTACKER,      /* the attacking monster of the current combat          */
+    TGT_DEFENDER,      /* the defending monster of the current combat          */
+    TGT_MONSTER,       /* chosen: any face-up monster on the field             */
+    TGT_OWN_MONSTER,   /* chosen: a face-up monster its controller controls    */
+    TGT_OPP_MONSTER,   /* chosen: a face-up monster of the opponent            */
+    TGT_OWN_BENCH,     /* chosen: a face-up bench monster of the controller    */
+    TGT_OPP_BENCH,     /* chosen: a face-up bench monster of the opponent      */
+    TGT_PLAYER,        /* chosen: a player                                     */
+    TGT_CHAIN_LINK,    /* chosen: a spell or counter on the chain ({"seq"})    */
+    TGT_TRIGGER,       /* chosen: an announced trigger ({"seq"})               */
+    TGT_OPP_LOCKED,    /* chosen: a locked support of the opponent ({"p","lock"}) */
+    TGT_COUNT
+} fx_target;
+
+/* 1 when the selector is chosen by the player and so consumes one entry of
+ * the event's `targets` list (openlog.md 7), 0 when it is fixed. */
+int fx_target_is_chosen(fx_target t);
+
+typedef struct {
+    fx_op op;
+    fx_target target;
+    int32_t amount;      /* IMP/ATK/DEF/LP/damage delta or a count; 0 if unused */
+} card_effect;
+
+/* What the primitive table says about one op. */
+typedef struct {
+    const char *name;        /* "imp", "prevent_unlock", ...               */
+    unsigned formats;        /* bit (1u << card_format) per format using it */
+    int takes_amount;        /* 1: `amount` required, 0: must be absent     */
+    uint32_t targets;        /* bit (1u << fx_target) per accepted selector */
+    const char *meaning;     /* one sentence, for documentation and --help  */
+} fx_op_info;
+
+const fx_op_info *fx_op_describe(fx_op op);   /* NULL when out of range */
+int fx_op_parse(const char *name);            /* -1 when unknown        */
+const char *fx_target_name(fx_target t);
+int fx_target_parse(const char *name);        /* -1 when unknown        */
+
+/* Conditions: a Snap Prime Singular's printed activation condition
+ * (snap.md 14.3), an Advanced/Master Prime's condition, a Master attack's. */
+typedef enum {
+    COND_NONE,               /* always met                                    */
+    COND_OWN_DEFEATED_MIN,   /* controller has lost >= amount monsters         */
+    COND_OPP_DEFEATED_MIN,   /* opponent has lost >= amount monsters           */
+    COND_OWN_FIELD_MAX,      /* controller has <= amount monsters on the field */
+    COND_LP_MAX,             /* advanced/master: controller LP <= amount       */
+    COND_CLASS_MANA_MIN,     /* master: >= amount mana of the card's class     */
+    COND_ONCE_PER_GAME,      /* master attack: usable once per game            */
+    COND_COUNT
+} cond_kind;
+
+typedef struct {
+    cond_kind kind;
+    int32_t amount;
+} card_condition;
+
+const char *cond_kind_name(cond_kind k);
+int cond_kind_parse(const char *name);   /* -1 when unknown */
+
+/* ---- Per-format properties --------------------------------------------- */
+
+typedef enum { TRIG_ON_REVEAL, TRIG_ON_ENTRY } trigger_when;
+
+typedef struct {
+    trigger_when when;
+    uint8_t n_effects;
+    card_effect effects[CARD_MAX_EFFECTS];
+} snap_trigger;
+
+typedef struct {
+    int32_t imp;                 /* monsters and evolutions; 0 for supports */
+    uint32_t keywords;           /* KW_* bits                               */
+    uint8_t n_triggers;
+    snap_trigger triggers[CARD_MAX_TRIGGERS];
+    uint8_t n_effects;           /* spells and counters                     */
+    card_effect effects[CARD_MAX_EFFECTS];
+    card_condition condition;    /* prime singular: printed condition       */
+} snap_props;
+
+typedef struct {
+    int32_t atk, def;            /* monsters, evolutions, primes            */
+    uint8_t level;
+    uint8_t n_effects;
+    card_effect effects[CARD_MAX_EFFECTS];
+    card_condition condition;    /* prime singular: printed condition       */
+} advanced_props;
+
+typedef struct {
+    uint8_t by_class[CLASS_COUNT];  /* mana of that class                  */
+    uint8_t any;                    /* mana of any class                   */
+} mana_cost;
+
+typedef struct {
+    char name[CARD_NAME_MAX + 1];
+    mana_cost cost;
+    card_condition condition;
+    uint8_t n_effects;
+    card_effect effects[CARD_MAX_EFFECTS];
+} master_attack;
+
+typedef struct {
+    int32_t def;
+    uint8_t level;
+    mana_cost cost;              /* summon, cast or evolution cost          */
+    uint8_t n_attacks;
+    master_attack attacks[CARD_MAX_ATTACKS];
+    uint8_t n_effects;           /* spells and counters                     */
+    card_effect effects[CARD_MAX_EFFECTS];
+    card_condition condition;    /* prime singular: printed condition       */
+} master_props;
+
+typedef struct {
+    char id[CARD_ID_MAX + 1];
+    char name[CARD_NAME_MAX + 1];
+    card_kind kind;
+    card_class cls;
+    char line[CARD_LINE_MAX + 1]; /* evolution line; "" for spells, counters,
+                                     prime singulars and line-less monsters */
+    uint8_t stage;                /* 1 monster, 2 evolution, 3 prime evolution;
+                                     0 when line is ""                       */
+    snap_props snap;
+    advanced_props advanced;
+    master_props master;
+} card;
+
+/* ---- The database ------------------------------------------------------ */
+
+typedef struct cards cards;
+
+/* One problem found by cards_finish(): the card it concerns ("" for the
+ * database as a whole) and a sentence saying what is wrong. */
+typedef struct {
+    char id[CARD_ID_MAX + 1];
+    char msg[256];
+} cards_problem;
+
+/* New empty database.  set and version are copied (truncated to their
+ * maxima).  Returns NULL when out of memory. */
+cards *cards_new(const char *set, const char *version);
+
+/* Free the database and every card in it; sets *db to NULL.  NULL-safe. */
+void cards_destroy(cards **db);
+
+/* Copy `c` into the database.  Errors: CARDS_EDUPLICATE (same id),
+ * CARDS_ESEALED, CARDS_ENOMEM, CARDS_EARG (empty id, enum out of range). */
+int cards_add(cards *db, const card *c);
+
+/* Check the whole database and seal it.  Checks: every evolution line has
+ * exactly one card per stage from 1 up to its highest, stage 1 is a monster,
+ * stage 2 an evolution, stage 3 a prime evolution, all of one class; no
+ * dangling line (an evolution whose earlier stage is missing); stage/line
+ * consistent with kind; every effect's op is allowed in its format with an
+ * accepted target and an amount exactly when the op takes one.
+ * Writes up to `max` problems to `out` and their total count to *n.
+ * Returns 0 when there are none (the database is sealed), CARDS_EINVALID
+ * otherwise (the database stays unsealed and must be destroyed). */
+int cards_finish(cards *db, cards_problem *out, size_t max, size_t *n);
+
+/* Set the content hash computed by the loader (BLAKE2b-256 of the file). */
+void cards_set_hash(cards *db, const uint8_t hash[32]);
+const uint8_t *cards_hash(const cards *db);   /* 32 bytes, zero if unset */
+
+const char *cards_set(const cards *db);
+const char *cards_version(const cards *db);
+size_t cards_count(const cards *db);
+const card *cards_at(const cards *db, size_t i);   /* in insertion order */
+
+/* Lookup by id; NULL when absent.  Sealed databases use an index. */
+const card *cards_find(const cards *db, const char *id);
+
+/* The card of the exact next stage of c's line, NULL when c has no line or
+ * is its line's last stage. */
+const card *cards_next_stage(const cards *db, const card *c);
+
+/* The stage-1 monster of c's line (c itself for a base monster); NULL when
+ * c has no line. */
+const card *cards_line_base(const cards *db, const card *c);
+
+#endif
