@@ -1311,7 +1311,7 @@ static int decode_tree(dctx *d, const json_t *j, olevent *ev)
         vloc fl = child(&root, j, f->key);
         if (!v) {
             if (f->required)
-                return dfail(d, &root, "a \"%s\" event needs \"%s\"", ol_type_name(ev->type), f->key);
+                return dfail(d, &root, "the \"%s\" event needs \"%s\"", ol_type_name(ev->type), f->key);
             continue;
         }
         if ((rc = decode_field(d, f->kind, v, &fl, ev)))

@@ -77,12 +77,21 @@ int olstream_read_file(const char *path, size_t max, char **buf, size_t *len, ol
     return OL_OK;
 }
 
+/* A window over the input: bytes [start, end) of buf are unread and start at
+ * file offset base + start.  The window never holds more than WINDOW bytes,
+ * so memory stays bounded however large (or endless) the input is. */
+#define WINDOW (LINE_MAX_BYTES + OL_EVENT_MAX)
+
 struct olreader {
+    FILE *f;           /* NULL when reading a memory buffer */
     char *buf;
-    size_t len, off;
+    size_t cap, start, end;
+    size_t base;       /* file offset of buf[0] */
+    int eof;
     ol_encoding enc;
-    unsigned line;     /* JSON: number of the line at off */
+    unsigned line;     /* JSON: number of the next line */
     int broken;        /* .mlog: structure lost, nothing more to read */
+    int skipping;      /* JSON: inside an over-long line, skip to '\n' */
 };
 
 olreader *olreader_new(char *buf, size_t len, ol_encoding enc)
@@ -91,7 +100,8 @@ olreader *olreader_new(char *buf, size_t len, ol_encoding enc)
     if (!r)
         return NULL;
     r->buf = buf;
-    r->len = len;
+    r->cap = r->end = len;
+    r->eof = 1;
     r->enc = enc;
     r->line = 1;
     return r;
@@ -99,23 +109,34 @@ olreader *olreader_new(char *buf, size_t len, ol_encoding enc)
 
 int olreader_open(const char *path, int enc, olreader **out, olerror *err)
 {
-    char *buf = NULL;
-    size_t len = 0;
+    memset(err, 0, sizeof *err);
     if (enc < 0)
         enc = olstream_encoding_of(path);
     if (enc < 0) {
-        memset(err, 0, sizeof *err);
         snprintf(err->msg, sizeof err->msg,
                  "%s: the file name must end in .mlog or .jsonl to tell its encoding.", path);
         return OL_EMALFORMED;
     }
-    int rc = olstream_read_file(path, OL_FILE_MAX, &buf, &len, err);
-    if (rc)
-        return rc;
-    if (!(*out = olreader_new(buf, len, (ol_encoding)enc))) {
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    if (!f) {
+        snprintf(err->msg, sizeof err->msg, "cannot open %s: %s.", path, strerror(errno));
+        return OL_EIO;
+    }
+    olreader *r = calloc(1, sizeof *r);
+    char *buf = malloc(WINDOW);
+    if (!r || !buf) {
+        free(r);
         free(buf);
+        if (f != stdin)
+            fclose(f);
         return OL_ENOMEM;
     }
+    r->f = f;
+    r->buf = buf;
+    r->cap = WINDOW;
+    r->enc = (ol_encoding)enc;
+    r->line = 1;
+    *out = r;
     return OL_OK;
 }
 
@@ -123,60 +144,117 @@ void olreader_destroy(olreader **r)
 {
     if (!r || !*r)
         return;
+    if ((*r)->f && (*r)->f != stdin)
+        fclose((*r)->f);
     free((*r)->buf);
     free(*r);
     *r = NULL;
 }
 
+/* Move the unread bytes to the front and read until the window is full or
+ * the input ends. */
+static int fill(olreader *r, olerror *err)
+{
+    if (r->eof)
+        return OL_OK;
+    if (r->start > 0) {
+        memmove(r->buf, r->buf + r->start, r->end - r->start);
+        r->base += r->start;
+        r->end -= r->start;
+        r->start = 0;
+    }
+    while (r->end < r->cap) {
+        size_t got = fread(r->buf + r->end, 1, r->cap - r->end, r->f);
+        r->end += got;
+        if (got == 0) {
+            if (ferror(r->f)) {
+                snprintf(err->msg, sizeof err->msg, "cannot read the input: %s.", strerror(errno));
+                return OL_EIO;
+            }
+            r->eof = 1;
+            break;
+        }
+    }
+    return OL_OK;
+}
+
 static int next_msgpack(olreader *r, olevent **ev, const char **raw, size_t *raw_len,
                         olerror *err)
 {
-    const uint8_t *p = (const uint8_t *)r->buf + r->off;
-    size_t used = 0, start = r->off;
-    ol_origin origin = {start, 0};
-    int rc = olcodec_scan(p, r->len - start, 0, &used, origin, err);
-    if (rc) {
+    int rc;
+    if (r->end - r->start < OL_EVENT_MAX && (rc = fill(r, err)))
+        return rc;
+    if (r->start >= r->end)
+        return 0;
+    const uint8_t *p = (const uint8_t *)r->buf + r->start;
+    size_t used = 0, avail = r->end - r->start;
+    ol_origin origin = {r->base + r->start, 0};
+    if ((rc = olcodec_scan(p, avail, 0, &used, origin, err))) {
         r->broken = 1;   /* the next event's start is unknowable */
         return rc;
     }
-    r->off += used;
+    r->start += used;
     if (raw) {
-        *raw = r->buf + start;
+        *raw = (const char *)p;
         *raw_len = used;
     }
     rc = olcodec_decode_msgpack(p, used, origin, ev, err);
     return rc ? rc : 1;
 }
 
+static int line_too_long(olerror *err, unsigned line)
+{
+    memset(err, 0, sizeof *err);
+    snprintf(err->msg, sizeof err->msg,
+             "line %u, column 1: the line is longer than %d bytes; an event is at most %d bytes.",
+             line, LINE_MAX_BYTES, OL_EVENT_MAX);
+    return OL_EMALFORMED;
+}
+
 static int next_json(olreader *r, olevent **ev, const char **raw, size_t *raw_len,
                      olerror *err)
 {
     for (;;) {
-        if (r->off >= r->len)
+        char *start = r->buf + r->start;
+        char *nl = memchr(start, '\n', r->end - r->start);
+        int rc;
+        if (!nl && !r->eof) {
+            if ((rc = fill(r, err)))
+                return rc;
+            start = r->buf + r->start;
+            nl = memchr(start, '\n', r->end - r->start);
+        }
+        if (r->start >= r->end && r->eof)
             return 0;
-        char *start = r->buf + r->off;
-        char *nl = memchr(start, '\n', r->len - r->off);
-        size_t n = nl ? (size_t)(nl - start) : r->len - r->off;
+        if (!nl && !r->eof) {
+            /* A full window and no newline: drop what we have and skip to
+             * the line's end, reporting it once. */
+            int first = !r->skipping;
+            r->skipping = 1;
+            r->start = r->end;
+            if (first)
+                return line_too_long(err, r->line);
+            continue;
+        }
+        size_t n = nl ? (size_t)(nl - start) : r->end - r->start;
         unsigned line = r->line++;
-        r->off += n + (nl ? 1 : 0);
+        r->start += n + (nl ? 1 : 0);
+        if (r->skipping) {              /* the tail of an over-long line */
+            r->skipping = 0;
+            continue;
+        }
         size_t k = 0;
         while (k < n && (start[k] == ' ' || start[k] == '\t' || start[k] == '\r'))
             k++;
         if (k == n)
             continue;   /* blank lines carry no event */
+        if (n > LINE_MAX_BYTES)
+            return line_too_long(err, line);
         if (raw) {
             *raw = start;
             *raw_len = n;
         }
-        ol_origin origin = {0, line};
-        if (n > LINE_MAX_BYTES) {
-            memset(err, 0, sizeof *err);
-            snprintf(err->msg, sizeof err->msg,
-                     "line %u, column 1: a line of %zu bytes; an event is at most %d bytes.",
-                     line, n, OL_EVENT_MAX);
-            return OL_EMALFORMED;
-        }
-        int rc = olcodec_decode_json(start, n, origin, ev, err);
+        rc = olcodec_decode_json(start, n, (ol_origin){0, line}, ev, err);
         return rc ? rc : 1;
     }
 }
@@ -184,7 +262,7 @@ static int next_json(olreader *r, olevent **ev, const char **raw, size_t *raw_le
 int olreader_next(olreader *r, olevent **ev, const char **raw, size_t *raw_len, olerror *err)
 {
     *ev = NULL;
-    if (r->broken || r->off >= r->len)
+    if (r->broken)
         return 0;
     return r->enc == OL_ENC_MSGPACK ? next_msgpack(r, ev, raw, raw_len, err)
                                     : next_json(r, ev, raw, raw_len, err);

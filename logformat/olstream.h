@@ -28,17 +28,18 @@ int olstream_read_file(const char *path, size_t max, char **buf, size_t *len,
 
 typedef struct olreader olreader;
 
-/* A reader over a buffer it takes ownership of (free()d on destroy). */
+/* A reader over a memory buffer it takes ownership of (free()d on destroy). */
 olreader *olreader_new(char *buf, size_t len, ol_encoding enc);
-/* Open a file by extension ("-" needs an explicit enc >= 0). */
+/* Open a file ("-": stdin) for streaming; enc < 0 picks it by extension. */
 int olreader_open(const char *path, int enc, olreader **out, olerror *err);
 void olreader_destroy(olreader **r);
 
 /* Next event.  Returns 1 and *ev (owned by the caller) on an event, 0 at the
  * end, OL_EMALFORMED with err filled for a bad event (call again to go on;
  * after a structural .mlog error the next call returns 0), OL_ENOMEM.
- * raw and raw_len (may be NULL) point at the event's bytes in the buffer,
- * valid until the reader is destroyed. */
+ * raw and raw_len (may be NULL) point at the event's bytes, valid until
+ * the next call.  Memory stays bounded (a window of a few event sizes)
+ * however long the input is. */
 int olreader_next(olreader *r, olevent **ev, const char **raw, size_t *raw_len,
                   olerror *err);
 

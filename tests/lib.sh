@@ -1,0 +1,19 @@
+# lib.sh -- shared by the end-to-end scripts (sourced, not run).
+# make check exports top_srcdir, top_builddir, ARBITER and SANITIZERS.
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${ARBITER:=$top_srcdir/build/arbiter}"
+: "${SANITIZERS:=no}"
+passed=0
+failed=0
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+pass() { passed=$((passed + 1)); printf 'PASS %s\n' "$*"; }
+fail() { failed=$((failed + 1)); printf 'FAIL %s\n' "$*"; }
+
+# Closing line in the plain form CI reads: "N passed, N failed".
+finish() {
+    printf '%s: %d passed, %d failed\n' "$(basename "$0" .sh)" "$passed" "$failed"
+    [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+}

@@ -1,0 +1,378 @@
+/* test_olcodec.c -- the open-log codec: round trips, limits, the malformed
+ * corpus (fixtures/malformed/EXPECT), positions in error messages. */
+#include <criterion/criterion.h>
+#include <glob.h>
+#include <unistd.h>
+#include <string.h>
+
+#include "logformat/olcodec.h"
+#include "logformat/olstream.h"
+#include "logformat/olverdict.h"
+#include "tests/testutil.h"
+
+/* Every event of a file, encoded both ways, decodes to the same tree; and
+ * the typed fields alone rebuild the tree whenever it has no unknown keys. */
+static void roundtrip_file(const char *path, size_t *n_events)
+{
+    olreader *r = NULL;
+    olerror err;
+    cr_assert_eq(olreader_open(path, -1, &r, &err), OL_OK, "%s: %s", path, err.msg);
+    for (;;) {
+        olevent *ev = NULL;
+        int rc = olreader_next(r, &ev, NULL, NULL, &err);
+        cr_assert_geq(rc, 0, "%s: %s", path, err.msg);
+        if (rc == 0)
+            break;
+        char *mp = NULL, *js = NULL;
+        size_t mplen = 0, jslen = 0;
+        cr_assert_eq(olcodec_encode(ev, OL_ENC_MSGPACK, &mp, &mplen), OL_OK);
+        cr_assert_eq(olcodec_encode(ev, OL_ENC_JSON, &js, &jslen), OL_OK);
+        olevent *a = NULL, *b = NULL;
+        cr_assert_eq(olcodec_decode_msgpack((uint8_t *)mp, mplen, (ol_origin){0, 0}, &a, &err),
+                     OL_OK, "%s seq %llu: %s", path, (unsigned long long)ev->seq, err.msg);
+        cr_assert_eq(olcodec_decode_json(js, jslen, (ol_origin){0, 1}, &b, &err), OL_OK, "%s", err.msg);
+        json_t *ja = olcodec_to_json(a), *jb = olcodec_to_json(b), *j0 = olcodec_to_json(ev);
+        cr_assert(json_equal(ja, j0) && json_equal(jb, j0), "%s seq %llu changed in a round trip",
+                  path, (unsigned long long)ev->seq);
+        if (!strstr(path, "unknown-keys")) {
+            json_t *typed = olcodec_typed_json(ev);
+            cr_assert(json_equal(typed, j0), "%s seq %llu: typed fields lose something", path,
+                      (unsigned long long)ev->seq);
+            json_decref(typed);
+        }
+        json_decref(ja);
+        json_decref(jb);
+        json_decref(j0);
+        olevent_destroy(&a);
+        olevent_destroy(&b);
+        olevent_destroy(&ev);
+        cr_assert_null(ev);
+        free(mp);
+        free(js);
+        (*n_events)++;
+    }
+    olreader_destroy(&r);
+}
+
+Test(olcodec, roundtrip_every_fixture_event)
+{
+    glob_t g;
+    size_t n = 0;
+    cr_assert_eq(glob(SRC("fixtures/logs/*.jsonl"), 0, NULL, &g), 0);
+    cr_assert_geq(g.gl_pathc, 6);
+    for (size_t i = 0; i < g.gl_pathc; i++)
+        roundtrip_file(g.gl_pathv[i], &n);
+    globfree(&g);
+    cr_assert_gt(n, 100);
+}
+
+Test(olcodec, fixture_logs_cover_every_event_type)
+{
+    int seen[OL_TYPE_COUNT] = {0};
+    glob_t g;
+    cr_assert_eq(glob(SRC("fixtures/logs/*.jsonl"), 0, NULL, &g), 0);
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        olreader *r = NULL;
+        olerror err;
+        olevent *ev = NULL;
+        cr_assert_eq(olreader_open(g.gl_pathv[i], -1, &r, &err), OL_OK);
+        while (olreader_next(r, &ev, NULL, NULL, &err) == 1) {
+            seen[ev->type] = 1;
+            olevent_destroy(&ev);
+        }
+        olreader_destroy(&r);
+    }
+    globfree(&g);
+    for (int t = 0; t < OL_TYPE_COUNT; t++)
+        cr_expect(seen[t], "no fixture log has a \"%s\" event", ol_type_name((ol_type)t));
+}
+
+/* The first error a file gives, through the same reader the CLI uses. */
+static int first_error(const char *path, olerror *err)
+{
+    olreader *r = NULL;
+    int rc = olreader_open(path, -1, &r, err);
+    if (rc)
+        return rc;
+    for (;;) {
+        olevent *ev = NULL;
+        rc = olreader_next(r, &ev, NULL, NULL, err);
+        olevent_destroy(&ev);
+        if (rc <= 0)
+            break;
+    }
+    olreader_destroy(&r);
+    return rc;
+}
+
+Test(olcodec, malformed_corpus_gives_its_documented_message)
+{
+    FILE *f = fopen(SRC("fixtures/malformed/EXPECT"), "r");
+    char line[1024];
+    int cases = 0;
+    cr_assert_not_null(f);
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        line[strcspn(line, "\n")] = '\0';
+        char *tab = strchr(line, '\t');
+        cr_assert_not_null(tab);
+        *tab = '\0';
+        char rel[1100];
+        snprintf(rel, sizeof rel, "fixtures/malformed/%s", line);
+        olerror err;
+        int rc = first_error(SRC(rel), &err);
+        cr_expect_eq(rc, OL_EMALFORMED, "%s was accepted", line);
+        cr_expect(strstr(err.msg, tab + 1) != NULL, "%s: got \"%s\", want \"%s\"", line, err.msg,
+                  tab + 1);
+        cases++;
+    }
+    fclose(f);
+    cr_assert_geq(cases, 40);
+}
+
+static const uint8_t end_event[] = {
+    0x84, 0xa5, 'm', 'a', 't', 'c', 'h', 0xa3, 'm', '-', '1', 0xa3, 's', 'e', 'q', 0x01,
+    0xa4, 't', 'y', 'p', 'e', 0xa3, 'e', 'n', 'd', 0xa2, 'b', 'y', 0xa2, 'p', '1'};
+
+Test(olcodec, frame_decodes_exactly_one_event)
+{
+    olevent *ev = NULL;
+    olerror err;
+    cr_assert_eq(olcodec_decode_msgpack(end_event, sizeof end_event, (ol_origin){0, 0}, &ev, &err), OL_OK,
+                 "%s", err.msg);
+    cr_assert_eq(ev->type, OL_END);
+    cr_assert_eq(ev->by, OL_BY_P1);
+    cr_assert_eq(ev->seq, 1);
+    cr_assert_str_eq(ev->match, "m-1");
+    olevent_destroy(&ev);
+}
+
+Test(olcodec, frame_with_trailing_bytes_is_malformed)
+{
+    uint8_t buf[sizeof end_event + 2];
+    memcpy(buf, end_event, sizeof end_event);
+    buf[sizeof end_event] = 0xc0;
+    buf[sizeof end_event + 1] = 0xc0;
+    olevent *ev = NULL;
+    olerror err;
+    cr_assert_eq(olcodec_decode_msgpack(buf, sizeof buf, (ol_origin){0, 0}, &ev, &err), OL_EMALFORMED);
+    cr_assert_null(ev);
+    cr_assert_str_eq(err.msg, "byte 31: 2 trailing bytes after the event.");
+}
+
+Test(olcodec, frame_over_64k_is_malformed_before_parsing)
+{
+    size_t n = OL_EVENT_MAX + 1;
+    uint8_t *buf = calloc(1, n);
+    buf[0] = 0x80;
+    olevent *ev = NULL;
+    olerror err;
+    cr_assert_eq(olcodec_decode_msgpack(buf, n, (ol_origin){0, 0}, &ev, &err), OL_EMALFORMED);
+    cr_assert_str_eq(err.msg, "byte 0: the event is 65537 bytes; an event is at most 65536 bytes.");
+    free(buf);
+}
+
+Test(olcodec, every_truncation_of_a_valid_event_is_malformed)
+{
+    for (size_t n = 1; n < sizeof end_event; n++) {
+        olevent *ev = NULL;
+        olerror err;
+        cr_assert_eq(olcodec_decode_msgpack(end_event, n, (ol_origin){0, 0}, &ev, &err), OL_EMALFORMED,
+                     "a prefix of %zu bytes was accepted", n);
+        cr_assert_null(ev);
+    }
+}
+
+Test(olcodec, huge_declared_counts_are_refused_at_their_offset)
+{
+    static const uint8_t arr32[] = {0xdd, 0xff, 0xff, 0xff, 0xff};
+    size_t used = 0;
+    olerror err;
+    cr_assert_eq(olcodec_scan(arr32, sizeof arr32, 1, &used, (ol_origin){100, 0}, &err), OL_EMALFORMED);
+    cr_assert_str_eq(err.msg, "byte 100: an array declares 4294967295 elements but only 0 bytes follow.");
+}
+
+Test(olcodec, malformed_error_keeps_match_and_seq_when_readable)
+{
+    const char *text = "{\"match\":\"t-9\",\"seq\":4,\"type\":\"attack\",\"by\":\"p1\"}";
+    olevent *ev = NULL;
+    olerror err;
+    cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &ev, &err), OL_EMALFORMED);
+    cr_assert_str_eq(err.match, "t-9");
+    cr_assert(err.has_seq);
+    cr_assert_eq(err.seq, 4);
+    cr_assert_str_eq(err.key, "");
+    cr_assert_str_eq(err.msg, "line 1, column 1: the \"attack\" event needs \"target\".");
+}
+
+Test(olcodec, nested_error_names_its_path_and_position)
+{
+    const char *text =
+        "{\"match\":\"x\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"snap\","
+        "\"cards\":\"core@1.0.0\",\"hidden\":\"open\",\"players\":{\"p1\":{\"id\":\"a\",\"deck\":"
+        "{\"monsters\":[\"m1\",7],\"supports\":[]}},\"p2\":{\"id\":\"b\",\"deck\":{\"monsters\":[],"
+        "\"supports\":[]}}}}";
+    olevent *ev = NULL;
+    olerror err;
+    cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 3}, &ev, &err), OL_EMALFORMED);
+    cr_assert_str_eq(err.key, "players.p1.deck.monsters[1]");
+    cr_assert_str_eq(err.msg,
+                     "line 3, column 154: \"players.p1.deck.monsters[1]\" must be a card id, not an integer.");
+}
+
+Test(olcodec, unknown_keys_are_ignored_and_kept)
+{
+    const char *text = "{\"match\":\"m\",\"seq\":2,\"type\":\"end\",\"by\":\"p2\",\"future\":{\"a\":[1,-2,3.5]}}";
+    olevent *ev = NULL;
+    olerror err;
+    char *out = NULL;
+    size_t len = 0;
+    cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &ev, &err), OL_OK, "%s", err.msg);
+    cr_assert_eq(olcodec_encode(ev, OL_ENC_JSON, &out, &len), OL_OK);
+    cr_assert_str_eq(out, text);
+    free(out);
+    olevent_destroy(&ev);
+}
+
+Test(olcodec, built_event_encodes_canonically)
+{
+    olevent *ev = olevent_new();
+    cr_assert_not_null(ev);
+    ev->match = olevent_strdup(ev, "built-1");
+    ev->seq = 7;
+    ev->type = OL_ATTACK;
+    ev->by = OL_BY_P2;
+    ev->target = (ol_ref){.kind = OL_REF_MONSTER, .p = OL_P1, .slot = OL_SLOT_ACTIVE};
+    char *out = NULL;
+    size_t len = 0;
+    cr_assert_eq(olcodec_encode(ev, OL_ENC_JSON, &out, &len), OL_OK);
+    cr_assert_str_eq(out, "{\"match\":\"built-1\",\"seq\":7,\"type\":\"attack\",\"by\":\"p2\","
+                          "\"target\":{\"p\":\"p1\",\"s\":\"a\"}}");
+    free(out);
+    olevent_destroy(&ev);
+}
+
+Test(olcodec, header_levers_and_defaults)
+{
+    const char *text =
+        "{\"match\":\"x\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"snap\","
+        "\"cards\":\"core@1.0.0\",\"hidden\":\"commit\",\"rules\":{\"chain_cap\":2,\"p1_opening_lock\":false},"
+        "\"players\":{\"p1\":{\"id\":\"a\",\"deck\":{\"monsters\":[],\"supports\":[]}},"
+        "\"p2\":{\"id\":\"b\",\"deck\":{\"monsters\":[],\"supports\":[]}}}}";
+    olevent *ev = NULL;
+    olerror err;
+    cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &ev, &err), OL_OK, "%s", err.msg);
+    cr_assert_eq(ev->header.hidden, OL_HIDDEN_COMMIT);
+    cr_assert_eq(ol_header_lever(&ev->header, "chain_cap", 3), 2);
+    cr_assert_eq(ol_header_lever(&ev->header, "p1_opening_lock", 1), 0);
+    cr_assert_eq(ol_header_lever(&ev->header, "swaps_per_game", 1), 1);
+    const ol_lever_info *li = ol_lever_find(OL_FORMAT_SNAP, "chain_cap");
+    cr_assert_not_null(li);
+    cr_assert_eq(li->dflt, 3);
+    cr_assert_null(ol_lever_find(OL_FORMAT_SNAP, "mana_rate"));
+    olevent_destroy(&ev);
+}
+
+Test(olverdict, wire_form_has_contract_key_order)
+{
+    olverdict v, stored;
+    olverdict_set(&v, "m-1", 3, OL_V_DUPLICATE, NULL, NULL);
+    olverdict_set(&stored, "m-1", 3, OL_V_ILLEGAL, "snap:9.4",
+                  "p1 locked a Support in Round 2; no Support may be locked in Rounds 2-3.");
+    json_t *j = olverdict_to_json(&v, &stored);
+    char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    cr_assert_str_eq(s, "{\"match\":\"m-1\",\"seq\":3,\"status\":\"duplicate\",\"stored\":{\"match\":\"m-1\","
+                        "\"seq\":3,\"status\":\"illegal\",\"rule\":\"snap:9.4\",\"msg\":\"p1 locked a Support "
+                        "in Round 2; no Support may be locked in Rounds 2-3.\"}}");
+    free(s);
+    json_decref(j);
+    for (int st = 0; st < OL_V_COUNT; st++)
+        cr_assert_eq(ol_status_parse(ol_status_name((ol_status)st)), st);
+}
+
+Test(olevent, names_round_trip)
+{
+    for (int t = 0; t < OL_TYPE_COUNT; t++) {
+        cr_assert_not_null(ol_type_name((ol_type)t));
+        cr_assert_eq(ol_type_parse(ol_type_name((ol_type)t)), t);
+        cr_assert_not_null(olcodec_type_rule((ol_type)t));
+    }
+    cr_assert_null(ol_type_name(OL_TYPE_COUNT));
+    cr_assert_eq(ol_type_parse("teleport"), -1);
+}
+
+/* A line longer than the reader's window is one malformed event; the reader
+ * skips to its end and the next line is read normally, in bounded memory. */
+Test(olstream, overlong_json_line_is_skipped_and_reading_goes_on)
+{
+    char path[] = "/tmp/arbiter-longline-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("{\"match\":\"m\",\"seq\":1,\"type\":\"end\",\"by\":\"p1\",\"x\":\"", f);
+    for (int i = 0; i < 1000000; i++)
+        fputc('a', f);
+    fputs("\"}\n{\"match\":\"m\",\"seq\":2,\"type\":\"end\",\"by\":\"p2\"}\n", f);
+    fclose(f);
+    olreader *r = NULL;
+    olerror err;
+    olevent *ev = NULL;
+    cr_assert_eq(olreader_open(path, OL_ENC_JSON, &r, &err), OL_OK);
+    cr_assert_eq(olreader_next(r, &ev, NULL, NULL, &err), OL_EMALFORMED);
+    cr_assert(strstr(err.msg, "line 1, column 1: the line is longer than") != NULL, "%s", err.msg);
+    cr_assert_eq(olreader_next(r, &ev, NULL, NULL, &err), 1, "%s", err.msg);
+    cr_assert_eq(ev->seq, 2);
+    olevent_destroy(&ev);
+    cr_assert_eq(olreader_next(r, &ev, NULL, NULL, &err), 0);
+    olreader_destroy(&r);
+    unlink(path);
+}
+
+/* A structurally broken .mlog stops the reader: the next event's start
+ * cannot be known.  A sound but invalid event is skipped. */
+Test(olstream, mlog_invalid_event_is_skipped_broken_structure_stops)
+{
+    static const uint8_t bad_by[] = {0x84, 0xa5, 'm', 'a', 't', 'c', 'h', 0xa1, 'm', 0xa3, 's', 'e', 'q',
+                                     0x01, 0xa4, 't', 'y', 'p', 'e', 0xa3, 'e', 'n', 'd', 0xa2, 'b', 'y', 0x07};
+    size_t n = sizeof bad_by + sizeof end_event + 1;
+    char *buf = malloc(n);
+    memcpy(buf, bad_by, sizeof bad_by);
+    memcpy(buf + sizeof bad_by, end_event, sizeof end_event);
+    buf[n - 1] = (char)0xc1;
+    olreader *r = olreader_new(buf, n, OL_ENC_MSGPACK);
+    olerror err;
+    olevent *ev = NULL;
+    cr_assert_eq(olreader_next(r, &ev, NULL, NULL, &err), OL_EMALFORMED);
+    cr_assert(strstr(err.msg, "byte 26: \"by\" must be one of") != NULL, "%s", err.msg);
+    cr_assert_eq(olreader_next(r, &ev, NULL, NULL, &err), 1);
+    cr_assert_eq(ev->type, OL_END);
+    olevent_destroy(&ev);
+    cr_assert_eq(olreader_next(r, &ev, NULL, NULL, &err), OL_EMALFORMED);
+    cr_assert_str_eq(err.msg, "byte 58: the byte 0xc1, which MessagePack never uses.");
+    cr_assert_eq(olreader_next(r, &ev, NULL, NULL, &err), 0);
+    olreader_destroy(&r);
+}
+
+/* SPEC.md is the project's statement of the contract: it must list every
+ * lever the codec accepts and show an example of every event type. */
+Test(olcodec, spec_documents_every_lever_and_event_type)
+{
+    char *spec = NULL;
+    size_t len = 0;
+    olerror err;
+    cr_assert_eq(olstream_read_file(SRC("logformat/SPEC.md"), 1 << 20, &spec, &len, &err), OL_OK);
+    size_t n = 0;
+    const ol_lever_info *l = ol_levers(&n);
+    for (size_t i = 0; i < n; i++) {
+        char row[128];
+        snprintf(row, sizeof row, "| %s | `%s` |", ol_format_name(l[i].format), l[i].name);
+        cr_expect(strstr(spec, row) != NULL, "SPEC.md has no row for the lever %s", row);
+    }
+    for (int t = 0; t < OL_TYPE_COUNT; t++) {
+        char head[64];
+        snprintf(head, sizeof head, "#### `%s`", ol_type_name((ol_type)t));
+        cr_expect(strstr(spec, head) != NULL, "SPEC.md has no example of \"%s\"", ol_type_name((ol_type)t));
+    }
+    free(spec);
+}
