@@ -30,6 +30,15 @@
 #define CARDS_SET_MAX 64
 #define CARDS_VERSION_MAX 64
 
+/* Ranges of the per-format numbers (fixtures/cards/README.md 4-6). */
+#define CARD_IMP_MIN 100
+#define CARD_IMP_MAX 20000
+#define CARD_ADV_STAT_MAX 10000   /* advanced ATK and DEF: 0..max           */
+#define CARD_MASTER_DEF_MAX 20000
+#define CARD_LEVEL_MIN 1
+#define CARD_LEVEL_MAX 12
+#define CARD_COST_MAX 10          /* mana of one class (or "any") in a cost */
+
 enum {
     CARDS_OK = 0,
     CARDS_ENOMEM = -1,     /* allocation failed                            */
@@ -91,9 +100,12 @@ enum {
     KW_SWAP      = 1u << 3, /* 12.3, moves itself by its own effect        */
     KW_RESONANCE = 1u << 4  /* 12.1/15.5, counters only: may target triggers */
 };
+#define KW_ALL (KW_BLOCKER | KW_DISRUPTOR | KW_OVERDRIVE | KW_SWAP | KW_RESONANCE)
 /* Keyword name ("blocker") to bit, 0 when unknown; bit to name, NULL. */
 uint32_t card_keyword_parse(const char *s);
 const char *card_keyword_name(uint32_t bit);
+/* One sentence: what the keyword does and which kinds may carry it. */
+const char *card_keyword_meaning(uint32_t bit);
 
 /* ---- Effect primitives -------------------------------------------------
  *
@@ -126,6 +138,19 @@ typedef enum {
     FX_MANA_REMOVE,    /* master: remove `amount` mana from a player          */
     FX_OP_COUNT
 } fx_op;
+
+/* Where an effect list sits on a card; some ops and targets only make sense
+ * in some places (a `negate` needs a chain, so only a counter can carry it). */
+typedef enum {
+    FX_SRC_SPELL,      /* effects of a spell                                  */
+    FX_SRC_COUNTER,    /* effects of a counter                                */
+    FX_SRC_TRIGGER,    /* snap: effects of a monster's trigger                */
+    FX_SRC_ATTACK,     /* master: effects of a monster's attack               */
+    FX_SRC_ENTRY,      /* advanced/master: a Prime's effects, applied on entry */
+    FX_SRC_COUNT
+} fx_source;
+
+const char *fx_source_name(fx_source s);   /* "spell", ...; NULL if out of range */
 
 typedef enum {
     TGT_NONE,          /* the effect names no object                           */
@@ -165,12 +190,26 @@ typedef struct {
     int takes_amount;        /* 1: `amount` required, 0: must be absent     */
     uint32_t targets;        /* bit (1u << fx_target) per accepted selector */
     const char *meaning;     /* one sentence, for documentation and --help  */
+    unsigned sources;        /* bit (1u << fx_source) per place it may sit   */
+    int32_t amount_min;      /* when takes_amount: allowed range, 0 excluded */
+    int32_t amount_max;
 } fx_op_info;
 
 const fx_op_info *fx_op_describe(fx_op op);   /* NULL when out of range */
 int fx_op_parse(const char *name);            /* -1 when unknown        */
 const char *fx_target_name(fx_target t);
 int fx_target_parse(const char *name);        /* -1 when unknown        */
+
+/* What the selector table says about one target. */
+typedef struct {
+    const char *name;        /* "own_monster", ...                          */
+    unsigned formats;        /* bit (1u << card_format) per format using it */
+    unsigned sources;        /* bit (1u << fx_source) per place it may sit   */
+    int chosen;              /* see fx_target_is_chosen()                   */
+    const char *meaning;
+} fx_target_info;
+
+const fx_target_info *fx_target_describe(fx_target t);  /* NULL when out of range */
 
 /* Conditions: a Snap Prime Singular's printed activation condition
  * (snap.md 14.3), an Advanced/Master Prime's condition, a Master attack's. */
@@ -193,9 +232,30 @@ typedef struct {
 const char *cond_kind_name(cond_kind k);
 int cond_kind_parse(const char *name);   /* -1 when unknown */
 
+/* Where a condition may stand. */
+enum {
+    COND_AT_PRIME  = 1u << 0,  /* a Prime Singular's printed condition      */
+    COND_AT_ATTACK = 1u << 1   /* a Master attack's condition               */
+};
+
+typedef struct {
+    const char *name;
+    unsigned formats;        /* bit (1u << card_format) per format using it */
+    unsigned sites;          /* COND_AT_* bits                              */
+    int takes_amount;
+    int32_t amount_min, amount_max;
+    const char *meaning;     /* when the condition is met, one sentence     */
+} cond_info;
+
+const cond_info *cond_describe(cond_kind k);   /* NULL when out of range */
+
 /* ---- Per-format properties --------------------------------------------- */
 
-typedef enum { TRIG_ON_REVEAL, TRIG_ON_ENTRY } trigger_when;
+typedef enum { TRIG_ON_REVEAL, TRIG_ON_ENTRY, TRIG_WHEN_COUNT } trigger_when;
+
+/* "on_reveal", "on_entry"; NULL when out of range.  Parse: -1 if unknown. */
+const char *trigger_when_name(trigger_when w);
+int trigger_when_parse(const char *s);
 
 typedef struct {
     trigger_when when;
@@ -311,5 +371,9 @@ const card *cards_next_stage(const cards *db, const card *c);
 /* The stage-1 monster of c's line (c itself for a base monster); NULL when
  * c has no line. */
 const card *cards_line_base(const cards *db, const card *c);
+
+/* 1 when `id` is a valid card id for cards_add(): 1..CARD_ID_MAX bytes of
+ * [A-Za-z0-9._-].  (The JSON format is stricter: [a-z0-9-].) */
+int card_id_valid(const char *id);
 
 #endif
