@@ -1,0 +1,760 @@
+/* test_deck.c -- the deck construction rules (verifiers/deck.c).
+ *
+ * Every rule id deck_rules() lists has a case in `cases` below: a legal
+ * deck with exactly one thing broken, which must be reported with exactly
+ * that rule id and nothing else.  deck.every_rule_has_a_case fails when a
+ * rule is added to the table without a case, so `make check` catches it.
+ * The database is built here, small and known, so a test says what it
+ * means without reading fixtures/cards/core.json.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "verifiers/cards.h"
+#include "verifiers/deck.h"
+
+/* ---- A small database ------------------------------------------------------
+ * Lines t-a (stages 1-3), t-b and t-c (1-2); line-less monsters t-m1..6;
+ * Prime Singulars t-p1, t-p2; spells t-s1..14, counters t-k1..10. */
+
+static cards *db;
+
+static void add(const char *id, const char *name, card_kind kind, const char *line,
+                int stage)
+{
+    card c;
+
+    memset(&c, 0, sizeof c);
+    snprintf(c.id, sizeof c.id, "%s", id);
+    snprintf(c.name, sizeof c.name, "%s", name);
+    c.kind = kind;
+    c.cls = CLASS_COREON;
+    snprintf(c.line, sizeof c.line, "%s", line ? line : "");
+    c.stage = (uint8_t)stage;
+    if (card_kind_is_support(kind)) {
+        card_effect fx = {FX_SELECT, TGT_CONTROLLER, 1};
+        c.snap.effects[0] = fx;
+        c.snap.n_effects = 1;
+        c.advanced.effects[0] = fx;
+        c.advanced.n_effects = 1;
+        c.master.effects[0] = fx;
+        c.master.n_effects = 1;
+    } else {
+        c.snap.imp = 1000 * (stage ? stage : 2);
+        c.advanced.atk = c.advanced.def = 1000;
+        c.advanced.level = 1;
+        c.master.def = 1000;
+        c.master.level = 1;
+        snprintf(c.master.attacks[0].name, sizeof c.master.attacks[0].name, "Strike");
+        c.master.attacks[0].effects[0] = (card_effect){FX_DAMAGE, TGT_OPP_MONSTER, 500};
+        c.master.attacks[0].n_effects = 1;
+        c.master.n_attacks = 1;
+    }
+    cr_assert_eq(cards_add(db, &c), 0, "cards_add(%s)", id);
+}
+
+/* 48 two-byte characters: a 96-byte name, the longest a card may have. */
+#define LONG_NAME                                                                  \
+    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9" \
+    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9" \
+    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9" \
+    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+
+static void setup(void)
+{
+    char id[16], name[32];
+    cards_problem problems[8];
+    size_t n = 0;
+
+    db = cards_new("test", "1.0");
+    cr_assert_not_null(db);
+    add("t-a1", "Alpha Whelp", CARD_MONSTER, "t-a", 1);
+    add("t-a2", "Alpha Drake", CARD_EVOLUTION, "t-a", 2);
+    add("t-a3", "Alpha Sovereign", CARD_PRIME_EVOLUTION, "t-a", 3);
+    add("t-b1", "Beta Pup", CARD_MONSTER, "t-b", 1);
+    add("t-b2", "Beta Hound", CARD_EVOLUTION, "t-b", 2);
+    add("t-c1", "Gamma Seed", CARD_MONSTER, "t-c", 1);
+    add("t-c2", "Gamma Tree", CARD_EVOLUTION, "t-c", 2);
+    for (int i = 1; i <= 6; i++) {
+        snprintf(id, sizeof id, "t-m%d", i);
+        snprintf(name, sizeof name, "Monster %d", i);
+        add(id, name, CARD_MONSTER, NULL, 0);
+    }
+    add("t-p1", "Prime One", CARD_PRIME_SINGULAR, NULL, 0);
+    add("t-p2", "Prime Two", CARD_PRIME_SINGULAR, NULL, 0);
+    for (int i = 1; i <= 14; i++) {
+        snprintf(id, sizeof id, "t-s%d", i);
+        snprintf(name, sizeof name, "Spell %d", i);
+        add(id, name, CARD_SPELL, NULL, 0);
+    }
+    for (int i = 1; i <= 10; i++) {
+        snprintf(id, sizeof id, "t-k%d", i);
+        snprintf(name, sizeof name, "Counter %d", i);
+        add(id, name, CARD_COUNTER, NULL, 0);
+    }
+    add("t-long", LONG_NAME, CARD_SPELL, NULL, 0);
+    if (cards_finish(db, problems, 8, &n) != 0)
+        for (size_t i = 0; i < n && i < 8; i++)
+            cr_log_error("cards_finish: %s: %s", problems[i].id, problems[i].msg);
+    cr_assert_eq(n, 0, "the test database is invalid (%zu problems)", n);
+}
+
+static void teardown(void)
+{
+    cards_destroy(&db);
+}
+
+TestSuite(deck, .init = setup, .fini = teardown);
+
+/* ---- Building decklists --------------------------------------------------- */
+
+enum { L_MONSTERS, L_SUPPORTS, L_RESERVE, L_MAIN, L_COUNT };
+#define TDECK_MAX 128
+
+typedef struct {
+    const char *ids[L_COUNT][TDECK_MAX];
+    size_t n[L_COUNT];
+    ol_deck d;
+} tdeck;
+
+static void put(tdeck *t, int list, const char *id, int copies)
+{
+    for (int i = 0; i < copies; i++) {
+        cr_assert_lt(t->n[list], TDECK_MAX);
+        t->ids[list][t->n[list]++] = id;
+    }
+}
+
+/* Remove the first `id` from a list. */
+static void drop(tdeck *t, int list, const char *id)
+{
+    for (size_t i = 0; i < t->n[list]; i++)
+        if (!strcmp(t->ids[list][i], id)) {
+            memmove(&t->ids[list][i], &t->ids[list][i + 1],
+                    (t->n[list] - i - 1) * sizeof t->ids[list][0]);
+            t->n[list]--;
+            return;
+        }
+    cr_assert_fail("%s is not in list %d", id, list);
+}
+
+static void swap_in(tdeck *t, int list, const char *out, const char *in)
+{
+    for (size_t i = 0; i < t->n[list]; i++)
+        if (!strcmp(t->ids[list][i], out)) {
+            t->ids[list][i] = in;
+            return;
+        }
+    cr_assert_fail("%s is not in list %d", out, list);
+}
+
+static const ol_deck *deck_of(tdeck *t)
+{
+    ol_idlist *l[L_COUNT] = {&t->d.monsters, &t->d.supports, &t->d.reserve, &t->d.main};
+
+    for (int i = 0; i < L_COUNT; i++) {
+        l[i]->ids = t->ids[i];
+        l[i]->n = t->n[i];
+    }
+    return &t->d;
+}
+
+static void supports(tdeck *t, int spells, int counters)
+{
+    static const char *const s[] = {"t-s1", "t-s2", "t-s3", "t-s4", "t-s5", "t-s6", "t-s7",
+                                    "t-s8", "t-s9", "t-s10", "t-s11", "t-s12", "t-s13", "t-s14"};
+    static const char *const k[] = {"t-k1", "t-k2", "t-k3", "t-k4", "t-k5",
+                                    "t-k6", "t-k7", "t-k8", "t-k9", "t-k10"};
+    for (int i = 0; i < spells; i++)
+        put(t, L_SUPPORTS, s[i], 1);
+    for (int i = 0; i < counters; i++)
+        put(t, L_SUPPORTS, k[i], 1);
+}
+
+/* Legal: three lines and two line-less monsters, their evolutions held. */
+static void snap_lines(tdeck *t)
+{
+    memset(t, 0, sizeof *t);
+    put(t, L_MONSTERS, "t-a1", 1);
+    put(t, L_MONSTERS, "t-b1", 1);
+    put(t, L_MONSTERS, "t-c1", 1);
+    put(t, L_MONSTERS, "t-m1", 1);
+    put(t, L_MONSTERS, "t-m2", 1);
+    supports(t, 10, 10);
+    put(t, L_RESERVE, "t-a2", 1);
+    put(t, L_RESERVE, "t-a3", 1);
+    put(t, L_RESERVE, "t-b2", 1);
+    put(t, L_RESERVE, "t-c2", 1);
+}
+
+/* Legal: a Prime Singular in the lineup, and so in the reserve. */
+static void snap_prime(tdeck *t)
+{
+    memset(t, 0, sizeof *t);
+    put(t, L_MONSTERS, "t-p1", 1);
+    put(t, L_MONSTERS, "t-a1", 1);
+    put(t, L_MONSTERS, "t-b1", 1);
+    put(t, L_MONSTERS, "t-m1", 1);
+    put(t, L_MONSTERS, "t-m2", 1);
+    supports(t, 14, 6);
+    put(t, L_RESERVE, "t-p1", 1);
+    put(t, L_RESERVE, "t-a2", 1);
+    put(t, L_RESERVE, "t-b2", 1);
+}
+
+/* Legal Advanced (40) or Master (60): every card at its copy limit. */
+static void main_deck(tdeck *t, int copies)
+{
+    static const char *const spells[] = {"t-s1", "t-s2", "t-s3", "t-s4", "t-s5", "t-s6", "t-s7",
+                                         "t-s8", "t-s9", "t-s10", "t-s11", "t-s12", "t-s13"};
+    memset(t, 0, sizeof *t);
+    put(t, L_MAIN, "t-a1", copies);
+    put(t, L_MAIN, "t-b1", copies);
+    put(t, L_MAIN, "t-c1", copies);
+    put(t, L_MAIN, "t-m1", copies);
+    put(t, L_MAIN, "t-a2", copies);
+    put(t, L_MAIN, "t-b2", copies);
+    put(t, L_MAIN, "t-a3", 1);
+    put(t, L_MAIN, "t-p1", 1);
+    for (size_t i = 0; i < sizeof spells / sizeof spells[0]; i++)
+        put(t, L_MAIN, spells[i], copies);
+    if (copies == 3)
+        put(t, L_MAIN, "t-k1", 1);
+    cr_assert_eq(t->n[L_MAIN], copies == 2 ? 40u : 60u);
+}
+
+static void advanced_base(tdeck *t)
+{
+    main_deck(t, 2);
+}
+
+static void master_base(tdeck *t)
+{
+    main_deck(t, 3);
+}
+
+/* ---- Checking ---------------------------------------------------------------- */
+
+#define OUT_MAX 32
+
+static size_t check(card_format f, tdeck *t, const char *who, deck_violation *out)
+{
+    size_t n = 99;
+
+    memset(out, 0, OUT_MAX * sizeof *out);
+    cr_assert_eq(deck_check(f, db, deck_of(t), who, out, OUT_MAX, &n), 0);
+    cr_assert_leq(n, OUT_MAX);
+    return n;
+}
+
+/* A sentence: starts with a capital or a player, ends with a full stop. */
+static void assert_sentence(const deck_violation *v)
+{
+    size_t k = strlen(v->msg);
+
+    cr_assert_gt(k, 20, "%s: message too short: %s", v->rule, v->msg);
+    cr_assert(v->msg[k - 1] == '.', "%s: not a sentence: %s", v->rule, v->msg);
+}
+
+static void expect_legal(card_format f, tdeck *t)
+{
+    deck_violation out[OUT_MAX];
+    size_t n = check(f, t, NULL, out);
+
+    cr_assert_eq(n, 0, "expected a legal %s deck, got %zu violations, first %s: %s",
+                 card_format_name(f), n, out[0].rule, out[0].msg);
+}
+
+/* Exactly one violation, citing `rule`, its sentence naming `mention`. */
+static void expect_only(card_format f, tdeck *t, const char *rule, const char *mention)
+{
+    deck_violation out[OUT_MAX];
+    size_t n = check(f, t, NULL, out);
+
+    cr_assert_eq(n, 1, "expected only %s, got %zu violations: %s %s | %s %s", rule, n,
+                 out[0].rule, out[0].msg, n > 1 ? out[1].rule : "", n > 1 ? out[1].msg : "");
+    cr_assert_str_eq(out[0].rule, rule, "%s", out[0].msg);
+    assert_sentence(&out[0]);
+    if (mention)
+        cr_assert(strstr(out[0].msg, mention), "%s: '%s' does not name '%s'", rule,
+                  out[0].msg, mention);
+}
+
+/* ---- One case per rule -------------------------------------------------------
+ * Each starts from a legal deck and breaks exactly one rule. */
+
+typedef struct {
+    card_format format;
+    const char *rule;
+    void (*breaks)(tdeck *t);
+    const char *mention;         /* a piece the sentence must contain */
+} rule_case;
+
+static void snap_unknown_card(tdeck *t)
+{
+    snap_lines(t);
+    swap_in(t, L_SUPPORTS, "t-s10", "t-nosuch");
+}
+
+static void snap_24_cards(tdeck *t)
+{
+    snap_lines(t);
+    drop(t, L_SUPPORTS, "t-s10");
+}
+
+static void snap_spell_in_lineup(tdeck *t)
+{
+    snap_lines(t);
+    swap_in(t, L_MONSTERS, "t-m2", "t-s14");
+}
+
+static void snap_monster_in_supports(tdeck *t)
+{
+    snap_lines(t);
+    swap_in(t, L_SUPPORTS, "t-s10", "t-m3");
+}
+
+static void snap_duplicate_spell(tdeck *t)
+{
+    snap_lines(t);
+    swap_in(t, L_SUPPORTS, "t-s10", "t-s1");
+}
+
+static void snap_two_primes(tdeck *t)
+{
+    snap_prime(t);
+    swap_in(t, L_MONSTERS, "t-m2", "t-p2");
+    put(t, L_RESERVE, "t-p2", 1);
+}
+
+static void snap_spell_in_reserve(tdeck *t)
+{
+    snap_lines(t);
+    put(t, L_RESERVE, "t-s14", 1);
+}
+
+static void snap_foreign_evolution(tdeck *t)
+{
+    snap_prime(t);
+    put(t, L_RESERVE, "t-c2", 1);
+}
+
+static void snap_prime_not_in_reserve(tdeck *t)
+{
+    snap_prime(t);
+    drop(t, L_RESERVE, "t-p1");
+}
+
+static void advanced_unknown_card(tdeck *t)
+{
+    advanced_base(t);
+    swap_in(t, L_MAIN, "t-s13", "t-nosuch");
+}
+
+static void advanced_39_cards(tdeck *t)
+{
+    advanced_base(t);
+    drop(t, L_MAIN, "t-s13");
+}
+
+/* Four Monsters; Evolutions do not count. */
+static void advanced_four_monsters(tdeck *t)
+{
+    memset(t, 0, sizeof *t);
+    put(t, L_MAIN, "t-a1", 2);
+    put(t, L_MAIN, "t-b1", 2);
+    put(t, L_MAIN, "t-a2", 2);
+    put(t, L_MAIN, "t-b2", 2);
+    for (int i = 1; i <= 14; i++) {
+        static char ids[15][8];
+        snprintf(ids[i], sizeof ids[i], "t-s%d", i);
+        put(t, L_MAIN, ids[i], 2);
+    }
+    put(t, L_MAIN, "t-k1", 2);
+    put(t, L_MAIN, "t-k2", 2);
+}
+
+static void advanced_three_copies(tdeck *t)
+{
+    advanced_base(t);
+    swap_in(t, L_MAIN, "t-s13", "t-s1");
+}
+
+static void advanced_two_primes(tdeck *t)
+{
+    advanced_base(t);
+    swap_in(t, L_MAIN, "t-s13", "t-a3");
+}
+
+static void master_unknown_card(tdeck *t)
+{
+    master_base(t);
+    swap_in(t, L_MAIN, "t-k1", "t-nosuch");
+}
+
+static void master_61_cards(tdeck *t)
+{
+    master_base(t);
+    put(t, L_MAIN, "t-k2", 1);
+}
+
+static void master_four_copies(tdeck *t)
+{
+    master_base(t);
+    swap_in(t, L_MAIN, "t-k1", "t-s5");
+}
+
+static void master_two_primes(tdeck *t)
+{
+    master_base(t);
+    swap_in(t, L_MAIN, "t-k1", "t-p1");
+}
+
+static const rule_case cases[] = {
+    {FORMAT_SNAP, "openlog:cards", snap_unknown_card, "t-nosuch, which is not in the card database test@1.0"},
+    {FORMAT_SNAP, "snap:4.1", snap_24_cards, "has 24 cards"},
+    {FORMAT_SNAP, "snap:4.2", snap_spell_in_lineup, "Spell 14 (t-s14), a Spell"},
+    {FORMAT_SNAP, "snap:4.3", snap_monster_in_supports, "Monster 3 (t-m3), a Monster"},
+    {FORMAT_SNAP, "snap:4.4", snap_duplicate_spell, "Spell 1 (t-s1) 2 times"},
+    {FORMAT_SNAP, "snap:4.5", snap_two_primes, "Prime One (t-p1) and Prime Two (t-p2)"},
+    {FORMAT_SNAP, "snap:4.6.2", snap_spell_in_reserve, "Spell 14 (t-s14)"},
+    {FORMAT_SNAP, "snap:4.6.3", snap_foreign_evolution, "Gamma Tree (t-c2)"},
+    {FORMAT_SNAP, "snap:14.2", snap_prime_not_in_reserve, "Prime One (t-p1)"},
+    {FORMAT_ADVANCED, "openlog:cards", advanced_unknown_card, "t-nosuch"},
+    {FORMAT_ADVANCED, "advanced:deck.size", advanced_39_cards, "has 39 cards"},
+    {FORMAT_ADVANCED, "advanced:deck.monsters", advanced_four_monsters, "includes 4 Monsters"},
+    {FORMAT_ADVANCED, "advanced:deck.copies", advanced_three_copies, "3 copies of Spell 1 (t-s1)"},
+    {FORMAT_ADVANCED, "advanced:deck.primes", advanced_two_primes, "2 copies of Alpha Sovereign (t-a3)"},
+    {FORMAT_MASTER, "openlog:cards", master_unknown_card, "t-nosuch"},
+    {FORMAT_MASTER, "master:deck.size", master_61_cards, "has 61 cards"},
+    {FORMAT_MASTER, "master:deck.copies", master_four_copies, "4 copies of Spell 5 (t-s5)"},
+    {FORMAT_MASTER, "master:deck.primes", master_two_primes, "2 copies of Prime One (t-p1)"},
+};
+
+static const rule_case *find_case(card_format f, const char *rule)
+{
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (cases[i].format == f && !strcmp(cases[i].rule, rule))
+            return &cases[i];
+    return NULL;
+}
+
+static void run_case(card_format f, const char *rule)
+{
+    const rule_case *c = find_case(f, rule);
+    tdeck t;
+
+    cr_assert_not_null(c, "no case for %s in %s", rule, card_format_name(f));
+    c->breaks(&t);
+    expect_only(f, &t, rule, c->mention);
+}
+
+/* The guard: a rule in the table without a case here fails make check. */
+Test(deck, every_rule_has_a_case)
+{
+    for (int f = 0; f < FORMAT_COUNT; f++) {
+        size_t n = 0;
+        const deck_rule_info *r = deck_rules((card_format)f, &n);
+        cr_assert_not_null(r);
+        cr_assert_gt(n, 0);
+        for (size_t i = 0; i < n; i++)
+            run_case((card_format)f, r[i].rule);
+    }
+}
+
+/* ...and no case for a rule the table no longer has. */
+Test(deck, every_case_is_a_rule)
+{
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t n = 0, hit = 0;
+        const deck_rule_info *r = deck_rules(cases[i].format, &n);
+        for (size_t j = 0; j < n; j++)
+            hit += !strcmp(r[j].rule, cases[i].rule);
+        cr_assert_eq(hit, 1, "%s is not a rule of %s", cases[i].rule,
+                     card_format_name(cases[i].format));
+    }
+}
+
+Test(deck, rule_table_is_well_formed)
+{
+    for (int f = 0; f < FORMAT_COUNT; f++) {
+        size_t n = 0;
+        const deck_rule_info *r = deck_rules((card_format)f, &n);
+        for (size_t i = 0; i < n; i++) {
+            cr_assert_lt(strlen(r[i].rule), DECK_RULE_MAX);
+            cr_assert_gt(strlen(r[i].summary), 8, "%s has no summary", r[i].rule);
+            for (size_t j = 0; j < i; j++)
+                cr_assert_str_neq(r[i].rule, r[j].rule);
+        }
+    }
+    cr_assert_null(deck_rules(FORMAT_COUNT, NULL));
+}
+
+/* ---- Named tests, one per rule -------------------------------------------- */
+
+Test(deck, openlog_cards_snap_unknown_id) { run_case(FORMAT_SNAP, "openlog:cards"); }
+Test(deck, openlog_cards_advanced_unknown_id) { run_case(FORMAT_ADVANCED, "openlog:cards"); }
+Test(deck, openlog_cards_master_unknown_id) { run_case(FORMAT_MASTER, "openlog:cards"); }
+Test(deck, snap_4_1_exactly_25_cards) { run_case(FORMAT_SNAP, "snap:4.1"); }
+Test(deck, snap_4_2_lineup_is_five_monsters) { run_case(FORMAT_SNAP, "snap:4.2"); }
+Test(deck, snap_4_3_supports_are_spells_and_counters) { run_case(FORMAT_SNAP, "snap:4.3"); }
+Test(deck, snap_4_4_singleton_by_name) { run_case(FORMAT_SNAP, "snap:4.4"); }
+Test(deck, snap_4_5_one_prime_singular) { run_case(FORMAT_SNAP, "snap:4.5"); }
+Test(deck, snap_4_6_2_reserve_contents) { run_case(FORMAT_SNAP, "snap:4.6.2"); }
+Test(deck, snap_4_6_3_reserve_matches_lineup) { run_case(FORMAT_SNAP, "snap:4.6.3"); }
+Test(deck, snap_14_2_prime_singular_in_reserve) { run_case(FORMAT_SNAP, "snap:14.2"); }
+Test(deck, advanced_deck_size_40) { run_case(FORMAT_ADVANCED, "advanced:deck.size"); }
+Test(deck, advanced_deck_monsters_at_least_5) { run_case(FORMAT_ADVANCED, "advanced:deck.monsters"); }
+Test(deck, advanced_deck_copies_2) { run_case(FORMAT_ADVANCED, "advanced:deck.copies"); }
+Test(deck, advanced_deck_primes_1) { run_case(FORMAT_ADVANCED, "advanced:deck.primes"); }
+Test(deck, master_deck_size_60) { run_case(FORMAT_MASTER, "master:deck.size"); }
+Test(deck, master_deck_copies_3) { run_case(FORMAT_MASTER, "master:deck.copies"); }
+Test(deck, master_deck_primes_1) { run_case(FORMAT_MASTER, "master:deck.primes"); }
+
+/* ---- Legal decks and the rulings of deck.c ----------------------------------- */
+
+Test(deck, legal_decks_pass)
+{
+    tdeck t;
+
+    snap_lines(&t);
+    expect_legal(FORMAT_SNAP, &t);
+    snap_prime(&t);            /* its Prime Singular listed twice is one card */
+    expect_legal(FORMAT_SNAP, &t);
+    advanced_base(&t);
+    expect_legal(FORMAT_ADVANCED, &t);
+    master_base(&t);
+    expect_legal(FORMAT_MASTER, &t);
+}
+
+Test(deck, snap_reserve_may_hold_fewer_evolutions)
+{
+    tdeck t;
+
+    snap_lines(&t);
+    drop(&t, L_RESERVE, "t-a2");    /* a Prime Evolution without its stage 2 */
+    drop(&t, L_RESERVE, "t-c2");
+    expect_legal(FORMAT_SNAP, &t);
+}
+
+Test(deck, snap_evolution_in_lineup_is_4_2)
+{
+    tdeck t;
+
+    snap_lines(&t);
+    swap_in(&t, L_MONSTERS, "t-m2", "t-a2");
+    drop(&t, L_RESERVE, "t-a2");
+    expect_only(FORMAT_SNAP, &t, "snap:4.2", "Alpha Drake (t-a2), an Evolution");
+}
+
+/* The total right but the split wrong: both lists are reported. */
+Test(deck, snap_wrong_split_reports_both_lists)
+{
+    tdeck t;
+    deck_violation out[OUT_MAX];
+
+    snap_lines(&t);
+    drop(&t, L_SUPPORTS, "t-s10");
+    put(&t, L_MONSTERS, "t-m3", 1);
+    cr_assert_eq(check(FORMAT_SNAP, &t, NULL, out), 2);
+    cr_assert_str_eq(out[0].rule, "snap:4.2");
+    cr_assert_str_eq(out[1].rule, "snap:4.3");
+}
+
+Test(deck, snap_prime_singular_twice_in_reserve_is_4_4)
+{
+    tdeck t;
+
+    snap_prime(&t);
+    put(&t, L_RESERVE, "t-p1", 1);
+    expect_only(FORMAT_SNAP, &t, "snap:4.4", "Prime One (t-p1) 2 times");
+}
+
+Test(deck, snap_prime_singular_only_in_reserve_is_4_6_3)
+{
+    tdeck t;
+
+    snap_lines(&t);
+    put(&t, L_RESERVE, "t-p2", 1);
+    expect_only(FORMAT_SNAP, &t, "snap:4.6.3", "Prime Two (t-p2)");
+}
+
+Test(deck, snap_monster_in_reserve_is_4_6_2)
+{
+    tdeck t;
+
+    snap_lines(&t);
+    put(&t, L_RESERVE, "t-m4", 1);
+    expect_only(FORMAT_SNAP, &t, "snap:4.6.2", "Monster 4 (t-m4), a Monster");
+}
+
+Test(deck, advanced_prime_singular_counts_as_monster)
+{
+    tdeck t;
+
+    advanced_four_monsters(&t);
+    swap_in(&t, L_MAIN, "t-k2", "t-p1");
+    expect_legal(FORMAT_ADVANCED, &t);
+}
+
+Test(deck, advanced_three_prime_copies_is_primes_only)
+{
+    tdeck t;
+    deck_violation out[OUT_MAX];
+
+    advanced_base(&t);
+    swap_in(&t, L_MAIN, "t-s13", "t-p1");
+    swap_in(&t, L_MAIN, "t-s13", "t-p1");
+    cr_assert_eq(check(FORMAT_ADVANCED, &t, NULL, out), 1);
+    cr_assert_str_eq(out[0].rule, "advanced:deck.primes");
+    cr_assert(strstr(out[0].msg, "3 copies of Prime One (t-p1), a Prime Singular"), "%s", out[0].msg);
+}
+
+/* ---- Reporting ------------------------------------------------------------- */
+
+/* Several mistakes at once: every one is listed, in rule-table order, and
+ * each duplicated name once. */
+Test(deck, several_violations_are_all_listed)
+{
+    tdeck t;
+    deck_violation out[OUT_MAX];
+    static const char *const want[] = {"openlog:cards", "snap:4.1", "snap:4.4", "snap:4.4",
+                                       "snap:4.6.2", "snap:4.6.3", "snap:14.2"};
+    size_t n;
+
+    snap_prime(&t);
+    swap_in(&t, L_SUPPORTS, "t-s14", "t-ghost");   /* unknown               */
+    drop(&t, L_SUPPORTS, "t-s13");                 /* 24 cards              */
+    swap_in(&t, L_SUPPORTS, "t-s12", "t-s1");      /* t-s1 twice            */
+    swap_in(&t, L_SUPPORTS, "t-s11", "t-s1");      /* ... three times       */
+    put(&t, L_RESERVE, "t-b2", 1);                 /* t-b2 twice            */
+    put(&t, L_RESERVE, "t-k9", 1);                 /* a counter in reserve  */
+    put(&t, L_RESERVE, "t-c2", 1);                 /* no t-c1 in the lineup */
+    drop(&t, L_RESERVE, "t-p1");                   /* prime not in reserve  */
+    n = check(FORMAT_SNAP, &t, NULL, out);
+    cr_assert_eq(n, sizeof want / sizeof want[0], "got %zu violations", n);
+    for (size_t i = 0; i < n; i++) {
+        cr_assert_str_eq(out[i].rule, want[i], "violation %zu: %s %s", i, out[i].rule, out[i].msg);
+        assert_sentence(&out[i]);
+    }
+    cr_assert(strstr(out[2].msg, "Spell 1 (t-s1) 3 times"), "%s", out[2].msg);
+    cr_assert(strstr(out[3].msg, "Beta Hound (t-b2) 2 times"), "%s", out[3].msg);
+}
+
+Test(deck, who_names_the_player)
+{
+    tdeck t;
+    deck_violation out[OUT_MAX];
+
+    snap_24_cards(&t);
+    cr_assert_eq(check(FORMAT_SNAP, &t, "p1", out), 1);
+    cr_assert_str_eq(out[0].msg, "p1's deck has 24 cards (5 monsters, 19 supports); "
+                                 "a Snap deck has exactly 25 (20 supports, 5 monsters).");
+    cr_assert_eq(check(FORMAT_SNAP, &t, NULL, out), 1);
+    cr_assert(!strncmp(out[0].msg, "The deck has 24 cards", 21), "%s", out[0].msg);
+}
+
+/* Fewer slots than violations: the first `max` are written, all counted. */
+Test(deck, max_limits_output_not_count)
+{
+    tdeck t;
+    deck_violation one[1];
+    size_t n = 0;
+
+    snap_prime(&t);
+    swap_in(&t, L_SUPPORTS, "t-s14", "t-ghost");
+    drop(&t, L_SUPPORTS, "t-s13");
+    cr_assert_eq(deck_check(FORMAT_SNAP, db, deck_of(&t), NULL, NULL, 0, &n), 0);
+    cr_assert_eq(n, 2);
+    cr_assert_eq(deck_check(FORMAT_SNAP, db, deck_of(&t), NULL, one, 1, &n), 0);
+    cr_assert_eq(n, 2);
+    cr_assert_str_eq(one[0].rule, "openlog:cards");
+}
+
+Test(deck, bad_arguments)
+{
+    tdeck t;
+    deck_violation out[1];
+    size_t n = 0;
+
+    snap_lines(&t);
+    cr_assert_eq(deck_check(FORMAT_COUNT, db, deck_of(&t), NULL, out, 1, &n), CARDS_EARG);
+    cr_assert_eq(deck_check((card_format)-1, db, deck_of(&t), NULL, out, 1, &n), CARDS_EARG);
+    cr_assert_eq(deck_check(FORMAT_SNAP, db, deck_of(&t), NULL, NULL, 1, &n), CARDS_EARG);
+    cr_assert_eq(deck_check(FORMAT_SNAP, NULL, deck_of(&t), NULL, out, 1, &n), CARDS_EARG);
+}
+
+Test(deck, empty_deck_is_reported_not_crashed)
+{
+    tdeck t;
+    deck_violation out[OUT_MAX];
+
+    memset(&t, 0, sizeof t);
+    cr_assert_eq(check(FORMAT_SNAP, &t, NULL, out), 1);
+    cr_assert_str_eq(out[0].rule, "snap:4.1");
+    cr_assert_eq(check(FORMAT_ADVANCED, &t, NULL, out), 2);
+    cr_assert_str_eq(out[0].rule, "advanced:deck.size");
+    cr_assert_str_eq(out[1].rule, "advanced:deck.monsters");
+    cr_assert_eq(check(FORMAT_MASTER, &t, NULL, out), 1);
+}
+
+static int valid_utf8(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+
+    while (*p) {
+        int extra = *p < 0x80 ? 0 : (*p & 0xE0) == 0xC0 ? 1 : (*p & 0xF0) == 0xE0 ? 2
+                  : (*p & 0xF8) == 0xF0 ? 3 : -1;
+        if (extra < 0)
+            return 0;
+        p++;
+        for (int i = 0; i < extra; i++, p++)
+            if ((*p & 0xC0) != 0x80)
+                return 0;
+    }
+    return 1;
+}
+
+/* The longest names still make a sentence that fits, cut on a character. */
+Test(deck, long_names_are_cut_safely)
+{
+    tdeck t;
+    deck_violation out[OUT_MAX];
+    size_t k;
+
+    snap_lines(&t);
+    swap_in(&t, L_SUPPORTS, "t-s9", "t-long");
+    swap_in(&t, L_SUPPORTS, "t-s10", "t-long");
+    cr_assert_eq(check(FORMAT_SNAP, &t, "a-player-with-a-long-seat-name", out), 1);
+    k = strlen(out[0].msg);
+    cr_assert_lt(k, DECK_MSG_MAX);
+    cr_assert(valid_utf8(out[0].msg), "cut inside a character: %s", out[0].msg);
+    cr_assert(k < 3 || !strcmp(out[0].msg + k - 3, "...") || out[0].msg[k - 1] == '.',
+              "%s", out[0].msg);
+}
+
+/* A hostile decklist: thousands of ids are judged, quickly, without n^2. */
+Test(deck, huge_decklist, .timeout = 10)
+{
+    static const char *ids[20000];
+    ol_deck d;
+    deck_violation out[4];
+    size_t n = 0;
+
+    for (size_t i = 0; i < 20000; i++)
+        ids[i] = i % 2 ? "t-s1" : "t-nosuch";
+    memset(&d, 0, sizeof d);
+    d.monsters.ids = ids;
+    d.monsters.n = 10000;
+    d.supports.ids = ids;
+    d.supports.n = 10000;
+    d.reserve.ids = ids;
+    d.reserve.n = 20000;
+    cr_assert_eq(deck_check(FORMAT_SNAP, db, &d, NULL, out, 4, &n), 0);
+    cr_assert_geq(n, 4);
+    d.main.ids = ids;
+    d.main.n = 20000;
+    cr_assert_eq(deck_check(FORMAT_MASTER, db, &d, NULL, out, 4, &n), 0);
+    cr_assert_eq(n, 3);   /* unknown, size, copies of t-s1 */
+}
