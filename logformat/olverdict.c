@@ -45,6 +45,18 @@ void olverdict_set(olverdict *v, const char *match, uint64_t seq, ol_status st,
     }
 }
 
+void olverdict_malformed(olverdict *v, const char *match, int has_seq, uint64_t seq,
+                         const char *key, const char *msg)
+{
+    char rule[OL_RULE_MAX] = "";
+    /* Cite the contract by the top-level key at fault: "players.p1.id"
+     * is a fault of the header's "players". */
+    if (key && key[0])
+        snprintf(rule, sizeof rule, "openlog:%.*s", (int)strcspn(key, ".["), key);
+    olverdict_set(v, match, seq, OL_V_MALFORMED, rule, "%s", msg ? msg : "");
+    v->has_seq = has_seq;
+}
+
 json_t *olverdict_to_json(const olverdict *v, const olverdict *stored)
 {
     json_t *o = json_object();

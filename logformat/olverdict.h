@@ -41,6 +41,13 @@ void olverdict_set(olverdict *v, const char *match, uint64_t seq, ol_status st,
                    const char *rule, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
+/* The `malformed` verdict for input the codec refused: match and seq when
+ * the codec could read them (olerror.match, .has_seq), the codec's sentence
+ * as msg, and the rule `openlog:<top-level key>` when one key is at fault
+ * ("openlog:seq"), else none. */
+void olverdict_malformed(olverdict *v, const char *match, int has_seq, uint64_t seq,
+                         const char *key, const char *msg);
+
 /* New json_t object; `stored` (may be NULL) is embedded as "stored". */
 json_t *olverdict_to_json(const olverdict *v, const olverdict *stored);
 

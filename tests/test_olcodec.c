@@ -376,3 +376,28 @@ Test(olcodec, spec_documents_every_lever_and_event_type)
     }
     free(spec);
 }
+
+Test(olverdict, malformed_verdict_from_a_codec_error)
+{
+    const char *text = "{\"match\":\"t-1\",\"seq\":5,\"type\":\"flip\",\"by\":\"p1\",\"slot\":9,\"card\":\"x\"}";
+    olevent *ev = NULL;
+    olerror err;
+    olverdict v;
+    cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 2}, &ev, &err), OL_EMALFORMED);
+    olverdict_malformed(&v, err.match, err.has_seq, err.seq, err.key, err.msg);
+    json_t *j = olverdict_to_json(&v, NULL);
+    char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    cr_assert_str_eq(s, "{\"match\":\"t-1\",\"seq\":5,\"status\":\"malformed\",\"rule\":\"openlog:slot\","
+                        "\"msg\":\"line 2, column 55: \\\"slot\\\" must be \\\"a\\\" (the active slot) or a "
+                        "bench slot 0 to 3.\"}");
+    free(s);
+    json_decref(j);
+    /* Nothing readable: no match, no seq, no rule. */
+    olverdict_malformed(&v, NULL, 0, 0, "", "byte 0: an array declares 4294967295 elements but only 0 bytes follow.");
+    j = olverdict_to_json(&v, NULL);
+    s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    cr_assert_str_eq(s, "{\"status\":\"malformed\",\"msg\":\"byte 0: an array declares 4294967295 elements "
+                        "but only 0 bytes follow.\"}");
+    free(s);
+    json_decref(j);
+}
