@@ -31,6 +31,7 @@
 
 #include "logformat/olevent.h"
 #include "logformat/olarena.h"
+#include "logformat/olverdict.h"
 
 enum {
     OL_OK = 0,
@@ -96,6 +97,10 @@ const char *olcodec_type_rule(ol_type t);
  * Unknown keys are ignored.  Errors: OL_EMALFORMED with err->msg, OL_ENOMEM. */
 int olcodec_deck_from_json(const json_t *j, ol_format format, const char *path,
                            olarena *arena, ol_deck *deck, olerror *err);
+
+/* A verdict's wire form: a new json_t object, keys in the contract's order;
+ * `stored` (may be NULL) is embedded as "stored".  NULL when out of memory. */
+json_t *olverdict_to_json(const olverdict *v, const olverdict *stored);
 
 /* Same-shape JSON (json_t) <-> MessagePack bytes, for verdicts and query
  * replies.  olcodec_json_to_msgpack: *out malloc'd.  olcodec_msgpack_to_json:

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "logformat/olcodec.h"
 #include "logformat/olverdict.h"
 
 static const char *const status_names[OL_V_COUNT] = {

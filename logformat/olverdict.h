@@ -1,15 +1,16 @@
 /* olverdict.h -- the verdict every event gets (openlog.md 8).
  *
  * { "match", "seq", "status", "rule"?, "msg"?, "expect"?, "stored"? }
- * A verdict is a small value struct (no allocation); olverdict_to_json
- * and olverdict_encode give its wire forms with keys in that order.
+ * A verdict is a small value struct (no allocation), so that the pure
+ * engines can return one; this header includes no library for that reason.
+ * Its wire form, keys in the order above, is olverdict_to_json() in
+ * olcodec.h.
  */
 #ifndef ARBITER_OLVERDICT_H
 #define ARBITER_OLVERDICT_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <jansson.h>
 
 #include "logformat/olevent.h"
 
@@ -47,8 +48,5 @@ void olverdict_set(olverdict *v, const char *match, uint64_t seq, ol_status st,
  * ("openlog:seq"), else none. */
 void olverdict_malformed(olverdict *v, const char *match, int has_seq, uint64_t seq,
                          const char *key, const char *msg);
-
-/* New json_t object; `stored` (may be NULL) is embedded as "stored". */
-json_t *olverdict_to_json(const olverdict *v, const olverdict *stored);
 
 #endif
