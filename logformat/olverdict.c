@@ -29,6 +29,20 @@ int ol_status_parse(const char *s)
     return -1;
 }
 
+void olverdict_vformat(char *buf, size_t n, const char *fmt, va_list ap)
+{
+    if (n)
+        vsnprintf(buf, n, fmt, ap);
+}
+
+void olverdict_format(char *buf, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    olverdict_vformat(buf, n, fmt, ap);
+    va_end(ap);
+}
+
 void olverdict_set(olverdict *v, const char *match, uint64_t seq, ol_status st,
                    const char *rule, const char *fmt, ...)
 {

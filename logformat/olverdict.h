@@ -37,6 +37,13 @@ typedef struct {
 const char *ol_status_name(ol_status s);
 int ol_status_parse(const char *s);     /* -1 when unknown */
 
+/* printf-style formatting into buf (always NUL-terminated, cut short when
+ * it does not fit), so that pure engines can write sentences without
+ * including stdio themselves. */
+#include <stdarg.h>
+void olverdict_vformat(char *buf, size_t n, const char *fmt, va_list ap);
+void olverdict_format(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* Fill v; rule and msg may be NULL; msg is printf-style. */
 void olverdict_set(olverdict *v, const char *match, uint64_t seq, ol_status st,
                    const char *rule, const char *fmt, ...)

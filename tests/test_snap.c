@@ -1,0 +1,571 @@
+/* test_snap.c -- the Snap engine, rule by rule.
+ *
+ * Each test plays a prefix of a scripted legal game (BASE), then one event
+ * that breaks a rule, and asserts the verdict's status *and* the rule it
+ * cites; then, where it matters, that the game goes on from the state before
+ * the illegal event (R12).  Tests are named after the section they pin.
+ */
+#include <criterion/criterion.h>
+#include <sodium/crypto_generichash.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "logformat/olcodec.h"
+#include "src/carddb.h"
+#include "tests/testutil.h"
+#include "verifiers/snap/snap.h"
+
+#define P1_DECK                                                                                           \
+    "{\"monsters\":[\"cor-forge-golem\",\"cor-magma-tortoise\",\"cor-ash-sprite\",\"flx-current-eel\","  \
+    "\"flx-frost-skimmer\"],\"supports\":[\"cor-kindle-fury\",\"cor-searing-brand\",\"cor-stoke-the-forge\"," \
+    "\"cor-heat-haze\",\"cor-crucible-rite\",\"cor-eruption\",\"cor-meltdown\",\"cor-flashpoint-denial\","  \
+    "\"cor-resonant-flare\",\"cor-backdraft\",\"cor-firewall\",\"cor-smolder-trap\",\"flx-undertow\","       \
+    "\"flx-riptide-shift\",\"flx-ebb-and-flow\",\"flx-frozen-moment\",\"flx-deep-current\",\"flx-wave-break\"," \
+    "\"flx-echoing-surge\",\"flx-misdirecting-fog\"],\"reserve\":[\"cor-forge-colossus\"]}"
+#define P2_DECK                                                                                           \
+    "{\"monsters\":[\"obs-crypt-rat\",\"obs-grave-bat\",\"obs-wraith-sentry\",\"aet-cloud-monk\","          \
+    "\"aet-aether-kite\"],\"supports\":[\"obs-night-terror\",\"obs-soul-siphon\",\"obs-shadow-step\","       \
+    "\"obs-curse-of-silence\",\"obs-grave-whisper\",\"obs-eclipse-ritual\",\"obs-soul-reap\",\"obs-void-denial\"," \
+    "\"obs-dissonant-whisper\",\"obs-umbral-decoy\",\"obs-dark-mirror\",\"obs-death-grip\",\"aet-radiant-blessing\"," \
+    "\"aet-judgement-ray\",\"aet-skyward-shift\",\"aet-clarity\",\"aet-sanctuary-seal\",\"aet-ward-of-silence\"," \
+    "\"aet-resonant-choir\",\"aet-gale-diversion\"],\"reserve\":[\"obs-grave-vampire\"]}"
+
+/* A legal game through Round 4 (open mode, default levers). */
+static const char *const BASE[] = {
+    /* 1 */ "\"type\":\"bench\",\"by\":\"p1\",\"slots\":[\"cor-forge-golem\",\"cor-magma-tortoise\",\"cor-ash-sprite\",\"flx-current-eel\"]",
+    /* 2 */ "\"type\":\"bench\",\"by\":\"p2\",\"slots\":[\"obs-crypt-rat\",\"obs-grave-bat\",\"obs-wraith-sentry\",\"aet-cloud-monk\"]",
+    /* 3 */ "\"type\":\"select\",\"by\":\"p1\",\"cards\":[\"cor-kindle-fury\",\"cor-searing-brand\",\"cor-stoke-the-forge\",\"flx-riptide-shift\",\"cor-flashpoint-denial\"]",
+    /* 4 */ "\"type\":\"select\",\"by\":\"p2\",\"cards\":[\"obs-night-terror\",\"obs-soul-siphon\",\"obs-shadow-step\",\"obs-void-denial\",\"obs-dark-mirror\",\"obs-death-grip\"]",
+    /* 5 */ "\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-forge-golem\"",
+    /* 6 */ "\"type\":\"promote\",\"by\":\"p2\",\"slot\":0,\"card\":\"obs-crypt-rat\"",
+    /* 7  Round 1, p1 */ "\"type\":\"bench\",\"by\":\"p1\",\"slot\":0,\"card\":\"flx-frost-skimmer\"",
+    /* 8 */ "\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-magma-tortoise\"",
+    /* 9 */ "\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-heat-haze\",\"cor-crucible-rite\",\"cor-eruption\"]",
+    /* 10 */ "\"type\":\"end\",\"by\":\"p1\"",
+    /* 11 Round 1, p2 */ "\"type\":\"bench\",\"by\":\"p2\",\"slot\":0,\"card\":\"aet-aether-kite\"",
+    /* 12 */ "\"type\":\"flip\",\"by\":\"p2\",\"slot\":1,\"card\":\"obs-grave-bat\"",
+    /* 13 */ "\"type\":\"lock\",\"by\":\"p2\",\"cards\":[\"obs-curse-of-silence\",\"obs-grave-whisper\",\"obs-eclipse-ritual\"]",
+    /* 14 */ "\"type\":\"end\",\"by\":\"p2\"",
+    /* 15 Round 2 */ "\"type\":\"flip\",\"by\":\"p1\",\"slot\":2,\"card\":\"cor-ash-sprite\"",
+    /* 16 */ "\"type\":\"end\",\"by\":\"p1\"",
+    /* 17 */ "\"type\":\"flip\",\"by\":\"p2\",\"slot\":2,\"card\":\"obs-wraith-sentry\"",
+    /* 18 */ "\"type\":\"end\",\"by\":\"p2\"",
+    /* 19 Round 3 */ "\"type\":\"flip\",\"by\":\"p1\",\"slot\":3,\"card\":\"flx-current-eel\"",
+    /* 20 */ "\"type\":\"end\",\"by\":\"p1\"",
+    /* 21 */ "\"type\":\"flip\",\"by\":\"p2\",\"slot\":3,\"card\":\"aet-cloud-monk\"",
+    /* 22 */ "\"type\":\"end\",\"by\":\"p2\"",
+    /* 23 Round 4 */ "\"type\":\"unlock\",\"by\":\"p1\",\"lock\":0,\"card\":\"cor-heat-haze\"",
+    /* 24 */ "\"type\":\"flip\",\"by\":\"p1\",\"slot\":0,\"card\":\"flx-frost-skimmer\"",
+    /* 25 */ "\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-meltdown\"]",
+    /* 26 */ "\"type\":\"end\",\"by\":\"p1\"",
+    /* 27 */ "\"type\":\"unlock\",\"by\":\"p2\",\"lock\":0,\"card\":\"obs-curse-of-silence\"",
+    /* 28 */ "\"type\":\"flip\",\"by\":\"p2\",\"slot\":0,\"card\":\"aet-aether-kite\"",
+    /* 29 */ "\"type\":\"lock\",\"by\":\"p2\",\"cards\":[\"obs-soul-reap\"]",
+    /* 30 */ "\"type\":\"end\",\"by\":\"p2\"",
+};
+#define BASE_N (sizeof BASE / sizeof BASE[0])
+
+static cards *db;
+static snap_state st;
+static uint64_t seq;
+
+static olevent *decode(const char *text)
+{
+    olevent *ev = NULL;
+    olerror err;
+    cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &ev, &err), OL_OK, "%s: %s", text, err.msg);
+    return ev;
+}
+
+static olverdict start_with(const char *hidden, const char *rules, const char *p1deck)
+{
+    char err[2048];
+    if (!db)
+        cr_assert_eq(carddb_load_file(SRC("fixtures/cards/core.json"), &db, err, sizeof err), 0, "%s", err);
+    char text[8192];
+    snprintf(text, sizeof text,
+             "{\"match\":\"t\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"snap\",\"cards\":\"core@1.0.0\","
+             "\"hidden\":\"%s\",%s%s\"players\":{\"p1\":{\"id\":\"alice\",\"deck\":%s},\"p2\":{\"id\":\"bob\",\"deck\":%s}}}",
+             hidden, rules ? rules : "", rules ? "," : "", p1deck, P2_DECK);
+    olevent *h = decode(text);
+    olverdict v;
+    snap_start(&st, db, h, &v);
+    olevent_destroy(&h);
+    seq = 1;
+    return v;
+}
+
+static void start(const char *rules)
+{
+    olverdict v = start_with("open", rules, P1_DECK);
+    cr_assert_eq(v.status, OL_V_OK, "header: %s %s", v.rule, v.msg);
+}
+
+static olverdict play_t(const char *body, uint64_t t)
+{
+    char text[4096];
+    if (t)
+        snprintf(text, sizeof text, "{\"match\":\"t\",\"seq\":%llu,\"t\":%llu,%s}", (unsigned long long)seq,
+                 (unsigned long long)t, body);
+    else
+        snprintf(text, sizeof text, "{\"match\":\"t\",\"seq\":%llu,%s}", (unsigned long long)seq, body);
+    olevent *ev = decode(text);
+    olverdict v;
+    snap_apply(&st, ev, &v);
+    olevent_destroy(&ev);
+    seq++;
+    cr_assert_eq(snap_check_invariants(&st), 0, "invariant %d broken after %s", snap_check_invariants(&st), body);
+    cr_assert_eq(v.seq, seq - 1);
+    return v;
+}
+
+static olverdict play(const char *body)
+{
+    return play_t(body, 0);
+}
+
+static void ok(const char *body)
+{
+    olverdict v = play(body);
+    cr_assert(v.status == OL_V_OK || v.status == OL_V_WARNING, "seq %llu %s: %s %s %s",
+              (unsigned long long)v.seq, body, ol_status_name(v.status), v.rule, v.msg);
+}
+
+static void base(size_t n)
+{
+    for (size_t i = 0; i < n && i < BASE_N; i++)
+        ok(BASE[i]);
+}
+
+static void expect(olverdict v, ol_status status, const char *rule)
+{
+    cr_assert_eq(v.status, status, "want %s %s, got %s %s: %s", ol_status_name(status), rule,
+                 ol_status_name(v.status), v.rule, v.msg);
+    cr_assert_str_eq(v.rule, rule, "want %s, got %s: %s", rule, v.rule, v.msg);
+    cr_assert(strlen(v.msg) > 10, "the verdict must say what was wrong");
+}
+
+static void illegal(const char *body, const char *rule)
+{
+    expect(play(body), OL_V_ILLEGAL, rule);
+}
+
+/* ---- the whole base game is legal --------------------------------- */
+
+Test(snap, base_game_is_legal_through_round_4)
+{
+    start(NULL);
+    base(BASE_N);
+    cr_assert_eq(st.round, 5);
+    cr_assert_eq(st.turn, 0);
+    cr_assert_eq(st.side[0].n_locked, 3);
+    cr_assert_eq(st.side[0].revealed, 5);
+    cr_assert(!st.over);
+}
+
+/* ---- 8: setup ------------------------------------------------------- */
+
+Test(snap, snap_4_1_header_with_an_illegal_deck_starts_no_match)
+{
+    olverdict v = start_with("open", NULL, "{\"monsters\":[\"cor-forge-golem\"],\"supports\":[],\"reserve\":[]}");
+    expect(v, OL_V_ILLEGAL, "snap:4.1");
+    illegal(BASE[0], "snap:8.1");
+}
+
+Test(snap, snap_8_3_only_lineup_monsters_start_on_the_bench)
+{
+    start(NULL);
+    illegal("\"type\":\"bench\",\"by\":\"p1\",\"slots\":[\"cor-forge-golem\",\"cor-magma-tortoise\",\"cor-ash-sprite\",\"cor-kindle-fury\"]",
+            "snap:8.3");
+    ok(BASE[0]);   /* R12: the game goes on from before the illegal bench */
+}
+
+Test(snap, snap_8_5_select_exactly_five_or_six)
+{
+    start(NULL);
+    base(2);
+    illegal("\"type\":\"select\",\"by\":\"p1\",\"cards\":[\"cor-kindle-fury\"]", "snap:8.5");
+    ok(BASE[2]);
+}
+
+Test(snap, snap_8_nothing_before_setup_is_complete)
+{
+    start(NULL);
+    base(3);
+    illegal("\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-magma-tortoise\"", "snap:8");
+}
+
+Test(snap, snap_r4_promote_before_any_other_action)
+{
+    start(NULL);
+    base(4);
+    illegal("\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-magma-tortoise\"", "snap:R4");
+    ok(BASE[4]);
+}
+
+Test(snap, snap_r1_fifth_monster_before_the_spell_phase)
+{
+    start(NULL);
+    base(6);
+    ok(BASE[7]);   /* the flip may come first */
+    illegal(BASE[8], "snap:R1");
+    ok(BASE[6]);
+    ok(BASE[8]);
+}
+
+Test(snap, snap_r1_fifth_monster_goes_to_the_empty_slot)
+{
+    start(NULL);
+    base(6);
+    illegal("\"type\":\"bench\",\"by\":\"p1\",\"slot\":2,\"card\":\"flx-frost-skimmer\"", "snap:R1");
+}
+
+Test(snap, snap_openlog_6_href_must_fit_the_hidden_mode)
+{
+    start(NULL);
+    illegal("\"type\":\"bench\",\"by\":\"p1\",\"slots\":[null,null,null,null]", "openlog:6");
+}
+
+/* ---- 9: lock and unlock --------------------------------------------- */
+
+Test(snap, snap_10_3_flip_before_the_lock_in)
+{
+    start(NULL);
+    base(7);
+    illegal(BASE[8], "snap:10.3");
+}
+
+Test(snap, snap_10_3_flip_exactly_one)
+{
+    start(NULL);
+    base(8);
+    illegal("\"type\":\"flip\",\"by\":\"p1\",\"slot\":2,\"card\":\"cor-ash-sprite\"", "snap:10.3");
+}
+
+Test(snap, snap_9_3_opening_lock_up_to_three)
+{
+    start(NULL);
+    base(8);
+    illegal("\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-heat-haze\",\"cor-crucible-rite\",\"cor-eruption\",\"cor-meltdown\"]",
+            "snap:9.3");
+}
+
+Test(snap, snap_9_2_lock_only_cards_of_the_support_deck)
+{
+    start(NULL);
+    base(8);
+    illegal("\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-kindle-fury\"]", "snap:9.2");   /* already in hand */
+}
+
+Test(snap, snap_r2_lever_off_p1_does_not_lock_in_round_1)
+{
+    start("\"rules\":{\"p1_opening_lock\":false}");
+    base(8);
+    illegal(BASE[8], "snap:8.6");
+}
+
+Test(snap, snap_9_4_no_lock_in_freeze_rounds)
+{
+    start(NULL);
+    base(15);
+    illegal("\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-meltdown\"]", "snap:9.4");
+}
+
+Test(snap, snap_8_6_no_unlock_in_round_1)
+{
+    start(NULL);
+    base(10);
+    illegal("\"type\":\"unlock\",\"by\":\"p2\",\"lock\":0,\"card\":\"obs-curse-of-silence\"", "snap:8.6");
+}
+
+Test(snap, snap_9_4_no_unlock_in_freeze_rounds)
+{
+    start(NULL);
+    base(14);
+    illegal("\"type\":\"unlock\",\"by\":\"p1\",\"lock\":0,\"card\":\"cor-heat-haze\"", "snap:9.4");
+}
+
+Test(snap, snap_10_2_unlock_before_the_flip)
+{
+    start(NULL);
+    base(22);
+    illegal(BASE[23], "snap:10.2");
+}
+
+Test(snap, snap_openlog_6_unlock_reveals_the_locked_card)
+{
+    start(NULL);
+    base(22);
+    illegal("\"type\":\"unlock\",\"by\":\"p1\",\"lock\":0,\"card\":\"cor-eruption\"", "openlog:6");
+}
+
+Test(snap, snap_9_5_standard_lock_in_is_exactly_one)
+{
+    start(NULL);
+    base(24);
+    illegal("\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-meltdown\",\"cor-firewall\"]", "snap:9.5");
+    illegal("\"type\":\"end\",\"by\":\"p1\"", "snap:9.5");
+    ok(BASE[24]);
+}
+
+Test(snap, snap_9_7_never_more_than_three_locked)
+{
+    start("\"rules\":{\"unlocks_per_turn\":0}");
+    base(22);
+    ok(BASE[23]);   /* nothing to unlock with the lever at 0: flip */
+    illegal("\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-meltdown\"]", "snap:9.7");
+    ok("\"type\":\"end\",\"by\":\"p1\"");   /* 9.5 "if permitted": none owed at three */
+}
+
+/* ---- 10, 6, 15: the turn, spells, counters -------------------------- */
+
+Test(snap, snap_10_1_only_the_active_player_acts)
+{
+    start(NULL);
+    base(8);
+    illegal("\"type\":\"end\",\"by\":\"p2\"", "snap:10.1");
+}
+
+Test(snap, snap_6_2_spells_are_class_bound)
+{
+    start(NULL);
+    base(8);
+    illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"flx-riptide-shift\",\"targets\":[{\"p\":\"p2\",\"s\":\"a\"}]",
+            "snap:6.2");
+}
+
+Test(snap, snap_7_6_only_cards_in_hand_are_played)
+{
+    start(NULL);
+    base(8);
+    illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-meltdown\",\"targets\":[{\"p\":\"p2\",\"s\":1}]", "snap:7.6");
+}
+
+Test(snap, snap_7_8_targets_must_fit_the_effect)
+{
+    start(NULL);
+    base(8);
+    /* Kindle Fury boosts one of your own monsters, not the opponent's */
+    illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p2\",\"s\":\"a\"}]",
+            "snap:7.8");
+    illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[]", "openlog:7");
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    cr_assert_eq(st.window, WIN_COUNTER);
+}
+
+Test(snap, snap_r3_p1_plays_no_counter_in_round_1)
+{
+    start(NULL);
+    base(12);
+    ok("\"type\":\"spell\",\"by\":\"p2\",\"card\":\"obs-night-terror\",\"targets\":[{\"p\":\"p2\",\"s\":\"a\"}]");
+    illegal("\"type\":\"counter\",\"by\":\"p1\",\"card\":\"cor-flashpoint-denial\",\"targets\":[{\"seq\":13}]", "snap:R3");
+}
+
+Test(snap, snap_15_2_counters_only_in_a_window)
+{
+    start(NULL);
+    base(16);
+    illegal("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"seq\":3}]", "snap:15.2");
+}
+
+Test(snap, snap_15_4_a_negated_spell_does_not_resolve)
+{
+    start(NULL);
+    base(14);
+    ok(BASE[14]);   /* Round 2: p1 flips */
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"seq\":16}]");
+    ok("\"type\":\"pass\",\"by\":\"p1\"");
+    cr_assert_eq(st.side[0].active.mod, 0, "the window is still open");
+    ok("\"type\":\"end\",\"by\":\"p1\"");   /* closes the window: the chain resolves LIFO */
+    cr_assert_eq(st.side[0].active.mod, 0, "a negated Spell must not resolve");
+}
+
+Test(snap, snap_15_3_chain_cap_per_player)
+{
+    start("\"rules\":{\"chain_cap\":1}");
+    base(14);
+    ok(BASE[14]);
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"seq\":16}]");
+    illegal("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-dark-mirror\",\"targets\":[]", "snap:15.3");
+}
+
+/* ---- 10.8, 11, 12: combat -------------------------------------------- */
+
+Test(snap, snap_8_6_no_attack_in_round_1)
+{
+    start(NULL);
+    base(8);
+    illegal("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}", "snap:8.6");
+}
+
+Test(snap, snap_11_2_higher_imp_defeats_and_r4_promotes)
+{
+    start(NULL);
+    base(15);
+    /* Forge Golem 3000 attacks Crypt Rat 1800 */
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
+    cr_assert_eq(st.window, WIN_BLOCKER);
+    illegal("\"type\":\"end\",\"by\":\"p1\"", "snap:R4");   /* combat resolved: p2 must promote */
+    cr_assert(!st.side[1].active.present);
+    cr_assert_eq(st.side[1].lost, 1);
+    expect(play("\"type\":\"claim\",\"by\":\"table\",\"defeated\":[{\"p\":\"p1\",\"s\":\"a\"}]"), OL_V_MISMATCH, "snap:A5");
+    ok("\"type\":\"claim\",\"by\":\"table\",\"defeated\":[{\"p\":\"p2\",\"s\":\"a\"}]");
+    /* R4: the face-up Grave Bat must be chosen over the face-down ones */
+    illegal("\"type\":\"promote\",\"by\":\"p2\",\"slot\":2,\"card\":\"obs-wraith-sentry\"", "snap:R4");
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":1");
+    /* 10.8.1: one attack; Forge Golem has no Overdrive */
+    illegal("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}", "snap:10.8.1");
+}
+
+Test(snap, snap_12_4_bench_targets_need_disruptor)
+{
+    start(NULL);
+    base(15);
+    illegal("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":1}", "snap:12.4");
+}
+
+Test(snap, snap_12_2_only_a_face_up_blocker_blocks)
+{
+    start(NULL);
+    base(15);
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
+    illegal("\"type\":\"block\",\"by\":\"p2\",\"slot\":0", "snap:12.2");     /* Aether Kite: face-down */
+    ok("\"type\":\"block\",\"by\":\"p2\",\"slot\":1");                       /* Grave Bat 3300 blocks */
+    illegal("\"type\":\"end\",\"by\":\"p1\"", "snap:R4");   /* the combat resolved by arriving */
+    cr_assert(!st.side[0].active.present, "Forge Golem 3000 loses to the Blocker's 3300");
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":1");
+    ok("\"type\":\"end\",\"by\":\"p1\"");
+    cr_assert(st.side[1].active.present, "the original target survives");
+}
+
+/* ---- 13: evolution ------------------------------------------------- */
+
+Test(snap, snap_13_1_exact_next_stage_only)
+{
+    start(NULL);
+    base(15);
+    illegal("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-forge-colossus\"", "snap:13.1");
+    illegal("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"obs-grave-vampire\"", "snap:13.2");
+}
+
+Test(snap, snap_13_5_no_attack_after_an_evolution)
+{
+    start(NULL);
+    base(15);
+    ok("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-forge-colossus\"");
+    /* R11: Forge Colossus's [on entry] (A1) must be announced first */
+    illegal("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}", "snap:10.4");
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
+    illegal("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}", "snap:13.5");
+    ok("\"type\":\"end\",\"by\":\"p1\"");   /* the trigger resolves: -500 on p2's active, until end of turn */
+}
+
+Test(snap, snap_a2_evolve_in_attack_phase_ends_it)
+{
+    start("\"rules\":{\"round1_attacks\":true}");
+    ok("\"type\":\"bench\",\"by\":\"p1\",\"slots\":[\"cor-ash-sprite\",\"cor-forge-golem\",\"cor-magma-tortoise\",\"flx-current-eel\"]");
+    for (size_t i = 1; i < 4; i++)
+        ok(BASE[i]);
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-ash-sprite\"");   /* Overdrive, 1000 */
+    ok(BASE[5]);
+    ok(BASE[6]);
+    ok("\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-forge-golem\"");
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");   /* 2500 against 1800 */
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":1,\"card\":\"obs-grave-bat\"");
+    cr_assert_eq(st.side[1].lost, 1);
+    cr_assert_eq(st.step, STEP_ATTACK, "Overdrive leaves a second attack");
+    ok("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-forge-colossus\"");
+    cr_assert_eq(st.step, STEP_SWAP, "the Evolution ends the Attack Phase");
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":1},\"ability\":0,\"targets\":[]");
+    illegal("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}", "snap:13.5");
+}
+
+/* ---- 10.9 swap, 3 end of game, 16.1 shot clock ---------------------- */
+
+Test(snap, snap_r9_swap_once_per_game)
+{
+    start(NULL);
+    base(15);
+    ok("\"type\":\"swap\",\"by\":\"p1\",\"slot\":1");
+    ok("\"type\":\"end\",\"by\":\"p1\"");
+    ok(BASE[16]);
+    ok(BASE[17]);
+    ok(BASE[18]);
+    illegal("\"type\":\"swap\",\"by\":\"p1\",\"slot\":2", "snap:R9");
+}
+
+Test(snap, snap_3_4_nothing_after_the_end)
+{
+    start(NULL);
+    base(10);
+    ok("\"type\":\"concede\",\"by\":\"p2\"");
+    cr_assert(st.over);
+    cr_assert_eq(st.winner, 0);
+    illegal(BASE[10], "snap:3.4");
+    ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"note\",\"text\":\"p2 conceded at table 4.\"");
+    ok("\"type\":\"claim\",\"by\":\"table\",\"winner\":\"p1\"");
+}
+
+Test(snap, snap_a5_claimed_winner_must_match)
+{
+    start(NULL);
+    base(10);
+    expect(play("\"type\":\"claim\",\"by\":\"table\",\"winner\":\"p1\""), OL_V_MISMATCH, "snap:A5");
+}
+
+Test(snap, snap_a7_game_loss_ends_the_game)
+{
+    start(NULL);
+    base(10);
+    ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"game_loss\",\"player\":\"p1\",\"text\":\"Marked cards.\"");
+    cr_assert(st.over);
+    cr_assert_eq(st.winner, 1);
+}
+
+Test(snap, snap_16_1_shot_clock_warns_over_30_seconds)
+{
+    start(NULL);
+    base(7);
+    ok("\"type\":\"pass\",\"by\":\"p1\",\"t\":1000000");
+    olverdict v = play_t("\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-magma-tortoise\"", 1000000 + 31000);
+    expect(v, OL_V_WARNING, "snap:16.1");
+    cr_assert(st.side[0].bench[1].face_up, "a warning is applied");
+}
+
+/* ---- commit mode (openlog 6) ---------------------------------------- */
+
+static void commit_hex(const char *id, const char *nonce_hex, char out[65])
+{
+    uint8_t nonce[32], h[32];
+    size_t n = strlen(nonce_hex) / 2;
+    for (size_t i = 0; i < n; i++)
+        sscanf(nonce_hex + 2 * i, "%2hhx", &nonce[i]);
+    crypto_generichash_state s;
+    crypto_generichash_init(&s, NULL, 0, 32);
+    crypto_generichash_update(&s, (const unsigned char *)id, strlen(id));
+    crypto_generichash_update(&s, (const unsigned char *)"", 1);
+    crypto_generichash_update(&s, nonce, n);
+    crypto_generichash_final(&s, h, 32);
+    for (int i = 0; i < 32; i++)
+        snprintf(out + 2 * i, 3, "%02x", h[i]);
+}
+
+Test(snap, snap_openlog_commit_a_swapped_card_is_caught_at_the_reveal)
+{
+    static const char *const mons[4] = {"cor-forge-golem", "cor-magma-tortoise", "cor-ash-sprite", "flx-current-eel"};
+    const char *nonce = "00112233445566778899aabbccddeeff";
+    char c[4][65], body[1024];
+    olverdict v = start_with("commit", NULL, P1_DECK);
+    cr_assert_eq(v.status, OL_V_OK);
+    for (int i = 0; i < 4; i++)
+        commit_hex(mons[i], nonce, c[i]);
+    snprintf(body, sizeof body, "\"type\":\"bench\",\"by\":\"p1\",\"slots\":[{\"c\":\"%s\"},{\"c\":\"%s\"},{\"c\":\"%s\"},{\"c\":\"%s\"}]",
+             c[0], c[1], c[2], c[3]);
+    ok(body);
+    /* p1 promotes slot 0 but names the card committed in slot 1 */
+    illegal("\"type\":\"select\",\"by\":\"p1\",\"cards\":[\"cor-kindle-fury\",\"cor-searing-brand\",\"cor-stoke-the-forge\",\"flx-riptide-shift\",\"cor-flashpoint-denial\"]",
+            "openlog:6");
+}

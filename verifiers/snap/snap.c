@@ -1,0 +1,1594 @@
+/* snap.c -- the Snap rules engine (snap.h draws its state machine).
+ *
+ * What: snap_apply() judges one open-log event of a Snap match against the
+ * rulebook and either applies it (ok, warning) or leaves the game as it was
+ * (illegal, mismatch), with a verdict that cites the deepest rule deciding
+ * it and says in one sentence what the rules required.
+ *
+ * How: every event is judged on a copy of the state (R12 then costs one
+ * memcpy of a flat struct).  First the windows that this event closes by
+ * silence are resolved (R6): a chain LIFO, a trigger, a combat.  Then the
+ * obligations that must come before anything else (R11 triggers, R4
+ * promotions, 9.1 selections).  Then the event's own handler, one per event
+ * type, from the table at the bottom.  Each check quotes the line it
+ * enforces; the ids are the ones of verifiers/snap/rules.c.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include <sodium/crypto_generichash.h>
+
+#include "verifiers/deck.h"
+#include "verifiers/snap/snap.h"
+
+#define P(s, i) (&(s)->side[(i)])
+#define OTHER(p) ((uint8_t)(1 - (p)))
+
+/* A judgement in progress: the verdict and whether it is still legal. */
+typedef struct {
+    snap_state *s;
+    const olevent *ev;
+    olverdict *v;
+    int failed;
+} judge;
+
+/* Mark the event illegal (or another status) citing `rule`; the first
+ * failure wins. */
+static int fail(judge *j, ol_status st, const char *rule, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int fail(judge *j, ol_status st, const char *rule, const char *fmt, ...)
+{
+    if (j->failed)
+        return -1;
+    char msg[OL_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    /* vsnprintf lives in olverdict.c's printf family via olverdict_set;
+     * format here through it to keep this file free of stdio. */
+    olverdict_vformat(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    olverdict_set(j->v, j->ev->match, j->ev->seq, st, rule, "%s", msg);
+    j->failed = 1;
+    return -1;
+}
+
+#define ILLEGAL(j, rule, ...) fail((j), OL_V_ILLEGAL, (rule), __VA_ARGS__)
+
+static const char *who(const snap_state *s, int p)
+{
+    return s->names[p];
+}
+
+static int player_of(const olevent *ev)
+{
+    return ev->by == OL_BY_P1 ? 0 : ev->by == OL_BY_P2 ? 1 : -1;
+}
+
+static const card *top(const snap_monster *m)
+{
+    return m->depth ? m->stack[m->depth - 1] : NULL;
+}
+
+static int32_t imp_of(const snap_monster *m)
+{
+    const card *c = top(m);
+    return c ? c->snap.imp + m->mod : 0;
+}
+
+static snap_monster *monster_at(snap_state *s, int p, int slot)
+{
+    if (slot == OL_SLOT_ACTIVE)
+        return &P(s, p)->active;
+    return slot >= 0 && slot < SNAP_BENCH ? &P(s, p)->bench[slot] : NULL;
+}
+
+static void slot_name(char *buf, size_t n, int slot)
+{
+    if (slot == OL_SLOT_ACTIVE) {
+        olverdict_format(buf, n, "the active slot");
+    } else {
+        olverdict_format(buf, n, "Bench slot %d", slot);
+    }
+}
+
+/* ---- hidden cards -------------------------------------------------- */
+
+static int commit_matches(const snap_hidden *h, const char *id, const char *nonce)
+{
+    uint8_t nb[OL_NONCE_MAX_BYTES], out[OL_COMMIT_BYTES];
+    size_t n = nonce ? strlen(nonce) / 2 : 0, len = strlen(id);
+    crypto_generichash_state st;
+    if (!nonce)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned hi = (unsigned)(nonce[2 * i] <= '9' ? nonce[2 * i] - '0' : nonce[2 * i] - 'a' + 10);
+        unsigned lo = (unsigned)(nonce[2 * i + 1] <= '9' ? nonce[2 * i + 1] - '0' : nonce[2 * i + 1] - 'a' + 10);
+        nb[i] = (uint8_t)(hi << 4 | lo);
+    }
+    /* openlog 6: hex = BLAKE2b-256(card id bytes || 0x00 || nonce bytes) */
+    if (crypto_generichash_init(&st, NULL, 0, sizeof out) ||
+        crypto_generichash_update(&st, (const unsigned char *)id, len) ||
+        crypto_generichash_update(&st, (const unsigned char *)"", 1) ||
+        crypto_generichash_update(&st, nb, n) || crypto_generichash_final(&st, out, sizeof out))
+        return 0;
+    return memcmp(out, h->commit, sizeof out) == 0;
+}
+
+/* Take an href of an event into a hidden card, checking its shape against
+ * the header's mode (openlog 6). */
+static int take_href(judge *j, const ol_href *h, snap_hidden *out, const char *what)
+{
+    snap_state *s = j->s;
+    memset(out, 0, sizeof *out);
+    static const ol_href_kind want[] = {OL_HREF_CARD, OL_HREF_COMMIT, OL_HREF_NULL};
+    if (h->kind != want[s->hidden])
+        return ILLEGAL(j, "openlog:6", "%s is announced as %s, but this match is played in %s mode.",
+                       what, h->kind == OL_HREF_CARD ? "a card id" : h->kind == OL_HREF_COMMIT ? "a commitment" : "null",
+                       ol_hidden_name(s->hidden));
+    if (h->kind == OL_HREF_CARD && !(out->card = cards_find(s->db, h->card)))
+        return ILLEGAL(j, "openlog:cards", "The card \"%s\" is not in the card database.", h->card);
+    if (h->kind == OL_HREF_COMMIT) {
+        memcpy(out->commit, h->commit, sizeof out->commit);
+        out->has_commit = 1;
+    }
+    return 0;
+}
+
+/* Check that `id` (revealed with `nonce`) is the hidden card h. */
+static int reveal(judge *j, const snap_hidden *h, const char *id, const char *nonce, const char *where,
+                  const card **out)
+{
+    snap_state *s = j->s;
+    const card *c = cards_find(s->db, id);
+    if (!c)
+        return ILLEGAL(j, "openlog:cards", "The card \"%s\" is not in the card database.", id);
+    if (h->card && h->card != c)
+        return ILLEGAL(j, "openlog:6", "%s reveals %s, but the card there is %s.", where, c->name, h->card->name);
+    if (h->has_commit && !commit_matches(h, id, nonce))
+        return ILLEGAL(j, "openlog:commit", "%s reveals %s, which does not match the card committed there.",
+                       where, c->name);
+    *out = c;
+    return 0;
+}
+
+/* ---- setup --------------------------------------------------------- */
+
+static void set_levers(snap_state *s, const ol_header *h)
+{
+    s->chain_cap = (uint8_t)ol_header_lever(h, "chain_cap", 3);
+    s->unlocks_per_turn = (uint8_t)ol_header_lever(h, "unlocks_per_turn", 1);
+    s->swaps_per_game = (uint8_t)ol_header_lever(h, "swaps_per_game", 1);
+    s->swap_refresh = (uint8_t)ol_header_lever(h, "swap_refresh_on_prime_defeat", 0);
+    s->p1_round1_unlock = (uint8_t)ol_header_lever(h, "p1_round1_unlock", 0);
+    s->hand_size[0] = (uint8_t)ol_header_lever(h, "p1_hand", 5);
+    s->hand_size[1] = (uint8_t)ol_header_lever(h, "p2_hand", 6);
+    s->round1_attacks = (uint8_t)ol_header_lever(h, "round1_attacks", 0);
+    s->freeze_rounds = (uint8_t)ol_header_lever(h, "freeze_rounds", 2);
+    s->bench_facedown = (uint8_t)ol_header_lever(h, "bench_facedown", 4);
+    s->p1_opening_lock = (uint8_t)ol_header_lever(h, "p1_opening_lock", 1);
+}
+
+static void load_deck(snap_state *s, int p, const ol_deck *d)
+{
+    snap_side *sd = P(s, p);
+    for (size_t i = 0; i < d->monsters.n && i < SNAP_LINEUP; i++) {
+        sd->lineup[i] = cards_find(s->db, d->monsters.ids[i]);
+        if (sd->lineup[i] && sd->lineup[i]->kind == CARD_PRIME_SINGULAR)
+            sd->prime = sd->lineup[i];
+    }
+    for (size_t i = 0; i < d->supports.n && i < SNAP_SUPPORTS; i++)
+        sd->supports[i] = cards_find(s->db, d->supports.ids[i]);
+    for (size_t i = 0; i < d->reserve.n && sd->n_reserve < SNAP_RESERVE_MAX; i++) {
+        const card *c = cards_find(s->db, d->reserve.ids[i]);
+        if (c && c->kind != CARD_PRIME_SINGULAR)
+            sd->reserve[sd->n_reserve++] = c;
+    }
+}
+
+void snap_start(snap_state *s, const cards *db, const olevent *header, olverdict *v)
+{
+    const ol_header *h = &header->header;
+    memset(s, 0, sizeof *s);
+    s->db = db;
+    s->hidden = h->hidden;
+    s->winner = -1;
+    s->round = 1;
+    s->next_seq = 1;
+    set_levers(s, h);
+    for (int p = 0; p < 2; p++) {
+        olverdict_format(s->names[p], sizeof s->names[p], "%s (%s)", p ? "p2" : "p1", h->players[p].id);
+        load_deck(s, p, &h->players[p].deck);
+    }
+    /* snap 8.1: "If a deck is illegal, it must be corrected before play
+     * begins." -- a header with an illegal deck starts no match. */
+    for (int p = 0; p < 2; p++) {
+        deck_violation dv;
+        size_t n = 0;
+        deck_check(FORMAT_SNAP, db, &h->players[p].deck, p ? "p2" : "p1", &dv, 1, &n);
+        if (n) {
+            olverdict_set(v, header->match, header->seq, OL_V_ILLEGAL, dv.rule, "%s", dv.msg);
+            s->over = 1;
+            s->step = STEP_OVER;
+            return;
+        }
+    }
+    s->step = STEP_SETUP;
+    olverdict_set(v, header->match, header->seq, OL_V_OK, NULL, NULL);
+}
+
+/* ---- the round and the turn ---------------------------------------- */
+
+/* R8: the Lock Freeze covers Rounds 2 and 3 (freeze_rounds, 18.6). */
+static int in_freeze(const snap_state *s)
+{
+    return s->round >= 2 && s->round < 2u + s->freeze_rounds;
+}
+
+static int unlock_allowed(const snap_state *s, int p)
+{
+    const snap_side *sd = &s->side[p];
+    /* snap 8.6: Player 1 "does not lock or unlock Supports this round";
+     * Player 2 "does not unlock Supports this round". */
+    if (s->round == 1 && !(p == 0 && s->p1_round1_unlock))
+        return 0;
+    return !in_freeze(s) && !sd->no_unlock && !sd->no_draw;
+}
+
+/* Unlocks the active player still owes this Unlock Step (9.6, 18.2). */
+static int unlocks_owed(const snap_state *s)
+{
+    const snap_side *sd = &s->side[s->turn];
+    if (!unlock_allowed(s, s->turn) || s->step > STEP_UNLOCK)
+        return 0;
+    int owed = s->unlocks_per_turn - s->unlocks_done;
+    return owed < sd->n_locked ? owed : sd->n_locked;
+}
+
+static int facedown_on_bench(const snap_side *sd)
+{
+    for (int i = 0; i < SNAP_BENCH; i++)
+        if (sd->bench[i].present && !sd->bench[i].face_up)
+            return 1;
+    return 0;
+}
+
+static int flip_owed(const snap_state *s)
+{
+    return s->step <= STEP_FLIP && !s->flipped && facedown_on_bench(&s->side[s->turn]);
+}
+
+static void expire_modifiers(snap_state *s)
+{
+    for (int p = 0; p < 2; p++) {
+        P(s, p)->active.mod = 0;
+        for (int i = 0; i < SNAP_BENCH; i++)
+            P(s, p)->bench[i].mod = 0;
+    }
+}
+
+static void begin_turn(snap_state *s, uint8_t p)
+{
+    s->turn = p;
+    s->step = STEP_UNLOCK;
+    s->unlocks_done = s->flipped = s->evolved = s->attacks_made = 0;
+    s->attacks_allowed = 1;
+    s->locked_this_turn = 0;
+}
+
+/* ---- triggers ------------------------------------------------------ */
+
+static void fire(snap_state *s, int p, int slot, const card *c, trigger_when when)
+{
+    for (uint8_t a = 0; c && a < c->snap.n_triggers; a++) {
+        if (c->snap.triggers[a].when != when || s->n_fired >= SNAP_TRIGGERS_MAX)
+            continue;
+        snap_fired *f = &s->fired[s->n_fired++];
+        f->player = (uint8_t)p;
+        f->slot_is_active = slot == OL_SLOT_ACTIVE;
+        f->slot = (int8_t)slot;
+        f->card = c;
+        f->ability = a;
+    }
+}
+
+/* ---- defeat and the end of the game -------------------------------- */
+
+static int on_field(const snap_side *sd)
+{
+    if (sd->active.present)
+        return 1;
+    for (int i = 0; i < SNAP_BENCH; i++)
+        if (sd->bench[i].present)
+            return 1;
+    return 0;
+}
+
+/* R5: "A player loses when they control no monster on the field (active or
+ * bench) and no fifth monster waits (R1)." 3.4: the game ends at once. */
+static void check_end(snap_state *s)
+{
+    int lost[2];
+    for (int p = 0; p < 2; p++)
+        lost[p] = !on_field(P(s, p)) && !P(s, p)->fifth_waiting;
+    if (!lost[0] && !lost[1])
+        return;
+    s->over = 1;
+    s->step = STEP_OVER;
+    s->window = WIN_NONE;
+    s->winner = (int8_t)(lost[0] && lost[1] ? -1 : lost[0] ? 1 : 0);
+}
+
+static void need_promotion(snap_state *s, int p)
+{
+    snap_side *sd = P(s, p);
+    if (sd->active.present)
+        return;
+    for (int i = 0; i < SNAP_BENCH; i++)
+        if (sd->bench[i].present)
+            sd->promote_due = 1;
+}
+
+/* 11.5 / 13.6: the whole stack goes to the Graveyard together. */
+static void defeat(snap_state *s, int p, int slot)
+{
+    snap_monster *m = monster_at(s, p, slot);
+    if (!m || !m->present)
+        return;
+    if (s->n_defeated < SNAP_LINEUP * 2)
+        s->defeated[s->n_defeated++] = (ol_ref){.kind = OL_REF_MONSTER, .p = (ol_player)p, .slot = slot};
+    if (m->depth && m->stack[0]->kind == CARD_PRIME_SINGULAR && s->swap_refresh)
+        P(s, p)->swaps_used = 0;   /* 18.4 lever */
+    memset(m, 0, sizeof *m);
+    P(s, p)->lost++;
+    need_promotion(s, p);
+    check_end(s);
+}
+
+/* ---- targets (openlog 7: one reference per chosen target, in order) -- */
+
+/* Does the reference r fit the selector t for a card of player p? */
+static int target_fits(judge *j, fx_target t, const ol_ref *r, int p, const char *what)
+{
+    snap_state *s = j->s;
+    char where[32];
+    if (t == TGT_PLAYER) {
+        if (r->kind != OL_REF_PLAYER)
+            return ILLEGAL(j, "snap:7.8", "%s must target a player.", what);
+        return 0;
+    }
+    if (t == TGT_CHAIN_LINK) {
+        for (int i = 0; r->kind == OL_REF_SEQ && i < s->n_chain; i++)
+            if (s->chain[i].seq == r->seq)
+                return 0;
+        return ILLEGAL(j, "snap:15.1", "%s must target a Spell or Counter on the current chain.", what);
+    }
+    if (t == TGT_TRIGGER) {
+        if (r->kind == OL_REF_SEQ && s->window == WIN_RESONANCE && s->trig.seq == r->seq)
+            return 0;
+        return ILLEGAL(j, "snap:15.5", "%s must target the Trigger being resolved.", what);
+    }
+    if (t == TGT_OPP_LOCKED) {
+        if (r->kind != OL_REF_LOCKED || (int)r->p != OTHER(p) || r->lock >= P(s, r->p)->n_locked)
+            return ILLEGAL(j, "snap:9.9", "%s must target one of the opponent's Locked Supports.", what);
+        return 0;
+    }
+    /* A monster: 7.8 zone boundaries, face-up only (7.2.1 face-down
+     * monsters have "no IMP value"). */
+    snap_monster *m = r->kind == OL_REF_MONSTER ? monster_at(s, r->p, r->slot) : NULL;
+    if (!m || !m->present || !m->face_up)
+        return ILLEGAL(j, "snap:7.8", "%s must target a face-up monster on the field.", what);
+    slot_name(where, sizeof where, r->slot);
+    int own = (int)r->p == p, bench = r->slot != OL_SLOT_ACTIVE;
+    if ((t == TGT_OWN_MONSTER && !own) || (t == TGT_OPP_MONSTER && own) ||
+        (t == TGT_OWN_BENCH && (!own || !bench)) || (t == TGT_OPP_BENCH && (own || !bench)))
+        return ILLEGAL(j, "snap:7.8", "%s cannot target the monster in %s of %s.", what, where,
+                       who(s, r->p));
+    return 0;
+}
+
+static int check_targets(judge *j, const card_effect *fx, int n_fx, const ol_ref *refs, size_t n_refs,
+                         int p, const char *what)
+{
+    size_t k = 0;
+    for (int i = 0; i < n_fx; i++) {
+        if (!fx_target_is_chosen(fx[i].target))
+            continue;
+        if (k >= n_refs)
+            break;
+        if (target_fits(j, fx[i].target, &refs[k++], p, what))
+            return -1;
+    }
+    size_t want = 0;
+    for (int i = 0; i < n_fx; i++)
+        want += (size_t)fx_target_is_chosen(fx[i].target);
+    if (n_refs != want)
+        return ILLEGAL(j, "openlog:7", "%s names %zu target%s; its effects choose %zu.", what, n_refs,
+                       n_refs == 1 ? "" : "s", want);
+    return 0;
+}
+
+/* ---- effects ------------------------------------------------------- */
+
+typedef struct {
+    int player;           /* who controls the effect */
+    int src_p, src_slot;  /* the source monster, for TGT_SELF; src_p < 0: none */
+} fx_ctx;
+
+/* Resolve a fixed or chosen selector to a monster position. */
+static int monster_target(snap_state *s, const fx_ctx *c, fx_target t, const ol_ref *chosen,
+                          int *p, int *slot)
+{
+    switch (t) {
+    case TGT_SELF: *p = c->src_p; *slot = c->src_slot; return c->src_p >= 0;
+    case TGT_OWN_ACTIVE: *p = c->player; *slot = OL_SLOT_ACTIVE; return 1;
+    case TGT_OPP_ACTIVE: *p = OTHER(c->player); *slot = OL_SLOT_ACTIVE; return 1;
+    case TGT_ATTACKER: *p = s->turn; *slot = OL_SLOT_ACTIVE; return s->attack_on;
+    case TGT_DEFENDER:
+        *p = s->attack_target.p;
+        *slot = s->attack_target.slot;
+        return s->attack_on;
+    default:
+        if (!chosen || chosen->kind != OL_REF_MONSTER)
+            return 0;
+        *p = chosen->p;
+        *slot = chosen->slot;
+        return 1;
+    }
+}
+
+static int player_target(const fx_ctx *c, fx_target t, const ol_ref *chosen)
+{
+    if (t == TGT_CONTROLLER)
+        return c->player;
+    if (t == TGT_OPPONENT)
+        return OTHER(c->player);
+    return chosen && chosen->kind == OL_REF_PLAYER ? (int)chosen->p : c->player;
+}
+
+static void swap_in(snap_state *s, int p, int slot)
+{
+    snap_side *sd = P(s, p);
+    snap_monster tmp = sd->active;
+    sd->active = sd->bench[slot];
+    sd->bench[slot] = tmp;
+    /* 12.1 [on entry]: "when the Monster enters the Combat Field" */
+    fire(s, p, OL_SLOT_ACTIVE, top(&sd->active), TRIG_ON_ENTRY);
+}
+
+static void apply_effects(snap_state *s, const fx_ctx *c, const card_effect *fx, int n,
+                          const ol_ref *refs, size_t n_refs)
+{
+    size_t k = 0;
+    for (int i = 0; i < n; i++) {
+        const ol_ref *chosen = fx_target_is_chosen(fx[i].target) && k < n_refs ? &refs[k++] : NULL;
+        int p = 0, slot = 0, tp = player_target(c, fx[i].target, chosen);
+        snap_monster *m = monster_target(s, c, fx[i].target, chosen, &p, &slot) ? monster_at(s, p, slot) : NULL;
+        switch (fx[i].op) {
+        case FX_IMP:
+            /* 11.3: "Multiple modifiers stack additively" */
+            if (m && m->present && m->face_up)
+                m->mod += fx[i].amount;
+            break;
+        case FX_NEGATE:
+            for (int l = 0; chosen && l < s->n_chain; l++)
+                if (s->chain[l].seq == chosen->seq)
+                    s->chain[l].negated = 1;
+            break;
+        case FX_RESONANCE:
+            if (chosen && s->window == WIN_RESONANCE && chosen->seq == s->trig.seq)
+                s->trig.negated = 1;   /* 15.5: "it does not resolve" */
+            break;
+        case FX_DESTROY:
+            if (m && m->present)
+                defeat(s, p, slot);
+            break;
+        case FX_PREVENT_UNLOCK: P(s, tp)->no_unlock = 1; break;
+        case FX_PREVENT_LOCK: P(s, tp)->no_lock = 1; break;
+        case FX_PREVENT_DRAW: P(s, tp)->no_draw = 1; break;   /* 9.8 */
+        case FX_SWAP:
+            /* 12.3: Swap by an ability "does not consume the once-per-game Swap Phase" */
+            if (m && m->present && slot != OL_SLOT_ACTIVE && P(s, p)->active.present)
+                swap_in(s, p, slot);
+            break;
+        case FX_SELECT:
+            /* 9.1: a draw "refers to the Support access rules"; 9.8 prevents it */
+            if (!P(s, c->player)->no_draw)
+                P(s, c->player)->select_due = (uint8_t)(P(s, c->player)->select_due + fx[i].amount);
+            break;
+        case FX_REMOVE_LOCKED: {
+            /* 9.9: "its position in the lock order is lost" */
+            snap_side *sd = chosen ? P(s, chosen->p) : NULL;
+            if (sd && chosen->lock < sd->n_locked) {
+                memmove(&sd->locked[chosen->lock], &sd->locked[chosen->lock + 1],
+                        (sd->n_locked - chosen->lock - 1) * sizeof sd->locked[0]);
+                sd->n_locked--;
+            }
+            break;
+        }
+        case FX_REDIRECT:
+            if (s->attack_on && m && m->present)
+                s->attack_target = (ol_ref){.kind = OL_REF_MONSTER, .p = (ol_player)p, .slot = slot};
+            break;
+        case FX_FIZZLE: s->attack_on = 0; break;
+        default: break;   /* other formats' primitives never reach Snap cards */
+        }
+        if (s->over)
+            return;
+    }
+}
+
+/* ---- windows (R6) --------------------------------------------------- */
+
+/* 11.2: compare final IMP; the lower is defeated; equal, neither. */
+static void resolve_combat(snap_state *s)
+{
+    int a = s->turn, d = s->attack_target.p, ds = s->attack_target.slot;
+    snap_monster *att = &P(s, a)->active, *def = monster_at(s, d, ds);
+    s->attack_on = 0;
+    s->window = WIN_NONE;
+    if (att->present && def && def->present && def->face_up) {
+        int32_t ia = imp_of(att), id = imp_of(def);
+        /* R7: modifiers last "until the end of the next combat" */
+        att->mod = def->mod = 0;
+        if (ia > id)
+            defeat(s, d, ds);
+        else if (id > ia)
+            defeat(s, a, OL_SLOT_ACTIVE);
+    }
+    if (s->attacks_made >= s->attacks_allowed && !s->over)
+        s->step = STEP_SWAP;
+}
+
+/* 15.4: "Chains resolve in last-in, first-out (LIFO) order." */
+static void resolve_chain(snap_state *s)
+{
+    s->window = WIN_NONE;
+    for (int i = s->n_chain - 1; i >= 0 && !s->over; i--) {
+        snap_link *l = &s->chain[i];
+        if (l->negated)
+            continue;
+        fx_ctx c = {l->player, -1, 0};
+        apply_effects(s, &c, l->card->snap.effects, l->card->snap.n_effects, l->targets, l->n_targets);
+    }
+    s->n_chain = 0;
+    s->chain_count[0] = s->chain_count[1] = 0;
+    if (s->attack_on && !s->over)
+        resolve_combat(s);
+}
+
+static void resolve_trigger(snap_state *s)
+{
+    s->window = WIN_NONE;
+    snap_pending_trigger *t = &s->trig;
+    if (!t->negated && t->card) {
+        const snap_trigger *tr = &t->card->snap.triggers[t->ability];
+        fx_ctx c = {t->player, t->source.p, t->source.slot};
+        apply_effects(s, &c, tr->effects, tr->n_effects, t->targets, t->n_targets);
+    }
+    /* a chain interrupted by a trigger's window goes on resolving */
+    if (s->n_chain && !s->over)
+        resolve_chain(s);
+}
+
+/* Does the event belong to the open window, or close it by arriving? */
+static int belongs_to_window(const snap_state *s, const olevent *ev)
+{
+    switch (ev->type) {
+    case OL_PASS:
+    case OL_COUNTER:
+    case OL_JUDGE: return 1;
+    case OL_BLOCK: return s->window == WIN_BLOCKER;
+    default: return 0;
+    }
+}
+
+/* A ruling of this engine (RULINGS.md A8): a window closes when an event
+ * that does not belong to it arrives, whether or not that event is legal;
+ * R12 keeps the event itself from changing anything. */
+static void close_windows(snap_state *s, const olevent *ev)
+{
+    if (s->window == WIN_NONE || belongs_to_window(s, ev))
+        return;
+    switch (s->window) {
+    case WIN_BLOCKER:
+    case WIN_COUNTER: resolve_chain(s); break;
+    case WIN_RESONANCE: resolve_trigger(s); break;
+    default: break;
+    }
+}
+
+/* ---- the hand and the support deck ---------------------------------- */
+
+static int support_index(const snap_side *sd, const card *c)
+{
+    for (int i = 0; i < SNAP_SUPPORTS; i++)
+        if (sd->supports[i] == c)
+            return i;
+    return -1;
+}
+
+/* A support card leaves the support deck (select, lock) with its identity
+ * known (open mode) or not.  Known: it must be in the deck, not yet taken
+ * (4.4 singleton makes a card id a single card). */
+static int take_support(judge *j, int p, const snap_hidden *h, const char *what)
+{
+    snap_side *sd = P(j->s, p);
+    if (sd->support_taken >= SNAP_SUPPORTS)
+        return ILLEGAL(j, "snap:3.3", "%s takes a card from %s's Support Deck, which is empty.", what, who(j->s, p));
+    if (h->card) {
+        int i = support_index(sd, h->card);
+        if (i < 0)
+            return ILLEGAL(j, "snap:9.2", "%s names %s, which is not in %s's Support Deck.", what,
+                           h->card->name, who(j->s, p));
+        if (sd->support_seen[i])
+            return ILLEGAL(j, "snap:9.2", "%s names %s, which has already left %s's Support Deck.", what,
+                           h->card->name, who(j->s, p));
+        sd->support_seen[i] = 1;
+    }
+    sd->support_taken++;
+    return 0;
+}
+
+/* A support of unknown identity is revealed (announced mode): it must be a
+ * card of the deck that has not been seen yet. */
+static int support_revealed(judge *j, int p, const card *c, const char *what)
+{
+    snap_side *sd = P(j->s, p);
+    int i = support_index(sd, c);
+    if (i < 0)
+        return ILLEGAL(j, "openlog:6", "%s reveals %s, which is not in %s's Support Deck.", what, c->name,
+                       who(j->s, p));
+    if (sd->support_seen[i])
+        return ILLEGAL(j, "openlog:6", "%s reveals %s, which %s has already used.", what, c->name,
+                       who(j->s, p));
+    sd->support_seen[i] = 1;
+    return 0;
+}
+
+/* Take the revealed card out of the hand (7.6: "Only cards in hand may be
+ * played as Spells or Counters"). */
+static int from_hand(judge *j, int p, const char *id, const char *nonce, const char *what, const card **out)
+{
+    snap_state *s = j->s;
+    snap_side *sd = P(s, p);
+    const card *c = cards_find(s->db, id);
+    int at = -1;
+    if (!c)
+        return ILLEGAL(j, "openlog:cards", "The card \"%s\" is not in the card database.", id);
+    for (int i = 0; i < sd->n_hand && at < 0; i++)   /* a card known to be in hand */
+        if (sd->hand[i].card == c)
+            at = i;
+    for (int i = 0; i < sd->n_hand && at < 0; i++)   /* a committed card */
+        if (!sd->hand[i].card && sd->hand[i].has_commit && commit_matches(&sd->hand[i], id, nonce))
+            at = i;
+    if (at < 0 && s->hidden == OL_HIDDEN_ANNOUNCED)
+        for (int i = 0; i < sd->n_hand && at < 0; i++)
+            if (!sd->hand[i].card && !sd->hand[i].has_commit)
+                at = i;
+    if (at < 0) {
+        if (s->hidden == OL_HIDDEN_COMMIT)
+            return ILLEGAL(j, "openlog:commit", "%s plays %s, which matches no card committed to %s's hand.",
+                           what, c->name, who(s, p));
+        return ILLEGAL(j, "snap:7.6", "%s plays %s, which is not in %s's hand.", what, c->name, who(s, p));
+    }
+    if (!sd->hand[at].card && support_revealed(j, p, c, what))
+        return -1;
+    memmove(&sd->hand[at], &sd->hand[at + 1], (size_t)(sd->n_hand - at - 1) * sizeof sd->hand[0]);
+    sd->n_hand--;
+    *out = c;
+    return 0;
+}
+
+static int add_to_hand(judge *j, int p, const snap_hidden *h)
+{
+    snap_side *sd = P(j->s, p);
+    if (sd->n_hand >= SNAP_HAND_MAX)
+        return ILLEGAL(j, "snap:7.6", "%s's hand cannot hold more than %d cards here.", who(j->s, p), SNAP_HAND_MAX);
+    sd->hand[sd->n_hand++] = *h;
+    return 0;
+}
+
+/* 6.2 / 6.3: "you may play a Spell only if you control a face-up Monster
+ * of the same class." */
+static int controls_class(const snap_side *sd, card_class cls)
+{
+    if (sd->active.present && sd->active.face_up && top(&sd->active)->cls == cls)
+        return 1;
+    for (int i = 0; i < SNAP_BENCH; i++)
+        if (sd->bench[i].present && sd->bench[i].face_up && top(&sd->bench[i])->cls == cls)
+            return 1;
+    return 0;
+}
+
+/* ---- checks every action of the active player shares ---------------- */
+
+static int active_player(judge *j, const char *what)
+{
+    int p = player_of(j->ev);
+    if (p < 0)
+        return ILLEGAL(j, "openlog:3", "%s is announced by the player who makes it, not by the %s.", what,
+                       ol_by_name(j->ev->by));
+    if (!j->s->setup_done)
+        return ILLEGAL(j, "snap:8", "%s announced %s before setup was complete.", who(j->s, p), what);
+    if (p != j->s->turn)
+        return ILLEGAL(j, "snap:10.1", "%s announced %s during %s's turn.", who(j->s, p), what,
+                       who(j->s, j->s->turn));
+    return p;
+}
+
+/* The steps before `step` that the player may not skip. */
+static int steps_done(judge *j, int p, snap_step step, const char *what)
+{
+    snap_state *s = j->s;
+    if (step > STEP_UNLOCK && unlocks_owed(s))
+        /* 10.2: "they must reveal exactly one Locked Support of their choice" */
+        return ILLEGAL(j, "snap:10.2", "%s announced %s before unlocking a Locked Support; the Unlock Step "
+                       "comes first.", who(s, p), what);
+    if (step > STEP_FLIP && flip_owed(s))
+        /* 10.3: "they must flip exactly one of them face-up" */
+        return ILLEGAL(j, "snap:10.3", "%s announced %s before flipping a face-down Bench monster in the "
+                       "Flip Step.", who(s, p), what);
+    if (step >= STEP_SPELL && P(s, p)->fifth_due)
+        /* R1: placed "before that player's Spell Phase" */
+        return ILLEGAL(j, "snap:R1", "%s announced %s before placing their fifth monster on the empty "
+                       "Bench slot.", who(s, p), what);
+    if (s->step > step)
+        return ILLEGAL(j, "snap:10", "%s announced %s after that step of the turn was over; the steps come "
+                       "in a fixed order (10, 17).", who(s, p), what);
+    if (s->window != WIN_NONE)
+        return ILLEGAL(j, "snap:15.2", "%s announced %s while a response window was open.", who(s, p), what);
+    return 0;
+}
+
+/* ---- setup: 8.3 bench, 8.5 selection -------------------------------- */
+
+static int lineup_index(const snap_side *sd, const card *c, int unseen_only)
+{
+    for (int i = 0; i < SNAP_LINEUP; i++)
+        if (sd->lineup[i] == c && !(unseen_only && sd->lineup_seen[i]))
+            return i;
+    return -1;
+}
+
+/* A monster card revealed from a hidden place must be a non-Prime monster
+ * of the lineup not yet seen (openlog 6, announced mode; 8.3). */
+static int monster_revealed(judge *j, int p, const card *c, const char *what)
+{
+    snap_side *sd = P(j->s, p);
+    int i = lineup_index(sd, c, 1);
+    if (c->kind != CARD_MONSTER || i < 0)
+        return ILLEGAL(j, "snap:8.3", "%s reveals %s, which is not a Monster of %s's lineup still unseen.", what,
+                       c->name, who(j->s, p));
+    sd->lineup_seen[i] = 1;
+    sd->revealed++;
+    return 0;
+}
+
+static void finish_setup(snap_state *s)
+{
+    if (!(P(s, 0)->benched && P(s, 1)->benched && P(s, 0)->selected && P(s, 1)->selected))
+        return;
+    s->setup_done = 1;
+    begin_turn(s, 0);
+    /* A4: both active slots are empty, so R4 applies at once. */
+    need_promotion(s, 0);
+    need_promotion(s, 1);
+}
+
+static void do_bench_setup(judge *j, int p)
+{
+    snap_state *s = j->s;
+    snap_side *sd = P(s, p);
+    if (sd->benched) {
+        ILLEGAL(j, "snap:8.3", "%s has already placed their Bench.", who(s, p));
+        return;
+    }
+    /* 8.3: "Four (4) non-Prime Monsters are placed face-down on the Bench." */
+    for (int i = 0; i < SNAP_BENCH; i++) {
+        snap_monster *m = &sd->bench[i];
+        if (take_href(j, &j->ev->slots[i], &m->id, "The Bench"))
+            return;
+        if (m->id.card && (m->id.card->kind != CARD_MONSTER || lineup_index(sd, m->id.card, 0) < 0)) {
+            ILLEGAL(j, "snap:8.3", "%s places %s on the Bench; only the non-Prime Monsters of the lineup start "
+                    "there.", who(s, p), m->id.card->name);
+            return;
+        }
+        for (int k = 0; k < i; k++)
+            if (m->id.card && sd->bench[k].id.card == m->id.card) {
+                ILLEGAL(j, "snap:8.3", "%s places %s on the Bench twice.", who(s, p), m->id.card->name);
+                return;
+            }
+        m->present = 1;
+    }
+    /* R1: without a Prime Singular the fifth base monster waits off the field. */
+    if (!sd->prime) {
+        sd->fifth_waiting = 1;
+        for (int i = 0; s->hidden == OL_HIDDEN_OPEN && i < SNAP_LINEUP; i++) {
+            int used = 0;
+            for (int k = 0; k < SNAP_BENCH; k++)
+                used |= sd->bench[k].id.card == sd->lineup[i];
+            if (!used && sd->lineup[i])
+                sd->fifth.card = sd->lineup[i];
+        }
+    }
+    sd->benched = 1;
+    finish_setup(s);
+}
+
+static void do_bench_fifth(judge *j, int p)
+{
+    snap_state *s = j->s;
+    snap_side *sd = P(s, p);
+    snap_hidden h;
+    /* R1: "when its controller's first promotion empties a Bench slot, it is
+     * placed face-down there" */
+    if (!sd->fifth_due) {
+        ILLEGAL(j, "snap:R1", "%s has no fifth monster waiting to be placed now.", who(s, p));
+        return;
+    }
+    if (j->ev->slot == OL_SLOT_ACTIVE || sd->bench[j->ev->slot].present) {
+        ILLEGAL(j, "snap:R1", "The fifth monster goes to an empty Bench slot; slot %d is not empty.", j->ev->slot);
+        return;
+    }
+    if (take_href(j, &j->ev->card, &h, "The fifth monster"))
+        return;
+    if (sd->fifth.card && h.card && h.card != sd->fifth.card) {
+        ILLEGAL(j, "snap:R1", "%s places %s, but the lineup's fifth monster is %s.", who(s, p), h.card->name,
+                sd->fifth.card->name);
+        return;
+    }
+    snap_monster *m = &sd->bench[j->ev->slot];
+    memset(m, 0, sizeof *m);
+    m->present = 1;
+    m->id = h;
+    sd->fifth_waiting = sd->fifth_due = 0;
+}
+
+static void do_bench(judge *j)
+{
+    int p = player_of(j->ev);
+    if (p < 0) {
+        ILLEGAL(j, "openlog:3", "A bench is announced by the player who makes it.");
+        return;
+    }
+    if (j->ev->has_slots)
+        do_bench_setup(j, p);
+    else
+        do_bench_fifth(j, p);
+}
+
+static void do_select(judge *j)
+{
+    snap_state *s = j->s;
+    int p = player_of(j->ev);
+    if (p < 0) {
+        ILLEGAL(j, "openlog:3", "A selection is announced by the player who makes it.");
+        return;
+    }
+    snap_side *sd = P(s, p);
+    size_t want;
+    if (!sd->selected) {
+        /* 8.5: "Player 1 selects five (5) ... Player 2 selects six (6)" */
+        want = s->hand_size[p];
+        if (j->ev->n_cards != want) {
+            ILLEGAL(j, "snap:8.5", "%s selects %zu Support cards at setup; they select exactly %zu.", who(s, p),
+                    j->ev->n_cards, want);
+            return;
+        }
+    } else if (sd->select_due) {
+        want = sd->select_due;
+        if (j->ev->n_cards != want && j->ev->n_cards != (size_t)(SNAP_SUPPORTS - sd->support_taken)) {
+            ILLEGAL(j, "snap:9.1", "%s selects %zu cards; the effect lets them select %zu.", who(s, p),
+                    j->ev->n_cards, want);
+            return;
+        }
+    } else {
+        /* 9.1: "Support cards are never drawn randomly" -- nor selected freely */
+        ILLEGAL(j, "snap:9.1", "%s selects Support cards without an effect that lets them.", who(s, p));
+        return;
+    }
+    for (size_t i = 0; i < j->ev->n_cards; i++) {
+        snap_hidden h;
+        if (take_href(j, &j->ev->cards[i], &h, "A selected card") || take_support(j, p, &h, "The selection") ||
+            add_to_hand(j, p, &h))
+            return;
+    }
+    if (!sd->selected) {
+        sd->selected = 1;
+        finish_setup(s);
+    } else {
+        sd->select_due = 0;
+    }
+}
+
+/* ---- the turn's steps ------------------------------------------------ */
+
+static void do_unlock(judge *j)
+{
+    snap_state *s = j->s;
+    int p = active_player(j, "an unlock");
+    if (p < 0)
+        return;
+    snap_side *sd = P(s, p);
+    if (s->round == 1 && !(p == 0 && s->p1_round1_unlock)) {
+        ILLEGAL(j, "snap:8.6", "%s unlocked a Support in Round 1; no player unlocks in the first round.", who(s, p));
+        return;
+    }
+    if (in_freeze(s)) {
+        /* 9.4: "No Locked Supports may be unlocked." */
+        ILLEGAL(j, "snap:9.4", "%s unlocked a Support in Round %u; no Support may be unlocked during the Lock "
+                "Freeze.", who(s, p), s->round);
+        return;
+    }
+    if (sd->no_unlock || sd->no_draw) {
+        ILLEGAL(j, "snap:9.8", "%s unlocked a Support while an effect prevents unlocking.", who(s, p));
+        return;
+    }
+    if (s->step > STEP_UNLOCK || s->unlocks_done >= s->unlocks_per_turn) {
+        ILLEGAL(j, "snap:10.2", "%s unlocked a Support outside the Unlock Step; it comes once, at the start of "
+                "the turn.", who(s, p));
+        return;
+    }
+    if (j->ev->lock >= sd->n_locked) {
+        ILLEGAL(j, "snap:9.6", "%s unlocked Locked Support %u, but has only %u.", who(s, p), j->ev->lock,
+                sd->n_locked);
+        return;
+    }
+    const card *c = NULL;
+    snap_hidden *h = &sd->locked[j->ev->lock];
+    if (reveal(j, h, j->ev->card.card, j->ev->nonce, "The unlocked Support", &c))
+        return;
+    if (!h->card && support_revealed(j, p, c, "The unlock"))
+        return;
+    snap_hidden known = {.card = c};
+    memmove(h, h + 1, (size_t)(sd->n_locked - j->ev->lock - 1) * sizeof *h);
+    sd->n_locked--;
+    if (add_to_hand(j, p, &known))
+        return;
+    s->unlocks_done++;
+}
+
+static void do_flip(judge *j)
+{
+    snap_state *s = j->s;
+    int p = active_player(j, "a flip");
+    if (p < 0 || steps_done(j, p, STEP_FLIP, "a flip"))
+        return;
+    if (s->flipped) {
+        /* 10.3: "they must flip exactly one of them face-up" */
+        ILLEGAL(j, "snap:10.3", "%s flipped a second monster this turn; the Flip Step flips exactly one.", who(s, p));
+        return;
+    }
+    snap_monster *m = monster_at(s, p, j->ev->slot);
+    if (j->ev->slot == OL_SLOT_ACTIVE || !m->present || m->face_up) {
+        ILLEGAL(j, "snap:10.3", "%s flipped slot %d, which holds no face-down Bench monster.", who(s, p), j->ev->slot);
+        return;
+    }
+    const card *c = NULL;
+    if (reveal(j, &m->id, j->ev->card.card, j->ev->nonce, "The flipped monster", &c) ||
+        monster_revealed(j, p, c, "The flip"))
+        return;
+    m->face_up = 1;
+    m->stack[0] = c;
+    m->depth = 1;
+    s->flipped = 1;
+    s->step = STEP_FLIP;
+    fire(s, p, j->ev->slot, c, TRIG_ON_REVEAL);   /* 12.1 [on reveal] */
+}
+
+static void do_promote(judge *j)
+{
+    snap_state *s = j->s;
+    int p = player_of(j->ev);
+    if (p < 0) {
+        ILLEGAL(j, "openlog:3", "A promotion is announced by the player who makes it.");
+        return;
+    }
+    snap_side *sd = P(s, p);
+    if (!sd->promote_due) {
+        ILLEGAL(j, "snap:R4", "%s promoted a monster, but their active slot is not empty.", who(s, p));
+        return;
+    }
+    snap_monster *m = monster_at(s, p, j->ev->slot);
+    if (j->ev->slot == OL_SLOT_ACTIVE || !m->present) {
+        ILLEGAL(j, "snap:R4", "%s promoted from slot %d, which holds no Bench monster.", who(s, p), j->ev->slot);
+        return;
+    }
+    /* R4: "A face-up Bench Monster is chosen if there is one" */
+    if (!m->face_up) {
+        for (int i = 0; i < SNAP_BENCH; i++)
+            if (sd->bench[i].present && sd->bench[i].face_up) {
+                ILLEGAL(j, "snap:R4", "%s promoted a face-down monster while a face-up one is on the Bench.",
+                        who(s, p));
+                return;
+            }
+        const card *c = NULL;
+        if (j->ev->card.kind == OL_HREF_ABSENT) {
+            ILLEGAL(j, "openlog:7", "A promoted face-down monster is revealed: the event must name its card.");
+            return;
+        }
+        if (reveal(j, &m->id, j->ev->card.card, j->ev->nonce, "The promoted monster", &c) ||
+            monster_revealed(j, p, c, "The promotion"))
+            return;
+        m->face_up = 1;
+        m->stack[0] = c;
+        m->depth = 1;
+    }
+    sd->active = *m;
+    memset(m, 0, sizeof *m);
+    sd->promote_due = 0;
+    if (sd->fifth_waiting)
+        sd->fifth_due = 1;
+    /* R4: "it fires [on entry], not [on reveal]" */
+    fire(s, p, OL_SLOT_ACTIVE, top(&sd->active), TRIG_ON_ENTRY);
+}
+
+static void do_trigger(judge *j)
+{
+    snap_state *s = j->s;
+    const olevent *ev = j->ev;
+    int p = player_of(ev), at = -1;
+    for (int i = 0; i < s->n_fired && at < 0; i++) {
+        const snap_fired *f = &s->fired[i];
+        if ((int)ev->source.p == f->player && ev->source.slot == f->slot && ev->ability == f->ability)
+            at = i;
+    }
+    if (at < 0) {
+        ILLEGAL(j, "snap:10.4", "No Trigger ability %u of the monster in that slot has fired.", ev->ability);
+        return;
+    }
+    snap_fired f = s->fired[at];
+    if (p != f.player) {
+        ILLEGAL(j, "snap:R11", "A Trigger is announced by the player who controls its monster.");
+        return;
+    }
+    const snap_trigger *tr = &f.card->snap.triggers[f.ability];
+    if (check_targets(j, tr->effects, tr->n_effects, ev->targets, ev->n_targets, p, f.card->name))
+        return;
+    memmove(&s->fired[at], &s->fired[at + 1], (size_t)(s->n_fired - at - 1) * sizeof s->fired[0]);
+    s->n_fired--;
+    memset(&s->trig, 0, sizeof s->trig);
+    s->trig.seq = ev->seq;
+    s->trig.player = (uint8_t)p;
+    s->trig.ability = f.ability;
+    s->trig.source = ev->source;
+    s->trig.card = f.card;
+    s->trig.n_targets = (uint8_t)(ev->n_targets < CARD_MAX_EFFECTS ? ev->n_targets : CARD_MAX_EFFECTS);
+    memcpy(s->trig.targets, ev->targets, s->trig.n_targets * sizeof(ol_ref));
+    s->window = WIN_RESONANCE;   /* A3 */
+}
+
+static int push_link(judge *j, int p, const card *c, int is_spell)
+{
+    snap_state *s = j->s;
+    if (s->n_chain >= SNAP_CHAIN_MAX)
+        return ILLEGAL(j, "snap:15.3", "The chain is full.");
+    snap_link *l = &s->chain[s->n_chain++];
+    memset(l, 0, sizeof *l);
+    l->seq = j->ev->seq;
+    l->player = (uint8_t)p;
+    l->is_spell = (uint8_t)is_spell;
+    l->card = c;
+    l->n_targets = (uint8_t)(j->ev->n_targets < CARD_MAX_EFFECTS ? j->ev->n_targets : CARD_MAX_EFFECTS);
+    memcpy(l->targets, j->ev->targets, l->n_targets * sizeof(ol_ref));
+    return 0;
+}
+
+static void do_spell(judge *j)
+{
+    snap_state *s = j->s;
+    int p = active_player(j, "a Spell");
+    if (p < 0 || steps_done(j, p, STEP_SPELL, "a Spell"))
+        return;
+    const card *c = cards_find(s->db, j->ev->card.card);
+    if (c && c->kind != CARD_SPELL) {
+        ILLEGAL(j, "snap:6.2", "%s played %s as a Spell, but it is a %s.", who(s, p), c->name, card_kind_name(c->kind));
+        return;
+    }
+    /* 6.2: "you may play a Spell only if you control a face-up Monster of the same class" */
+    if (c && !controls_class(P(s, p), c->cls)) {
+        ILLEGAL(j, "snap:6.2", "%s played %s, a %s Spell, without controlling a face-up %s Monster.", who(s, p),
+                c->name, card_class_name(c->cls), card_class_name(c->cls));
+        return;
+    }
+    if (from_hand(j, p, j->ev->card.card, j->ev->nonce, "The Spell", &c) ||
+        check_targets(j, c->snap.effects, c->snap.n_effects, j->ev->targets, j->ev->n_targets, p, c->name) ||
+        push_link(j, p, c, 1))
+        return;
+    s->step = STEP_SPELL;
+    s->window = WIN_COUNTER;   /* 10.5: "After each Spell is played, the opponent may respond" */
+}
+
+static void do_counter(judge *j)
+{
+    snap_state *s = j->s;
+    int p = player_of(j->ev);
+    const card *c = cards_find(s->db, j->ev->card.card);
+    if (p < 0) {
+        ILLEGAL(j, "openlog:3", "A Counter is announced by the player who plays it.");
+        return;
+    }
+    /* 15.2: "Counters may not be played outside these windows" */
+    if (s->window == WIN_NONE) {
+        ILLEGAL(j, "snap:15.2", "%s played a Counter with no Spell, attack or Trigger to respond to.", who(s, p));
+        return;
+    }
+    /* R3: "p1 may play no Counter during Round 1 (either turn)" */
+    if (s->round == 1 && p == 0) {
+        ILLEGAL(j, "snap:R3", "%s played a Counter in Round 1; Player 1 plays no Counters in the first round.",
+                who(s, p));
+        return;
+    }
+    if (c && c->kind != CARD_COUNTER) {
+        ILLEGAL(j, "snap:6.3", "%s played %s as a Counter, but it is a %s.", who(s, p), c->name,
+                card_kind_name(c->kind));
+        return;
+    }
+    if (c && !controls_class(P(s, p), c->cls)) {
+        ILLEGAL(j, "snap:6.3", "%s played %s, a %s Counter, without controlling a face-up %s Monster.", who(s, p),
+                c->name, card_class_name(c->cls), card_class_name(c->cls));
+        return;
+    }
+    /* A3: in a Trigger's window only a Resonance Counter that targets it */
+    if (s->window == WIN_RESONANCE && c && !(c->snap.keywords & KW_RESONANCE)) {
+        ILLEGAL(j, "snap:15.5", "%s played %s against a Trigger; only a Counter with Resonance may answer one.",
+                who(s, p), c->name);
+        return;
+    }
+    /* 15.3: "Each player may contribute up to three (3) Counter cards to a single chain." */
+    if (s->chain_count[p] >= s->chain_cap) {
+        ILLEGAL(j, "snap:15.3", "%s played a Counter beyond the chain cap of %u per player.", who(s, p), s->chain_cap);
+        return;
+    }
+    if (from_hand(j, p, j->ev->card.card, j->ev->nonce, "The Counter", &c) ||
+        check_targets(j, c->snap.effects, c->snap.n_effects, j->ev->targets, j->ev->n_targets, p, c->name))
+        return;
+    if (s->window == WIN_RESONANCE) {
+        /* the Resonance Counter resolves at once against the Trigger */
+        fx_ctx x = {p, -1, 0};
+        apply_effects(s, &x, c->snap.effects, c->snap.n_effects, j->ev->targets, j->ev->n_targets);
+        return;
+    }
+    if (push_link(j, p, c, 0))
+        return;
+    s->chain_count[p]++;
+    if (s->window == WIN_BLOCKER)
+        s->window = WIN_COUNTER;   /* 10.8.3: the Counter Window follows the Blocker Window */
+}
+
+static void do_evolve(judge *j)
+{
+    snap_state *s = j->s;
+    int p = active_player(j, "an Evolution");
+    if (p < 0)
+        return;
+    /* A2: an Evolution may also come between attacks, ending the Attack Phase */
+    int in_attack = s->step == STEP_ATTACK && !s->attack_on;
+    if (!in_attack && steps_done(j, p, STEP_EVOLVE, "an Evolution"))
+        return;
+    snap_side *sd = P(s, p);
+    if (s->evolved) {
+        /* 13.3: "A player may perform at most one Evolution per turn, globally." */
+        ILLEGAL(j, "snap:13.3", "%s performed a second Evolution this turn; only one is allowed per turn.", who(s, p));
+        return;
+    }
+    snap_monster *m = monster_at(s, p, j->ev->slot);
+    if (!m->present || !m->face_up) {
+        /* 13.1: "Face-down Monsters cannot be evolved." */
+        ILLEGAL(j, "snap:13.1", "%s evolved the monster in slot %d, which is not a face-up monster.", who(s, p),
+                j->ev->slot);
+        return;
+    }
+    const card *c = cards_find(s->db, j->ev->card.card);
+    int r = -1;
+    for (int i = 0; c && i < sd->n_reserve && r < 0; i++)
+        if (sd->reserve[i] == c && !sd->reserve_used[i])
+            r = i;
+    if (r < 0) {
+        ILLEGAL(j, "snap:13.2", "%s evolved with %s, which is not unused in their Monster Reserve.", who(s, p),
+                c ? c->name : j->ev->card.card);
+        return;
+    }
+    /* 13.1: "the exact next Evolution stage for that Monster" */
+    if (cards_next_stage(s->db, top(m)) != c || m->depth >= 3) {
+        ILLEGAL(j, "snap:13.1", "%s cannot evolve %s into %s: it is not that monster's exact next stage.", who(s, p),
+                top(m)->name, c->name);
+        return;
+    }
+    m->stack[m->depth++] = c;
+    sd->reserve_used[r] = 1;
+    s->evolved = 1;
+    /* 13.5: "the active player may not declare attacks for the remainder of that turn" */
+    s->step = in_attack ? STEP_SWAP : STEP_PRIME;
+    fire(s, p, j->ev->slot, c, TRIG_ON_ENTRY);   /* A1 */
+}
+
+static int condition_met(const snap_state *s, int p, card_condition c)
+{
+    switch (c.kind) {
+    case COND_NONE: return 1;
+    case COND_OWN_DEFEATED_MIN: return s->side[p].lost >= c.amount;
+    case COND_OPP_DEFEATED_MIN: return s->side[1 - p].lost >= c.amount;
+    case COND_OWN_FIELD_MAX: {
+        int n = s->side[p].active.present;
+        for (int i = 0; i < SNAP_BENCH; i++)
+            n += s->side[p].bench[i].present;
+        return n <= c.amount;
+    }
+    default: return 0;
+    }
+}
+
+static void do_prime(judge *j)
+{
+    snap_state *s = j->s;
+    int p = active_player(j, "a Prime Singular");
+    if (p < 0 || steps_done(j, p, STEP_PRIME, "a Prime Singular"))
+        return;
+    snap_side *sd = P(s, p);
+    const card *c = cards_find(s->db, j->ev->card.card);
+    if (!c || c != sd->prime || sd->lineup_seen[lineup_index(sd, c, 0)]) {
+        ILLEGAL(j, "snap:14.2", "%s played %s, which is not a Prime Singular waiting in their Monster Reserve.",
+                who(s, p), c ? c->name : j->ev->card.card);
+        return;
+    }
+    /* 14.3: "At least four (4) of the player's Monsters have been revealed or played" */
+    if (sd->revealed < 4) {
+        ILLEGAL(j, "snap:14.3", "%s played %s with %u Monsters revealed; a Prime Singular needs at least four.",
+                who(s, p), c->name, sd->revealed);
+        return;
+    }
+    if (!condition_met(s, p, c->snap.condition)) {
+        ILLEGAL(j, "snap:14.3", "%s played %s, but its printed activation condition (%s %d) is not met.", who(s, p),
+                c->name, cond_kind_name(c->snap.condition.kind), c->snap.condition.amount);
+        return;
+    }
+    if (!sd->active.present) {
+        ILLEGAL(j, "snap:14.4", "%s played %s with no active monster to replace.", who(s, p), c->name);
+        return;
+    }
+    /* 14.4: "It replaces the player's active Monster ... sent to the Graveyard" */
+    memset(&sd->active, 0, sizeof sd->active);
+    sd->active.present = sd->active.face_up = 1;
+    sd->active.id.card = c;
+    sd->active.stack[0] = c;
+    sd->active.depth = 1;
+    sd->lineup_seen[lineup_index(sd, c, 0)] = 1;
+    sd->revealed++;
+    s->step = STEP_ATTACK;
+    fire(s, p, OL_SLOT_ACTIVE, c, TRIG_ON_ENTRY);
+}
+
+static void do_attack(judge *j)
+{
+    snap_state *s = j->s;
+    int p = active_player(j, "an attack");
+    snap_monster *att = &P(s, p < 0 ? 0 : p)->active;
+    /* 11.7 / 12.5: Overdrive grants "one additional attack"; active-only (12.7) */
+    uint8_t allowed = att->present && (top(att)->snap.keywords & KW_OVERDRIVE) ? 2 : 1;
+    if (p >= 0 && s->attacks_made >= allowed && s->window == WIN_NONE) {
+        /* 10.8.1: "The active Monster may declare one attack." */
+        ILLEGAL(j, s->attacks_made >= 2 ? "snap:11.7" : "snap:10.8.1",
+                "%s declared attack %u this turn; %s may declare %u.", who(s, p), s->attacks_made + 1u,
+                att->present ? top(att)->name : "their active monster", allowed);
+        return;
+    }
+    if (p >= 0 && s->evolved && s->window == WIN_NONE) {
+        /* 13.5: "the active player may not declare attacks for the remainder of that turn" */
+        ILLEGAL(j, "snap:13.5", "%s declared an attack after an Evolution this turn; an Evolution ends that turn's "
+                "attacks.", who(s, p));
+        return;
+    }
+    if (p < 0 || steps_done(j, p, STEP_ATTACK, "an attack"))
+        return;
+    /* 8.6 / R8: "Neither player attacks in Round 1" */
+    if (s->round == 1 && !s->round1_attacks) {
+        ILLEGAL(j, "snap:8.6", "%s declared an attack in Round 1; no player attacks in the first round.", who(s, p));
+        return;
+    }
+    if (!att->present) {
+        ILLEGAL(j, "snap:10.8.1", "%s declared an attack with no active monster.", who(s, p));
+        return;
+    }
+    const ol_ref *t = &j->ev->target;
+    snap_monster *def = (int)t->p == p ? NULL : monster_at(s, t->p, t->slot);
+    if (!def || !def->present) {
+        ILLEGAL(j, "snap:10.8.1", "%s attacked a slot that holds no monster of the opponent.", who(s, p));
+        return;
+    }
+    /* 10.8.1 / 12.4: only a Disruptor "may instead target a face-up Bench Monster" */
+    if (t->slot != OL_SLOT_ACTIVE && (!(top(att)->snap.keywords & KW_DISRUPTOR) || !def->face_up)) {
+        ILLEGAL(j, "snap:12.4", "%s attacked a Bench monster with %s, which has no Disruptor%s.", who(s, p),
+                top(att)->name, def->face_up ? "" : " (and the target is face-down)");
+        return;
+    }
+    s->attacks_allowed = allowed;
+    s->attacks_made++;
+    s->attack_on = 1;
+    s->attack_target = *t;
+    s->blocked = 0;
+    s->step = STEP_ATTACK;
+    s->window = WIN_BLOCKER;   /* 10.8.2 */
+}
+
+static void do_block(judge *j)
+{
+    snap_state *s = j->s;
+    int p = player_of(j->ev);
+    if (s->window != WIN_BLOCKER || p != OTHER(s->turn)) {
+        /* 12.2: "Blocker may be used only during the Blocker Window." */
+        ILLEGAL(j, "snap:12.2", "A Blocker may be assigned only by the defending player, in the Blocker Window.");
+        return;
+    }
+    snap_monster *m = monster_at(s, p, j->ev->slot);
+    if (j->ev->slot == OL_SLOT_ACTIVE || !m->present || !m->face_up || !(top(m)->snap.keywords & KW_BLOCKER)) {
+        ILLEGAL(j, "snap:12.2", "%s assigned slot %d as a Blocker; it must be a face-up Bench monster with Blocker.",
+                who(s, p), j->ev->slot);
+        return;
+    }
+    s->attack_target = (ol_ref){.kind = OL_REF_MONSTER, .p = (ol_player)p, .slot = j->ev->slot};
+    s->blocked = 1;
+    s->window = WIN_COUNTER;   /* 10.8.3 */
+}
+
+static void do_swap(judge *j)
+{
+    snap_state *s = j->s;
+    int p = active_player(j, "a Swap");
+    if (p < 0 || steps_done(j, p, STEP_SWAP, "a Swap"))
+        return;
+    snap_side *sd = P(s, p);
+    /* 10.9 / R9: "Once per game, the active player may perform a Swap." */
+    if (sd->swaps_used >= s->swaps_per_game) {
+        ILLEGAL(j, "snap:R9", "%s swapped again; the Swap Phase swap is once per game per player.", who(s, p));
+        return;
+    }
+    snap_monster *m = monster_at(s, p, j->ev->slot);
+    if (j->ev->slot == OL_SLOT_ACTIVE || !m->present || !m->face_up || !sd->active.present) {
+        ILLEGAL(j, "snap:10.9", "%s swapped with slot %d; the active monster is exchanged with a face-up Bench "
+                "monster.", who(s, p), j->ev->slot);
+        return;
+    }
+    sd->swaps_used++;
+    s->step = STEP_LOCK;
+    swap_in(s, p, j->ev->slot);
+}
+
+static void do_lock(judge *j)
+{
+    snap_state *s = j->s;
+    int p = active_player(j, "a lock");
+    if (p < 0 || steps_done(j, p, STEP_LOCK, "a lock"))
+        return;
+    snap_side *sd = P(s, p);
+    size_t n = j->ev->n_cards;
+    int opening = s->round == 1;
+    if (s->locked_this_turn) {
+        ILLEGAL(j, "snap:10.10", "%s locked a second time this turn; the Lock-in Phase comes once.", who(s, p));
+        return;
+    }
+    if (opening && p == 0 && !s->p1_opening_lock) {
+        ILLEGAL(j, "snap:8.6", "%s locked Supports in Round 1; with p1_opening_lock off, Player 1 does not lock in "
+                "the first round.", who(s, p));
+        return;
+    }
+    if (in_freeze(s)) {
+        /* 9.4: "No additional Support cards may be locked." */
+        ILLEGAL(j, "snap:9.4", "%s locked a Support in Round %u; no Support may be locked during the Lock Freeze "
+                "(Rounds 2-3).", who(s, p), s->round);
+        return;
+    }
+    if (sd->no_lock || sd->no_draw) {
+        ILLEGAL(j, "snap:9.8", "%s locked a Support while an effect prevents locking.", who(s, p));
+        return;
+    }
+    /* 9.3: "up to three (3) Support cards"; 9.5: "exactly one (1)" */
+    if (opening ? n > 3 : n != 1) {
+        ILLEGAL(j, opening ? "snap:9.3" : "snap:9.5", "%s locked %zu Supports; the %s locks %s.", who(s, p), n,
+                opening ? "Opening Lock-in" : "Standard Lock-in", opening ? "up to three" : "exactly one");
+        return;
+    }
+    /* 9.7: "A player may never have more than three (3) Locked Supports" */
+    if (sd->n_locked + n > SNAP_LOCK_MAX) {
+        ILLEGAL(j, "snap:9.7", "%s would hold %zu Locked Supports; no player may have more than three.", who(s, p),
+                sd->n_locked + n);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        snap_hidden h;
+        if (take_href(j, &j->ev->cards[i], &h, "A locked card") || take_support(j, p, &h, "The lock"))
+            return;
+        sd->locked[sd->n_locked++] = h;
+    }
+    s->locked_this_turn = 1;
+    s->step = STEP_LOCK;
+}
+
+/* Does the active player owe a Standard Lock-in (9.5: "must ... if permitted")? */
+static int lock_owed(const snap_state *s)
+{
+    const snap_side *sd = &s->side[s->turn];
+    return s->round >= 2u + s->freeze_rounds && !s->locked_this_turn && !sd->no_lock && !sd->no_draw &&
+           sd->n_locked < SNAP_LOCK_MAX && sd->support_taken < SNAP_SUPPORTS;
+}
+
+static void do_end(judge *j)
+{
+    snap_state *s = j->s;
+    int p = active_player(j, "the end of the turn");
+    if (p < 0 || steps_done(j, p, STEP_LOCK + 1, "the end of the turn"))
+        return;
+    if (lock_owed(s)) {
+        ILLEGAL(j, "snap:9.5", "%s ended the turn without locking a Support; from Round %u on, exactly one is "
+                "locked at the end of each turn.", who(s, p), 2u + s->freeze_rounds);
+        return;
+    }
+    snap_side *sd = P(s, p);
+    sd->no_unlock = sd->no_lock = sd->no_draw = 0;   /* a prevention lasts one turn */
+    expire_modifiers(s);   /* R7: "or the end of the turn" */
+    if (p == 1)
+        s->round++;
+    begin_turn(s, OTHER(p));
+}
+
+static void do_concede(judge *j)
+{
+    int p = player_of(j->ev);
+    if (p < 0) {
+        ILLEGAL(j, "openlog:3", "Only a player can concede.");
+        return;
+    }
+    j->s->over = 1;
+    j->s->step = STEP_OVER;
+    j->s->winner = (int8_t)OTHER(p);
+}
+
+static void do_judge(judge *j)
+{
+    /* A7: a game loss ends the game; the other player wins. */
+    if (j->ev->ruling == OL_RULING_GAME_LOSS && j->ev->has_player && !j->s->over) {
+        j->s->over = 1;
+        j->s->step = STEP_OVER;
+        j->s->winner = (int8_t)OTHER(j->ev->player);
+    }
+}
+
+static int same_ref(const ol_ref *a, const ol_ref *b)
+{
+    return a->p == b->p && a->slot == b->slot;
+}
+
+/* A5: a claim is compared, never applied. */
+static void do_claim(judge *j)
+{
+    snap_state *s = j->s;
+    const olevent *ev = j->ev;
+    if (ev->has_winner && (!s->over || s->winner != (int)ev->winner)) {
+        fail(j, OL_V_MISMATCH, "snap:A5", "The table claims %s won; the engine finds %s.", ol_player_name(ev->winner),
+             s->over ? (s->winner < 0 ? "no winner" : s->winner ? "p2 won" : "p1 won") : "the game still going on");
+        return;
+    }
+    if (ev->has_defeated) {
+        int same = ev->n_defeated == s->n_defeated;
+        for (size_t i = 0; same && i < ev->n_defeated; i++) {
+            int found = 0;
+            for (int k = 0; k < s->n_defeated; k++)
+                found |= same_ref(&ev->defeated[i], &s->defeated[k]);
+            same = found;
+        }
+        if (!same) {
+            fail(j, OL_V_MISMATCH, "snap:A5", "The table claims %zu monster%s defeated; the engine finds %u since the "
+                 "last claim.", ev->n_defeated, ev->n_defeated == 1 ? "" : "s", s->n_defeated);
+            return;
+        }
+    }
+    s->n_defeated = 0;
+}
+
+static void do_pass(judge *j)
+{
+    (void)j;   /* R6: "pass may be logged but is not required" */
+}
+
+static void do_header_again(judge *j)
+{
+    ILLEGAL(j, "openlog:4", "A match has one header, at seq 0.");
+}
+
+typedef void (*handler)(judge *j);
+
+/* One handler per event type (openlog 7); the table is the dispatcher. */
+static const handler handlers[OL_TYPE_COUNT] = {
+    [OL_MATCH] = do_header_again, [OL_BENCH] = do_bench,     [OL_SELECT] = do_select,
+    [OL_UNLOCK] = do_unlock,      [OL_FLIP] = do_flip,       [OL_PROMOTE] = do_promote,
+    [OL_TRIGGER] = do_trigger,    [OL_SPELL] = do_spell,     [OL_COUNTER] = do_counter,
+    [OL_PASS] = do_pass,          [OL_EVOLVE] = do_evolve,   [OL_PRIME] = do_prime,
+    [OL_ATTACK] = do_attack,      [OL_BLOCK] = do_block,     [OL_SWAP] = do_swap,
+    [OL_LOCK] = do_lock,          [OL_END] = do_end,         [OL_CONCEDE] = do_concede,
+    [OL_CLAIM] = do_claim,        [OL_JUDGE] = do_judge,
+};
+
+/* What must happen before anything else: R11 triggers, R4 promotions,
+ * 9.1 selections.  judge, claim and concede are never held up. */
+static int check_obligations(judge *j)
+{
+    snap_state *s = j->s;
+    ol_type t = j->ev->type;
+    if (t == OL_JUDGE || t == OL_CLAIM || t == OL_CONCEDE)
+        return 0;
+    if (s->n_fired && t != OL_TRIGGER && !(t == OL_COUNTER && s->window == WIN_RESONANCE))
+        /* R11: "An action that arrives while a fired trigger is unannounced is illegal" */
+        return ILLEGAL(j, "snap:10.4", "%s's %s Trigger has fired and must be announced before any other action.",
+                       who(s, s->fired[0].player), s->fired[0].card->name);
+    int by = player_of(j->ev);
+    int promoting = t == OL_PROMOTE && by >= 0 && P(s, by)->promote_due;
+    for (int p = 0; p < 2; p++)
+        if (P(s, p)->promote_due && !promoting && t != OL_TRIGGER)
+            return ILLEGAL(j, "snap:R4", "%s's active slot is empty: they must promote a Bench monster before any "
+                           "other action.", who(s, p));
+    for (int p = 0; p < 2; p++)
+        if (P(s, p)->select_due && !(t == OL_SELECT && player_of(j->ev) == p) && t != OL_TRIGGER && t != OL_PROMOTE)
+            return ILLEGAL(j, "snap:9.1", "%s must first select the %u Support card%s an effect gave them.", who(s, p),
+                           P(s, p)->select_due, P(s, p)->select_due == 1 ? "" : "s");
+    if (!s->setup_done && t != OL_BENCH && t != OL_SELECT)
+        return ILLEGAL(j, "snap:8", "Setup is not complete: both players bench four monsters (8.3) and select "
+                       "their Supports (8.5) first.");
+    return 0;
+}
+
+/* A decision that took longer than the shot clock (16.1, A6). */
+static void shot_clock(snap_state *s, const olevent *ev, olverdict *v)
+{
+    int p = player_of(ev);
+    if (ev->has_t) {
+        if (p >= 0 && s->has_last_t && ev->t > s->last_t && ev->t - s->last_t > 30000 && v->status == OL_V_OK)
+            olverdict_set(v, ev->match, ev->seq, OL_V_WARNING, "snap:16.1",
+                          "%s took %llu seconds for this decision; the shot clock is 30 seconds.", s->names[p],
+                          (unsigned long long)((ev->t - s->last_t) / 1000));
+        s->last_t = ev->t;
+        s->has_last_t = 1;
+    }
+}
+
+void snap_apply(snap_state *s, const olevent *ev, olverdict *v)
+{
+    olverdict_set(v, ev->match, ev->seq, OL_V_OK, NULL, NULL);
+    /* 3.4 / openlog 8: nothing follows the end but `judge` -- and `claim`,
+     * which is no action but the table's account of the end (A9). */
+    if (s->over && ev->type != OL_JUDGE && ev->type != OL_CLAIM) {
+        olverdict_set(v, ev->match, ev->seq, OL_V_ILLEGAL, s->setup_done || s->winner >= 0 ? "snap:3.4" : "snap:8.1",
+                      s->setup_done || s->winner >= 0 ? "The game is over; no action may follow its end."
+                                                      : "The match cannot start: a deck in its header is illegal.");
+        return;
+    }
+    close_windows(s, ev);   /* A8: by arriving, whatever the event's fate */
+    if (s->over && ev->type != OL_JUDGE && ev->type != OL_CLAIM) {
+        olverdict_set(v, ev->match, ev->seq, OL_V_ILLEGAL, "snap:3.4", "The game ended when the last window "
+                      "resolved; no action may follow its end.");
+        return;
+    }
+    snap_state next = *s;   /* R12: judge on a copy */
+    judge j = {&next, ev, v, 0};
+    if (!check_obligations(&j))
+        handlers[ev->type](&j);
+    if (j.failed)
+        return;
+    *s = next;
+    shot_clock(s, ev, v);
+}
+
+int snap_check_invariants(const snap_state *s)
+{
+    for (int p = 0; p < 2; p++) {
+        const snap_side *sd = &s->side[p];
+        if (sd->active.present && !sd->active.face_up)
+            return 1;   /* 7.1: "The active Monster is always face-up." */
+        if (sd->n_locked > SNAP_LOCK_MAX)
+            return 2;   /* 9.7 */
+        if (s->chain_count[p] > s->chain_cap)
+            return 3;   /* 15.3 */
+        if (sd->lost > SNAP_LINEUP)
+            return 4;
+    }
+    return 0;
+}

@@ -1,0 +1,195 @@
+/* snap.h -- the Snap rules engine: a match as a state machine.
+ *
+ * The engine replays one Snap match (../shared/rulebooks/snap.md with the
+ * rulings of ../shared/design/snap-rulings.md and verifiers/snap/RULINGS.md)
+ * one open-log event at a time: snap_apply(state, event) -> verdict.  It is
+ * pure: no I/O, no clock, no globals; the only time it knows is events' `t`.
+ *
+ * THE TURN AS A STATE MACHINE
+ *
+ *   header --snap_start--> SETUP --(both bench + both select)--> promotions
+ *   (A4: each player's active slot is empty, R4 forces a promotion)
+ *
+ *   each turn of the active player moves forward through the steps of
+ *   snap.md 10 / 17; optional steps may be skipped, never revisited:
+ *
+ *     UNLOCK --> FLIP --> SPELL --> EVOLVE --> PRIME --> ATTACK --> SWAP --> LOCK --(end)-->
+ *     10.2       10.3     10.5      10.6       10.7      10.8       10.9     10.10   10.11
+ *     do_unlock  do_flip  do_spell  do_evolve  do_prime  do_attack  do_swap  do_lock do_end
+ *
+ *   A2: an Evolution may also come in the ATTACK step between attacks; it
+ *   ends the Attack Phase.
+ *
+ *   Across the steps, three kinds of interruption, checked in this order
+ *   before any action (check_obligations):
+ *     - a fired Trigger not yet announced (R11)         -> only `trigger`
+ *     - an empty active slot with a Bench monster (R4)  -> only `promote`
+ *     - an effect's pending selection (9.1)             -> only `select`
+ *   and windows that close by silence (R6), judged in close_windows():
+ *     BLOCKER (10.8.2) -> COUNTER (10.8.3) -> combat (resolve_combat)
+ *     after a spell: COUNTER -> chain resolves LIFO (resolve_chain)
+ *     after a trigger: RESONANCE (A3) -> the trigger resolves
+ *
+ *   game over (3.1, R5, concession, A7 game loss): every event but `judge`
+ *   is illegal (3.4).
+ *
+ * INVARIANTS (checked by snap_check_invariants in tests)
+ *   - A monster is in exactly one place: active, a bench slot, the waiting
+ *     fifth (R1), the graveyard (counted), or not yet on the field.
+ *   - An active monster is face-up (7.1).
+ *   - 0 <= locked <= 3 (9.7); chain links per player <= chain_cap (15.3).
+ *   - An illegal event changes nothing (R12): snap_apply works on a copy
+ *     of the state and keeps it only when the verdict is ok or warning.
+ *   - Outcomes (combat, defeats, chain resolution, game end) are computed,
+ *     never taken from the log; a `claim` is only compared (A5).
+ *
+ * HIDDEN CARDS (openlog.md 6)
+ *   Each hidden card is a snap_hidden: its identity when the engine knows
+ *   it (open mode, or revealed), its commitment in commit mode, else
+ *   nothing (announced mode).  At a reveal the card is checked against what
+ *   is known: the identity, the commitment (openlog:commit), or -- in
+ *   announced mode -- that it could have been there (in the decklist, not
+ *   already seen).  What could never be checked is counted in
+ *   snap_state.unverified.
+ */
+#ifndef ARBITER_SNAP_H
+#define ARBITER_SNAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "logformat/olevent.h"
+#include "logformat/olverdict.h"
+#include "verifiers/cards.h"
+
+#define SNAP_ENGINE "snap/1"
+#define SNAP_BENCH 4
+#define SNAP_LINEUP 5
+#define SNAP_SUPPORTS 20
+#define SNAP_RESERVE_MAX 16
+#define SNAP_HAND_MAX 24
+#define SNAP_LOCK_MAX 3
+#define SNAP_CHAIN_MAX 14       /* a spell + 6 counters a side, caps up to 6 */
+#define SNAP_TRIGGERS_MAX 8
+
+typedef enum {
+    STEP_SETUP, STEP_UNLOCK, STEP_FLIP, STEP_SPELL, STEP_EVOLVE, STEP_PRIME,
+    STEP_ATTACK, STEP_SWAP, STEP_LOCK, STEP_OVER
+} snap_step;
+
+typedef enum { WIN_NONE, WIN_BLOCKER, WIN_COUNTER, WIN_RESONANCE } snap_window;
+
+/* A card whose identity may be hidden. */
+typedef struct {
+    const card *card;                 /* NULL when unknown              */
+    uint8_t commit[OL_COMMIT_BYTES];
+    uint8_t has_commit;
+} snap_hidden;
+
+typedef struct {
+    uint8_t present, face_up;
+    snap_hidden id;                   /* the base monster               */
+    const card *stack[3];             /* face-up: base, evolutions      */
+    uint8_t depth;                    /* cards in stack; 0 if face-down */
+    int32_t mod;                      /* temporary IMP modifier (11.3, R7) */
+} snap_monster;
+
+typedef struct {
+    snap_monster active, bench[SNAP_BENCH];
+    snap_hidden fifth;                /* R1: the lineup's fifth monster */
+    uint8_t fifth_waiting, fifth_due;
+    snap_hidden hand[SNAP_HAND_MAX];
+    uint8_t n_hand;
+    snap_hidden locked[SNAP_LOCK_MAX];
+    uint8_t n_locked;
+    const card *lineup[SNAP_LINEUP];  /* the decklist                   */
+    uint8_t lineup_seen[SNAP_LINEUP];
+    const card *supports[SNAP_SUPPORTS];
+    uint8_t support_seen[SNAP_SUPPORTS];
+    uint8_t support_taken;            /* cards that left the support deck */
+    const card *reserve[SNAP_RESERVE_MAX];
+    uint8_t reserve_used[SNAP_RESERVE_MAX];
+    uint8_t n_reserve;
+    const card *prime;                /* the lineup's Prime Singular    */
+    uint8_t revealed;                 /* R10                            */
+    uint8_t lost;                     /* monsters defeated              */
+    uint8_t swaps_used, benched, selected, opening_locked;
+    uint8_t no_unlock, no_lock, no_draw;  /* 9.8, for this player's next turn */
+    uint8_t select_due;               /* cards an effect lets them select */
+    uint8_t promote_due;              /* R4                             */
+} snap_side;
+
+typedef struct {
+    uint64_t seq;                     /* the event that put it there    */
+    uint8_t player, is_spell, negated;
+    const card *card;
+    ol_ref targets[CARD_MAX_EFFECTS];
+    uint8_t n_targets;
+} snap_link;
+
+typedef struct {
+    uint64_t seq;                     /* the `trigger` event            */
+    uint8_t player, ability, negated;
+    ol_ref source;
+    const card *card;
+    ol_ref targets[CARD_MAX_EFFECTS];
+    uint8_t n_targets;
+} snap_pending_trigger;
+
+typedef struct {
+    uint8_t player, slot_is_active;   /* where the source monster is    */
+    int8_t slot;
+    const card *card;
+    uint8_t ability;
+} snap_fired;
+
+typedef struct snap_state {
+    const cards *db;
+    ol_hidden hidden;
+    char names[2][40];                /* "p1 (alice)"                   */
+    /* levers (snap.md 18, R2) */
+    uint8_t chain_cap, unlocks_per_turn, swaps_per_game, swap_refresh;
+    uint8_t p1_round1_unlock, hand_size[2], round1_attacks, freeze_rounds;
+    uint8_t bench_facedown, p1_opening_lock;
+
+    snap_side side[2];
+    uint32_t round;                   /* 1.., R8                        */
+    uint8_t turn;                     /* the active player              */
+    snap_step step;
+    uint8_t unlocks_done, flipped, evolved, attacks_made, attacks_allowed, locked_this_turn;
+    uint8_t setup_done;
+
+    snap_window window;
+    snap_link chain[SNAP_CHAIN_MAX];
+    uint8_t n_chain, chain_count[2];
+    uint8_t attack_on;                /* an attack is declared, not resolved */
+    ol_ref attack_target;
+    uint8_t blocked;
+    snap_pending_trigger trig;        /* the announced trigger in its window */
+    snap_fired fired[SNAP_TRIGGERS_MAX];  /* fired, not yet announced (R11) */
+    uint8_t n_fired;
+
+    ol_ref defeated[SNAP_LINEUP * 2]; /* since the last claim (A5)      */
+    uint8_t n_defeated;
+    uint8_t over;
+    int8_t winner;                    /* -1 none                        */
+    uint64_t last_t;                  /* for the shot clock (16.1, A6)  */
+    uint8_t has_last_t;
+    uint64_t next_seq;
+    uint32_t unverified;              /* announced-mode reveals never checkable */
+} snap_state;
+
+/* Start a match from its header: fills *s and the header's verdict (deck
+ * verification 8.1; illegal leaves s->over set so that nothing follows).
+ * `db` must outlive the state. */
+void snap_start(snap_state *s, const cards *db, const olevent *header, olverdict *v);
+
+/* Judge one event (the next of the match).  The state changes only when
+ * the verdict is ok or warning (R12). */
+void snap_apply(snap_state *s, const olevent *ev, olverdict *v);
+
+/* Test support: 0 when every invariant above holds, else a number naming
+ * the first that does not. */
+int snap_check_invariants(const snap_state *s);
+
+#endif

@@ -1,0 +1,59 @@
+/* verifier.c -- one interface, one engine per format.
+ *
+ * The daemon and the command line hold a `verifier` and never a format's
+ * state directly; this file picks the engine by the header's format and
+ * forwards.  Formats without an engine yet (Advanced, Master) are refused
+ * with VERIFIER_ENOENGINE rather than half-judged.
+ */
+#include <stdlib.h>
+
+#include "verifiers/snap/snap.h"
+#include "verifiers/verifier.h"
+
+struct verifier {
+    ol_format format;
+    snap_state snap;
+};
+
+int verifier_new(const cards *db, const olevent *header, verifier **out, olverdict *v)
+{
+    *out = NULL;
+    if (header->header.format != OL_FORMAT_SNAP) {
+        olverdict_set(v, header->match, header->seq, OL_V_MALFORMED, NULL,
+                      "arbiter has no rules engine for the %s format yet.", ol_format_name(header->header.format));
+        return VERIFIER_ENOENGINE;
+    }
+    verifier *vf = calloc(1, sizeof *vf);
+    if (!vf)
+        return VERIFIER_ENOMEM;
+    vf->format = header->header.format;
+    snap_start(&vf->snap, db, header, v);
+    *out = vf;
+    return VERIFIER_OK;
+}
+
+void verifier_apply(verifier *vf, const olevent *ev, olverdict *v)
+{
+    snap_apply(&vf->snap, ev, v);
+}
+
+int verifier_finished(const verifier *vf, int *winner)
+{
+    if (winner)
+        *winner = vf->snap.over ? vf->snap.winner : -1;
+    return vf->snap.over && vf->snap.setup_done;
+}
+
+const char *verifier_engine(const verifier *vf)
+{
+    (void)vf;
+    return SNAP_ENGINE;
+}
+
+void verifier_destroy(verifier **vf)
+{
+    if (!vf || !*vf)
+        return;
+    free(*vf);
+    *vf = NULL;
+}
