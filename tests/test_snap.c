@@ -553,19 +553,246 @@ static void commit_hex(const char *id, const char *nonce_hex, char out[65])
         snprintf(out + 2 * i, 3, "%02x", h[i]);
 }
 
+/* A list of commitments for cards with one nonce, as the body of "slots"
+ * or "cards". */
+static void commits(const char *const *ids, int n, const char *nonce, char *out, size_t cap)
+{
+    size_t len = 0;
+    for (int i = 0; i < n; i++) {
+        char c[65];
+        commit_hex(ids[i], nonce, c);
+        len += (size_t)snprintf(out + len, cap - len, "%s{\"c\":\"%s\"}", i ? "," : "", c);
+    }
+}
+
 Test(snap, snap_openlog_commit_a_swapped_card_is_caught_at_the_reveal)
 {
-    static const char *const mons[4] = {"cor-forge-golem", "cor-magma-tortoise", "cor-ash-sprite", "flx-current-eel"};
+    static const char *const b1[4] = {"cor-forge-golem", "cor-magma-tortoise", "cor-ash-sprite", "flx-current-eel"};
+    static const char *const b2[4] = {"obs-crypt-rat", "obs-grave-bat", "obs-wraith-sentry", "aet-cloud-monk"};
+    static const char *const s1[5] = {"cor-kindle-fury", "cor-searing-brand", "cor-stoke-the-forge",
+                                      "flx-riptide-shift", "cor-flashpoint-denial"};
+    static const char *const s2[6] = {"obs-night-terror", "obs-soul-siphon", "obs-shadow-step",
+                                      "obs-void-denial", "obs-dark-mirror", "obs-death-grip"};
     const char *nonce = "00112233445566778899aabbccddeeff";
-    char c[4][65], body[1024];
+    char list[2048], body[2400];
     olverdict v = start_with("commit", NULL, P1_DECK);
     cr_assert_eq(v.status, OL_V_OK);
-    for (int i = 0; i < 4; i++)
-        commit_hex(mons[i], nonce, c[i]);
-    snprintf(body, sizeof body, "\"type\":\"bench\",\"by\":\"p1\",\"slots\":[{\"c\":\"%s\"},{\"c\":\"%s\"},{\"c\":\"%s\"},{\"c\":\"%s\"}]",
-             c[0], c[1], c[2], c[3]);
+    illegal(BASE[0], "openlog:6");   /* card ids where commitments are due */
+    commits(b1, 4, nonce, list, sizeof list);
+    snprintf(body, sizeof body, "\"type\":\"bench\",\"by\":\"p1\",\"slots\":[%s]", list);
     ok(body);
-    /* p1 promotes slot 0 but names the card committed in slot 1 */
-    illegal("\"type\":\"select\",\"by\":\"p1\",\"cards\":[\"cor-kindle-fury\",\"cor-searing-brand\",\"cor-stoke-the-forge\",\"flx-riptide-shift\",\"cor-flashpoint-denial\"]",
-            "openlog:6");
+    commits(b2, 4, nonce, list, sizeof list);
+    snprintf(body, sizeof body, "\"type\":\"bench\",\"by\":\"p2\",\"slots\":[%s]", list);
+    ok(body);
+    commits(s1, 5, nonce, list, sizeof list);
+    snprintf(body, sizeof body, "\"type\":\"select\",\"by\":\"p1\",\"cards\":[%s]", list);
+    ok(body);
+    commits(s2, 6, nonce, list, sizeof list);
+    snprintf(body, sizeof body, "\"type\":\"select\",\"by\":\"p2\",\"cards\":[%s]", list);
+    ok(body);
+    /* slot 0 holds Forge Golem; naming Magma Tortoise breaks the commitment */
+    illegal("\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-magma-tortoise\",\"nonce\":\"00112233445566778899aabbccddeeff\"",
+            "openlog:commit");
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-forge-golem\",\"nonce\":\"00112233445566778899aabbccddeeff\"");
+}
+
+/* ---- more of the turn ----------------------------------------------- */
+
+Test(snap, snap_openlog_3_actions_are_announced_by_their_player)
+{
+    start(NULL);
+    base(7);
+    illegal("\"type\":\"flip\",\"by\":\"table\",\"slot\":1,\"card\":\"cor-magma-tortoise\"", "openlog:3");
+}
+
+Test(snap, snap_openlog_4_one_header_per_match)
+{
+    start(NULL);
+    base(2);
+    char text[4096];
+    snprintf(text, sizeof text,
+             "{\"match\":\"t\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"snap\",\"cards\":\"core@1.0.0\","
+             "\"hidden\":\"open\",\"players\":{\"p1\":{\"id\":\"a\",\"deck\":%s},\"p2\":{\"id\":\"b\",\"deck\":%s}}}",
+             P1_DECK, P2_DECK);
+    olevent *h = decode(text);
+    olverdict v;
+    snap_apply(&st, h, &v);
+    olevent_destroy(&h);
+    expect(v, OL_V_ILLEGAL, "openlog:4");
+}
+
+Test(snap, snap_openlog_cards_unknown_card)
+{
+    start(NULL);
+    base(7);
+    illegal("\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"zzz-no-such-card\"", "openlog:cards");
+}
+
+Test(snap, snap_10_steps_come_in_a_fixed_order)
+{
+    start(NULL);
+    base(25);   /* Round 4, p1 has locked */
+    illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]", "snap:10");
+}
+
+Test(snap, snap_10_10_one_lock_in_per_turn)
+{
+    start(NULL);
+    base(8);
+    ok("\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-heat-haze\"]");
+    illegal("\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-eruption\"]", "snap:10.10");
+}
+
+Test(snap, snap_10_9_swap_with_a_face_up_bench_monster)
+{
+    start(NULL);
+    base(15);
+    illegal("\"type\":\"swap\",\"by\":\"p1\",\"slot\":3", "snap:10.9");   /* Current Eel is still face-down */
+}
+
+/* The Overdrive script of A2, up to p2's promotion after the first attack. */
+static void overdrive_opening(void)
+{
+    start("\"rules\":{\"round1_attacks\":true}");
+    ok("\"type\":\"bench\",\"by\":\"p1\",\"slots\":[\"cor-ash-sprite\",\"cor-forge-golem\",\"cor-magma-tortoise\",\"flx-current-eel\"]");
+    for (size_t i = 1; i < 4; i++)
+        ok(BASE[i]);
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-ash-sprite\"");
+    ok(BASE[5]);
+    ok(BASE[6]);
+    ok("\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-forge-golem\"");
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":1,\"card\":\"obs-grave-bat\"");
+}
+
+Test(snap, snap_11_7_overdrive_gives_one_more_attack)
+{
+    overdrive_opening();
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");   /* 1000 against 3300 */
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":1");                         /* Ash Sprite fell */
+    illegal("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}", "snap:11.7");
+}
+
+Test(snap, snap_13_3_one_evolution_per_turn)
+{
+    start(NULL);
+    base(15);
+    ok("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-forge-colossus\"");
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
+    illegal("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-forge-colossus\"", "snap:13.3");
+}
+
+Test(snap, snap_r11_a_trigger_is_announced_by_its_controller)
+{
+    start(NULL);
+    base(15);
+    ok("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-forge-colossus\"");
+    illegal("\"type\":\"trigger\",\"by\":\"p2\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[]", "snap:R11");
+}
+
+Test(snap, snap_15_5_only_resonance_answers_a_trigger)
+{
+    start(NULL);
+    base(15);
+    ok("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-forge-colossus\"");
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
+    illegal("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"seq\":17}]", "snap:15.5");
+}
+
+#define P1_PRIME_DECK                                                                                     \
+    "{\"monsters\":[\"cor-forge-golem\",\"cor-magma-tortoise\",\"cor-ash-sprite\",\"flx-current-eel\","  \
+    "\"cor-corehart-the-molten-crown\"],\"supports\":[\"cor-kindle-fury\",\"cor-searing-brand\",\"cor-stoke-the-forge\"," \
+    "\"cor-heat-haze\",\"cor-crucible-rite\",\"cor-eruption\",\"cor-meltdown\",\"cor-flashpoint-denial\","  \
+    "\"cor-resonant-flare\",\"cor-backdraft\",\"cor-firewall\",\"cor-smolder-trap\",\"flx-undertow\","       \
+    "\"flx-riptide-shift\",\"flx-ebb-and-flow\",\"flx-frozen-moment\",\"flx-deep-current\",\"flx-wave-break\"," \
+    "\"flx-echoing-surge\",\"flx-misdirecting-fog\"],\"reserve\":[\"cor-forge-colossus\",\"cor-corehart-the-molten-crown\"]}"
+
+Test(snap, snap_14_2_only_the_lineups_prime_singular)
+{
+    olverdict v = start_with("open", NULL, P1_PRIME_DECK);
+    cr_assert_eq(v.status, OL_V_OK, "%s %s", v.rule, v.msg);
+    for (size_t i = 0; i < 6; i++)
+        ok(BASE[i]);
+    ok(BASE[7]);   /* no fifth monster: the Prime waits in the Reserve (R1) */
+    illegal("\"type\":\"prime\",\"by\":\"p1\",\"card\":\"obs-nyxora-the-last-eclipse\"", "snap:14.2");
+    /* 14.3: two monsters revealed so far, four needed */
+    illegal("\"type\":\"prime\",\"by\":\"p1\",\"card\":\"cor-corehart-the-molten-crown\"", "snap:14.3");
+}
+
+Test(snap, snap_15_1_negate_targets_a_link_of_the_chain)
+{
+    start(NULL);
+    base(15);
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    illegal("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"seq\":3}]", "snap:15.1");
+}
+
+Test(snap, snap_6_3_a_counter_must_be_a_counter_card)
+{
+    start(NULL);
+    base(15);
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    illegal("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-night-terror\",\"targets\":[{\"p\":\"p2\",\"s\":\"a\"}]",
+            "snap:6.3");
+}
+
+Test(snap, snap_9_1_selection_only_through_an_effect)
+{
+    start(NULL);
+    base(15);
+    illegal("\"type\":\"select\",\"by\":\"p1\",\"cards\":[\"cor-meltdown\"]", "snap:9.1");
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-stoke-the-forge\",\"targets\":[]");
+    ok("\"type\":\"pass\",\"by\":\"p2\"");
+    /* the window closes by this event's arrival: the effect grants 2 selections, owed first */
+    illegal("\"type\":\"end\",\"by\":\"p1\"", "snap:9.1");
+    ok("\"type\":\"select\",\"by\":\"p1\",\"cards\":[\"cor-meltdown\",\"cor-firewall\"]");
+    ok("\"type\":\"end\",\"by\":\"p1\"");
+}
+
+Test(snap, snap_9_6_unlock_an_existing_locked_support)
+{
+    start(NULL);
+    base(22);
+    illegal("\"type\":\"unlock\",\"by\":\"p1\",\"lock\":3,\"card\":\"cor-heat-haze\"", "snap:9.6");
+}
+
+Test(snap, snap_9_8_prevention_stops_unlock_and_lock)
+{
+    start(NULL);
+    base(28);   /* Round 4, p2 unlocked Curse of Silence and flipped */
+    ok("\"type\":\"spell\",\"by\":\"p2\",\"card\":\"obs-curse-of-silence\",\"targets\":[]");
+    ok(BASE[28]);   /* p2 locks: the window closed, p1 is prevented */
+    ok(BASE[29]);
+    illegal("\"type\":\"unlock\",\"by\":\"p1\",\"lock\":0,\"card\":\"cor-crucible-rite\"", "snap:9.8");
+    illegal("\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-firewall\"]", "snap:9.8");
+    ok("\"type\":\"end\",\"by\":\"p1\"");   /* no lock owed while prevented (9.5 "if permitted") */
+}
+
+Test(snap, snap_9_9_remove_only_the_opponents_locked_support)
+{
+    start(NULL);
+    base(30);
+    ok("\"type\":\"unlock\",\"by\":\"p1\",\"lock\":0,\"card\":\"cor-crucible-rite\"");
+    illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-crucible-rite\",\"targets\":[{\"p\":\"p1\",\"lock\":0}]",
+            "snap:9.9");
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-crucible-rite\",\"targets\":[{\"p\":\"p2\",\"lock\":0}]");
+    ok("\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-firewall\"]");
+    ok("\"type\":\"end\",\"by\":\"p1\"");
+    cr_assert_eq(st.side[1].n_locked, 2, "9.9: the Locked Support is gone");
+}
+
+Test(snap, snap_3_3_an_empty_support_deck_gives_nothing_more)
+{
+    start("\"rules\":{\"p1_hand\":20}");
+    base(2);
+    ok("\"type\":\"select\",\"by\":\"p1\",\"cards\":[\"cor-kindle-fury\",\"cor-searing-brand\",\"cor-stoke-the-forge\","
+       "\"cor-heat-haze\",\"cor-crucible-rite\",\"cor-eruption\",\"cor-meltdown\",\"cor-flashpoint-denial\","
+       "\"cor-resonant-flare\",\"cor-backdraft\",\"cor-firewall\",\"cor-smolder-trap\",\"flx-undertow\","
+       "\"flx-riptide-shift\",\"flx-ebb-and-flow\",\"flx-frozen-moment\",\"flx-deep-current\",\"flx-wave-break\","
+       "\"flx-echoing-surge\",\"flx-misdirecting-fog\"]");
+    for (size_t i = 3; i < 8; i++)
+        ok(BASE[i]);
+    illegal("\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-heat-haze\"]", "snap:3.3");
+    ok("\"type\":\"end\",\"by\":\"p1\"");
 }

@@ -1164,14 +1164,14 @@ static void do_evolve(judge *j)
         return;
     /* A2: an Evolution may also come between attacks, ending the Attack Phase */
     int in_attack = s->step == STEP_ATTACK && !s->attack_on;
-    if (!in_attack && steps_done(j, p, STEP_EVOLVE, "an Evolution"))
-        return;
     snap_side *sd = P(s, p);
-    if (s->evolved) {
+    if (s->evolved && s->window == WIN_NONE) {
         /* 13.3: "A player may perform at most one Evolution per turn, globally." */
         ILLEGAL(j, "snap:13.3", "%s performed a second Evolution this turn; only one is allowed per turn.", who(s, p));
         return;
     }
+    if (!in_attack && steps_done(j, p, STEP_EVOLVE, "an Evolution"))
+        return;
     snap_monster *m = monster_at(s, p, j->ev->slot);
     if (!m->present || !m->face_up) {
         /* 13.1: "Face-down Monsters cannot be evolved." */
@@ -1243,10 +1243,8 @@ static void do_prime(judge *j)
                 c->name, cond_kind_name(c->snap.condition.kind), c->snap.condition.amount);
         return;
     }
-    if (!sd->active.present) {
-        ILLEGAL(j, "snap:14.4", "%s played %s with no active monster to replace.", who(s, p), c->name);
-        return;
-    }
+    /* R4 keeps the active slot filled whenever a Bench monster exists, and
+     * a player with neither has lost (R5): there is always one to replace. */
     /* 14.4: "It replaces the player's active Monster ... sent to the Graveyard" */
     memset(&sd->active, 0, sizeof sd->active);
     sd->active.present = sd->active.face_up = 1;
@@ -1514,7 +1512,7 @@ static int check_obligations(judge *j)
 {
     snap_state *s = j->s;
     ol_type t = j->ev->type;
-    if (t == OL_JUDGE || t == OL_CLAIM || t == OL_CONCEDE)
+    if (t == OL_JUDGE || t == OL_CLAIM || t == OL_CONCEDE || t == OL_MATCH)
         return 0;
     if (s->n_fired && t != OL_TRIGGER && !(t == OL_COUNTER && s->window == WIN_RESONANCE))
         /* R11: "An action that arrives while a fired trigger is unannounced is illegal" */
