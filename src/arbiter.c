@@ -23,6 +23,7 @@ static const subcommand commands[] = {
     {"cards",   cmd_cards,   "describe a card database: set, version, hash, counts"},
     {"deck",    cmd_deck,    "check a decklist against a format's construction rules"},
     {"convert", cmd_convert, "convert an open log between .mlog and .jsonl"},
+    {"verify",  cmd_verify,  "verify open logs through the rules engine of their format"},
 };
 
 void cli_error(const char *fmt, ...)

@@ -18,6 +18,7 @@ enum {
 int cmd_cards(int argc, char **argv);
 int cmd_deck(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 
 /* "arbiter: " + message + newline on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -2,6 +2,7 @@
 # Every rule id the Snap engine can cite has a test that makes it cite it
 # (the issue's standard: a rule without a breaking test is a defect).
 # Cited: every "snap:..." or "openlog:..." literal in verifiers/snap/*.c.
+# Also: every cited snap id has an entry (quote, summary) in the catalogue.
 # Tested: every such literal that ends an expectation in tests/test_snap.c,
 # i.e. is the last argument of illegal(...) or expect(...): `"snap:9.4")`.
 . "$(dirname "$0")/lib.sh"
@@ -20,4 +21,10 @@ grep -ohE '"(snap|openlog):[A-Za-z0-9.]+"' verifiers/deck.c | tr -d '"' | sort -
 while read -r rule; do
     grep -qxF "$rule" "$TMP/citable" || fail "tests expect $rule, which the engine never cites"
 done <"$TMP/tested"
+# Every snap id the engine cites is in the catalogue (verifiers/snap/rules.c,
+# where ids are written SNAP("9.4") so that they do not count as citations).
+grep -oE 'SNAP\("[A-Za-z0-9.]+"\)' verifiers/snap/rules.c | sed 's/SNAP("\(.*\)")/snap:\1/' | sort -u >"$TMP/catalogue"
+while read -r rule; do
+    case "$rule" in snap:*) grep -qxF "$rule" "$TMP/catalogue" || fail "$rule is cited but missing from verifiers/snap/rules.c" ;; esac
+done <"$TMP/cited"
 finish

@@ -796,3 +796,16 @@ Test(snap, snap_3_3_an_empty_support_deck_gives_nothing_more)
     illegal("\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-heat-haze\"]", "snap:3.3");
     ok("\"type\":\"end\",\"by\":\"p1\"");
 }
+
+Test(snap, snap_16_1_the_clock_runs_through_illegal_events)
+{
+    start(NULL);
+    base(7);
+    ok("\"type\":\"pass\",\"by\":\"p1\",\"t\":1000000");
+    expect(play_t("\"type\":\"end\",\"by\":\"p1\"", 1020000), OL_V_ILLEGAL, "snap:10.3");
+    /* 20 s after the illegal event, 40 s after the last legal one: no warning */
+    olverdict w = play_t("\"type\":\"pass\",\"by\":\"p1\"", 1040000);
+    cr_assert_eq(w.status, OL_V_OK, "%s", w.msg);
+    olverdict v = play_t("\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-magma-tortoise\"", 1050000);
+    cr_assert_eq(v.status, OL_V_OK, "%s %s", v.rule, v.msg);
+}

@@ -32,8 +32,9 @@ typedef struct verifier verifier;
 /* Start a match.  `header` must be a decoded OL_MATCH event.  On success
  * returns VERIFIER_OK, a new verifier in *out and the header's verdict in
  * *v: ok, or illegal when the header breaks a rule (a deck illegal for its
- * format, a card database that is not the header's) -- then the match
- * cannot start and every later event is illegal too.  Errors: ENOMEM,
+ * format) -- then the match cannot start and every later event is illegal
+ * too.  That `db` is the database the header names is the caller's check
+ * (src/verify.c), since only the caller knows which databases it holds.  Errors: ENOMEM,
  * ENOENGINE (with a sentence in v->msg and status malformed). */
 int verifier_new(const cards *db, const olevent *header, verifier **out, olverdict *v);
 

@@ -582,7 +582,7 @@ static int belongs_to_window(const snap_state *s, const olevent *ev)
     }
 }
 
-/* A ruling of this engine (RULINGS.md A8): a window closes when an event
+/* A ruling of this engine (RULINGS.md A26): a window closes when an event
  * that does not belong to it arrives, whether or not that event is legal;
  * R12 keeps the event itself from changing anything. */
 static void close_windows(snap_state *s, const olevent *ev)
@@ -1422,7 +1422,7 @@ static void do_end(judge *j)
         return;
     }
     snap_side *sd = P(s, p);
-    sd->no_unlock = sd->no_lock = sd->no_draw = 0;   /* a prevention lasts one turn */
+    sd->no_unlock = sd->no_lock = sd->no_draw = 0;   /* A28: a prevention lasts to the end of this turn */
     expire_modifiers(s);   /* R7: "or the end of the turn" */
     if (p == 1)
         s->round++;
@@ -1534,32 +1534,34 @@ static int check_obligations(judge *j)
     return 0;
 }
 
-/* A decision that took longer than the shot clock (16.1, A6). */
+/* A decision that took longer than the shot clock (16.1, A6).  Time is
+ * measured from the previous event with a `t`, legal or not: the clock
+ * runs whatever the verdicts. */
 static void shot_clock(snap_state *s, const olevent *ev, olverdict *v)
 {
     int p = player_of(ev);
-    if (ev->has_t) {
-        if (p >= 0 && s->has_last_t && ev->t > s->last_t && ev->t - s->last_t > 30000 && v->status == OL_V_OK)
-            olverdict_set(v, ev->match, ev->seq, OL_V_WARNING, "snap:16.1",
-                          "%s took %llu seconds for this decision; the shot clock is 30 seconds.", s->names[p],
-                          (unsigned long long)((ev->t - s->last_t) / 1000));
-        s->last_t = ev->t;
-        s->has_last_t = 1;
-    }
+    if (!ev->has_t)
+        return;
+    if (p >= 0 && s->has_last_t && ev->t > s->last_t && ev->t - s->last_t > 30000 && v->status == OL_V_OK)
+        olverdict_set(v, ev->match, ev->seq, OL_V_WARNING, "snap:16.1",
+                      "%s took %llu seconds for this decision; the shot clock is 30 seconds.", s->names[p],
+                      (unsigned long long)((ev->t - s->last_t) / 1000));
+    s->last_t = ev->t;
+    s->has_last_t = 1;
 }
 
 void snap_apply(snap_state *s, const olevent *ev, olverdict *v)
 {
     olverdict_set(v, ev->match, ev->seq, OL_V_OK, NULL, NULL);
     /* 3.4 / openlog 8: nothing follows the end but `judge` -- and `claim`,
-     * which is no action but the table's account of the end (A9). */
+     * which is no action but the table's account of the end (A27). */
     if (s->over && ev->type != OL_JUDGE && ev->type != OL_CLAIM) {
         olverdict_set(v, ev->match, ev->seq, OL_V_ILLEGAL, s->setup_done || s->winner >= 0 ? "snap:3.4" : "snap:8.1",
                       s->setup_done || s->winner >= 0 ? "The game is over; no action may follow its end."
                                                       : "The match cannot start: a deck in its header is illegal.");
         return;
     }
-    close_windows(s, ev);   /* A8: by arriving, whatever the event's fate */
+    close_windows(s, ev);   /* A26: by arriving, whatever the event's fate */
     if (s->over && ev->type != OL_JUDGE && ev->type != OL_CLAIM) {
         olverdict_set(v, ev->match, ev->seq, OL_V_ILLEGAL, "snap:3.4", "The game ended when the last window "
                       "resolved; no action may follow its end.");
@@ -1569,9 +1571,8 @@ void snap_apply(snap_state *s, const olevent *ev, olverdict *v)
     judge j = {&next, ev, v, 0};
     if (!check_obligations(&j))
         handlers[ev->type](&j);
-    if (j.failed)
-        return;
-    *s = next;
+    if (!j.failed)
+        *s = next;
     shot_clock(s, ev, v);
 }
 

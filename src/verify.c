@@ -1,0 +1,369 @@
+/* verify.c -- judge a whole open log, event by event.
+ *
+ * An engine (verifiers/verifier.h) knows the rules of one format and
+ * nothing about where events come from: it assumes each event it is given
+ * is the next one of its match.  Real logs are not so tidy.  A table that
+ * lost its connection resends events (duplicates), a buggy one sends two
+ * different events under one seq (a conflict) or skips one (a gap), a file
+ * gets a line from another match pasted into it, or names a card database
+ * other than the one the judge holds.  This file is the gatekeeper between
+ * the raw log and the engine: it decides, for every event, whether the
+ * engine should see it at all, and produces the verdict itself when not.
+ *
+ * The order of the checks matters and is the one of verify.h: the codec
+ * first (a malformed event has no trustworthy fields), then the header
+ * (nothing can be judged before it), then the match id (an event of another
+ * match must not disturb this match's seq bookkeeping), then seq, and only
+ * then the engine.  Which verdicts "take" a seq follows openlog.md 8: those
+ * recorded in the match (ok, warning, illegal, mismatch) do; a gap is not
+ * stored, a malformed event goes to quarantine, and a duplicate or conflict
+ * was stored already.  So after a malformed event at seq 5 the log's event
+ * 6 is a gap expecting 5, which is exactly what a live table resending a
+ * corrected event 5 would need to hear.
+ *
+ * Raw bytes of stored events are kept in one growing buffer, indexed by
+ * seq (stored seqs are always 0..expect-1, without holes), so a duplicate
+ * check is a memcmp.  Nothing here prints, reads the clock or touches a
+ * global: the command line runs one verify_file() per thread, and the
+ * daemon will report the same verdicts byte for byte (openlog.md 10).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/verify.h"
+#include "verifiers/verifier.h"
+
+/* Where a stored event's bytes are, and which verdict it got. */
+typedef struct {
+    size_t off, len;
+    size_t verdict;
+} verify_seen;
+
+/* The state of one verification; lives for one verify_reader() call. */
+typedef struct {
+    const cards *db;
+    verify_report *rep;
+    size_t cap;                /* capacity of rep->verdicts               */
+    verifier *vf;              /* NULL until a header is accepted          */
+    int have_header;           /* a header took seq 0                      */
+    int refused;               /* the header was illegal before the engine:
+                                  the match cannot start                  */
+    int stop;                  /* read no further (no engine, I/O error)   */
+    uint64_t expect;           /* the next seq to apply                    */
+    verify_seen *seen;         /* [0, expect)                              */
+    size_t seen_cap;
+    char *bytes;
+    size_t bytes_len, bytes_cap;
+} verify_run;
+
+const char *verify_status_name(verify_status s)
+{
+    switch (s) {
+    case VERIFY_LEGAL: return "legal";
+    case VERIFY_ILLEGAL: return "illegal";
+    case VERIFY_UNREADABLE: return "unreadable";
+    }
+    return "unreadable";
+}
+
+int verify_status_is_clean(ol_status s)
+{
+    return s == OL_V_OK || s == OL_V_WARNING || s == OL_V_DUPLICATE;
+}
+
+void verify_report_destroy(verify_report **report)
+{
+    if (!report || !*report)
+        return;
+    free((*report)->name);
+    free((*report)->verdicts);
+    free(*report);
+    *report = NULL;
+}
+
+/* Double a capacity until it holds `need`; 0 when that would overflow. */
+static size_t grow_to(size_t cap, size_t need, size_t elem)
+{
+    size_t n = cap ? cap : 16;
+
+    while (n < need) {
+        if (n > ((size_t)-1 / 2) / elem)
+            return 0;
+        n *= 2;
+    }
+    return n;
+}
+
+/* Append one verdict to the report; its index in *index (may be NULL). */
+static int push_verdict(verify_run *run, const olverdict *v, size_t stored, size_t *index)
+{
+    verify_report *rep = run->rep;
+
+    if (rep->n_verdicts == run->cap) {
+        size_t cap = grow_to(run->cap, run->cap + 1, sizeof *rep->verdicts);
+        verify_entry *p = cap ? realloc(rep->verdicts, cap * sizeof *p) : NULL;
+        if (!p)
+            return VERIFY_ENOMEM;
+        rep->verdicts = p;
+        run->cap = cap;
+    }
+    rep->verdicts[rep->n_verdicts].v = *v;
+    rep->verdicts[rep->n_verdicts].stored = stored;
+    if (index)
+        *index = rep->n_verdicts;
+    rep->n_verdicts++;
+    if ((unsigned)v->status < OL_V_COUNT)
+        rep->counts[v->status]++;
+    return VERIFY_OK;
+}
+
+/* Record the event at seq run->expect with its verdict, and move on. */
+static int store(verify_run *run, const char *raw, size_t len, const olverdict *v)
+{
+    size_t index;
+
+    if (run->expect == run->seen_cap) {
+        size_t cap = grow_to(run->seen_cap, run->seen_cap + 1, sizeof *run->seen);
+        verify_seen *p = cap ? realloc(run->seen, cap * sizeof *p) : NULL;
+        if (!p)
+            return VERIFY_ENOMEM;
+        run->seen = p;
+        run->seen_cap = cap;
+    }
+    if (run->bytes_cap - run->bytes_len < len) {
+        size_t cap = grow_to(run->bytes_cap, run->bytes_len + len, 1);
+        char *p = cap ? realloc(run->bytes, cap) : NULL;
+        if (!p)
+            return VERIFY_ENOMEM;
+        run->bytes = p;
+        run->bytes_cap = cap;
+    }
+    if (push_verdict(run, v, VERIFY_NONE, &index) != VERIFY_OK)
+        return VERIFY_ENOMEM;
+    if (len)
+        memcpy(run->bytes + run->bytes_len, raw, len);
+    run->seen[run->expect] = (verify_seen){run->bytes_len, len, index};
+    run->bytes_len += len;
+    run->expect++;
+    return VERIFY_OK;
+}
+
+/* The header: the card database first (see verify.h), then the engine. */
+static int judge_header(verify_run *run, const olevent *ev, const char *raw, size_t len)
+{
+    verify_report *rep = run->rep;
+    const char *set = cards_set(run->db), *version = cards_version(run->db);
+    const char *named = ev->header.cards ? ev->header.cards : "";
+    size_t k = strlen(set);
+    olverdict v;
+    int rc;
+
+    memset(&v, 0, sizeof v);
+    snprintf(rep->match, sizeof rep->match, "%s", ev->match);
+    rep->format = ol_format_name(ev->header.format) ? ol_format_name(ev->header.format) : "";
+    if (strncmp(named, set, k) || named[k] != '@' || strcmp(named + k + 1, version)) {
+        olverdict_set(&v, ev->match, ev->seq, OL_V_ILLEGAL, "openlog:cards",
+                      "The log was judged with %s but this database is %s@%s.",
+                      named, set, version);
+        run->refused = 1;
+        run->have_header = 1;
+        return store(run, raw, len, &v);
+    }
+    rc = verifier_new(run->db, ev, &run->vf, &v);
+    /* The engine may leave the envelope to us; a verdict always has one. */
+    if (!v.match[0])
+        snprintf(v.match, sizeof v.match, "%s", ev->match);
+    v.seq = ev->seq;
+    v.has_seq = 1;
+    if (rc == VERIFIER_ENOMEM)
+        return VERIFY_ENOMEM;
+    if (rc == VERIFIER_ENOENGINE) {
+        /* Unverifiable, not illegal: nothing the players did is wrong. */
+        run->vf = NULL;
+        run->stop = 1;
+        v.status = OL_V_MALFORMED;
+        if (!v.msg[0])
+            snprintf(v.msg, sizeof v.msg, "There is no rules engine for the %s format yet.",
+                     rep->format);
+        rep->status = VERIFY_UNREADABLE;
+        snprintf(rep->error, sizeof rep->error, "%s", v.msg);
+        return push_verdict(run, &v, VERIFY_NONE, NULL);
+    }
+    if (rc != VERIFIER_OK || !run->vf)
+        return VERIFY_ENOMEM;   /* an engine error we do not know: fail safe */
+    snprintf(rep->engine, sizeof rep->engine, "%s", verifier_engine(run->vf));
+    run->have_header = 1;
+    return store(run, raw, len, &v);
+}
+
+/* One event the codec accepted. */
+static int judge_event(verify_run *run, const olevent *ev, const char *raw, size_t len)
+{
+    verify_report *rep = run->rep;
+    olverdict v;
+
+    memset(&v, 0, sizeof v);
+    if (!run->have_header) {
+        if (ev->type == OL_MATCH && ev->seq == 0)
+            return judge_header(run, ev, raw, len);
+        olverdict_set(&v, ev->match, ev->seq, OL_V_ILLEGAL, "openlog:4",
+                      "The log does not start with its header.");
+        return push_verdict(run, &v, VERIFY_NONE, NULL);
+    }
+    if (strcmp(ev->match, rep->match)) {
+        olverdict_set(&v, ev->match, ev->seq, OL_V_ILLEGAL, "openlog:match",
+                      "This event belongs to match %s, but the log's header is of match %s.",
+                      ev->match, rep->match);
+        return push_verdict(run, &v, VERIFY_NONE, NULL);
+    }
+    if (ev->seq < run->expect) {
+        const verify_seen *s = &run->seen[ev->seq];
+        if (s->len == len && !memcmp(run->bytes + s->off, raw, len)) {
+            olverdict_set(&v, ev->match, ev->seq, OL_V_DUPLICATE, NULL,
+                          "Seq %llu was received before with the same bytes; its first verdict stands.",
+                          (unsigned long long)ev->seq);
+            return push_verdict(run, &v, s->verdict, NULL);
+        }
+        olverdict_set(&v, ev->match, ev->seq, OL_V_CONFLICT, "openlog:seq",
+                      "Seq %llu was received before with other bytes; the first event stands.",
+                      (unsigned long long)ev->seq);
+        return push_verdict(run, &v, VERIFY_NONE, NULL);
+    }
+    if (ev->seq > run->expect) {
+        olverdict_set(&v, ev->match, ev->seq, OL_V_GAP, "openlog:seq",
+                      "Seq %llu is ahead of the next expected seq %llu; the events between are missing.",
+                      (unsigned long long)ev->seq, (unsigned long long)run->expect);
+        v.expect = run->expect;
+        v.has_expect = 1;
+        return push_verdict(run, &v, VERIFY_NONE, NULL);
+    }
+    if (run->refused) {
+        olverdict_set(&v, ev->match, ev->seq, OL_V_ILLEGAL, "openlog:cards",
+                      "The match cannot start: its header names another card database.");
+        return store(run, raw, len, &v);
+    }
+    verifier_apply(run->vf, ev, &v);
+    return store(run, raw, len, &v);
+}
+
+/* The log's overall status, once every event has its verdict. */
+static void conclude(verify_run *run)
+{
+    verify_report *rep = run->rep;
+
+    if (run->vf) {
+        rep->finished = verifier_finished(run->vf, &rep->winner) ? 1 : 0;
+        if (!rep->finished)
+            rep->winner = -1;
+    }
+    if (run->stop)
+        return;   /* UNREADABLE already, with its sentence */
+    if (!run->have_header && rep->n_verdicts == 0) {
+        rep->status = VERIFY_UNREADABLE;
+        snprintf(rep->error, sizeof rep->error, "The log is empty: it has no header.");
+        return;
+    }
+    if (!run->have_header && rep->verdicts[0].v.status == OL_V_MALFORMED) {
+        rep->status = VERIFY_UNREADABLE;
+        snprintf(rep->error, sizeof rep->error, "The header is malformed: %s",
+                 rep->verdicts[0].v.msg);
+        return;
+    }
+    rep->status = VERIFY_LEGAL;
+    for (int s = 0; s < OL_V_COUNT; s++)
+        if (rep->counts[s] && !verify_status_is_clean((ol_status)s))
+            rep->status = VERIFY_ILLEGAL;
+}
+
+static verify_report *report_new(const char *name)
+{
+    verify_report *rep = calloc(1, sizeof *rep);
+
+    if (!rep)
+        return NULL;
+    rep->name = strdup(name ? name : "");
+    if (!rep->name) {
+        free(rep);
+        return NULL;
+    }
+    rep->format = "";
+    rep->winner = -1;
+    return rep;
+}
+
+int verify_reader(const cards *db, olreader *r, const char *name, verify_report **out)
+{
+    verify_run run;
+    int rc = VERIFY_OK;
+
+    *out = NULL;
+    memset(&run, 0, sizeof run);
+    run.db = db;
+    if (!(run.rep = report_new(name)))
+        return VERIFY_ENOMEM;
+    while (rc == VERIFY_OK && !run.stop) {
+        olevent *ev = NULL;
+        const char *raw = NULL;
+        size_t len = 0;
+        olerror err;
+        olverdict v;
+        int got;
+
+        memset(&err, 0, sizeof err);
+        got = olreader_next(r, &ev, &raw, &len, &err);
+        if (got == 0)
+            break;
+        if (got == 1) {
+            rc = judge_event(&run, ev, raw, len);
+        } else if (got == OL_EMALFORMED) {
+            olverdict_malformed(&v, err.match, err.has_seq, err.seq, err.key, err.msg);
+            rc = push_verdict(&run, &v, VERIFY_NONE, NULL);
+        } else if (got == OL_EIO) {
+            run.stop = 1;
+            run.rep->status = VERIFY_UNREADABLE;
+            snprintf(run.rep->error, sizeof run.rep->error, "%s", err.msg);
+        } else {
+            rc = VERIFY_ENOMEM;
+        }
+        olevent_destroy(&ev);
+    }
+    if (rc == VERIFY_OK) {
+        conclude(&run);
+        *out = run.rep;
+        run.rep = NULL;
+    }
+    verify_report_destroy(&run.rep);
+    verifier_destroy(&run.vf);
+    free(run.seen);
+    free(run.bytes);
+    return rc;
+}
+
+int verify_file(const cards *db, const char *path, verify_report **out)
+{
+    olreader *r = NULL;
+    olerror err;
+    /* stdin has no extension to tell its encoding: read it as JSON Lines. */
+    int enc = strcmp(path, "-") ? -1 : (int)OL_ENC_JSON;
+    int rc;
+
+    *out = NULL;
+    memset(&err, 0, sizeof err);
+    rc = olreader_open(path, enc, &r, &err);
+    if (rc == OL_ENOMEM)
+        return VERIFY_ENOMEM;
+    if (rc != OL_OK) {
+        verify_report *rep = report_new(path);
+        if (!rep)
+            return VERIFY_ENOMEM;
+        rep->status = VERIFY_UNREADABLE;
+        snprintf(rep->error, sizeof rep->error, "%s",
+                 err.msg[0] ? err.msg : "The file cannot be read.");
+        *out = rep;
+        return VERIFY_OK;
+    }
+    rc = verify_reader(db, r, path, out);
+    olreader_destroy(&r);
+    return rc;
+}

@@ -1,0 +1,110 @@
+/* verify.h -- judge a whole open log: the batch driver behind `arbiter verify`.
+ *
+ * A log is read event by event (olstream.h) and every event gets exactly one
+ * verdict (openlog.md 8).  This layer owns what the engines leave to their
+ * caller (verifier.h): the header, the match id, the card database the log
+ * names, and the seq bookkeeping (gap, duplicate, conflict).  It prints
+ * nothing and keeps no global state, so threads may verify different files
+ * at once with the same database, and the daemon can report what it finds.
+ *
+ * How each event is judged, in this order:
+ *
+ *   - the codec refused it               -> malformed (olverdict_malformed);
+ *                                           it takes no seq (quarantined)
+ *   - no header accepted yet:
+ *       a header (seq 0, type match)     -> the header's verdict, below
+ *       anything else                    -> illegal  openlog:4
+ *   - its match is not the header's      -> illegal  openlog:match; it is an
+ *                                           event of another match: not stored
+ *   - seq below the next expected        -> duplicate (same bytes; `stored` is
+ *                                           the first verdict) or conflict
+ *   - seq above the next expected        -> gap, with `expect`; not stored
+ *   - seq equal to the next expected     -> verifier_apply(); stored, and the
+ *                                           next expected seq goes up by one
+ *
+ * The header: its `cards` ("set@version") must name the database given
+ * here, checked in this file *before* verifier_new(): otherwise the header
+ * is illegal (openlog:cards), no verifier is made, the match cannot start,
+ * and every later event that would have been applied is illegal citing the
+ * same rule.  Else verifier_new() judges it (ok, or illegal for an illegal
+ * deck: the verifier then refuses every later event itself).  When no engine
+ * exists for the header's format (VERIFIER_ENOENGINE) the log is
+ * unverifiable: the header keeps the engine's malformed verdict, the report
+ * is VERIFY_UNREADABLE with that sentence, and reading stops there.
+ *
+ * "Stored" events (ok, warning, illegal, mismatch) keep their raw bytes in
+ * memory for duplicate detection: logs are small (a game is ~100 events).
+ */
+#ifndef ARBITER_VERIFY_H
+#define ARBITER_VERIFY_H
+
+#include <stddef.h>
+
+#include "logformat/olstream.h"
+#include "logformat/olverdict.h"
+#include "verifiers/cards.h"
+
+enum {
+    VERIFY_OK = 0,
+    VERIFY_ENOMEM = -1    /* out of memory: no report */
+};
+
+/* What the log as a whole is. */
+typedef enum {
+    VERIFY_LEGAL,         /* every verdict ok, warning or duplicate          */
+    VERIFY_ILLEGAL,       /* a verdict illegal, mismatch, conflict, gap or
+                             malformed, in a log whose header was read        */
+    VERIFY_UNREADABLE     /* cannot be opened or read, empty, its first event
+                             is malformed, or no engine for its format:
+                             `error` says which                              */
+} verify_status;
+
+#define VERIFY_NONE ((size_t)-1)
+
+typedef struct {
+    olverdict v;
+    size_t stored;        /* duplicate: index in verdicts[] of the verdict
+                             the first copy got; else VERIFY_NONE            */
+} verify_entry;
+
+/* A finished verification.  Every field is read-only for the caller and
+ * lives until verify_report_destroy(); strings are never NULL. */
+typedef struct {
+    char *name;                  /* the path (or name) given, copied          */
+    verify_status status;
+    char error[OL_MSG_MAX + 64]; /* UNREADABLE: one sentence; else ""         */
+    char match[OL_MATCH_MAX + 1];/* the header's match id; "" without header  */
+    const char *format;          /* "snap", ...; "" without header (static)   */
+    char engine[32];             /* verifier_engine(): "snap/1"; "" if none   */
+    int finished;                /* 1 when the engine says the game is over   */
+    int winner;                  /* OL_P1, OL_P2, or -1 (none, or unfinished) */
+    size_t counts[OL_V_COUNT];   /* verdicts per status                       */
+    verify_entry *verdicts;      /* one per event, in the order read          */
+    size_t n_verdicts;
+} verify_report;
+
+/* Verify the log at `path` (".mlog" or ".jsonl" by extension; "-" is stdin,
+ * read as JSON Lines) against the card database `db`, which the caller
+ * chose and which must outlive the call only.
+ *
+ * Returns VERIFY_OK with a new report in *out -- also for a file that
+ * cannot be opened (status VERIFY_UNREADABLE, no verdicts) -- or
+ * VERIFY_ENOMEM with *out NULL.  Thread-safe for distinct outputs. */
+int verify_file(const cards *db, const char *path, verify_report **out);
+
+/* The same over a reader the caller opened (olreader_new over a buffer,
+ * for instance); `name` labels the report.  The reader is read to its end
+ * (or until an unverifiable header) but not destroyed. */
+int verify_reader(const cards *db, olreader *r, const char *name, verify_report **out);
+
+/* VERIFY_LEGAL, VERIFY_ILLEGAL or VERIFY_UNREADABLE as "legal", "illegal",
+ * "unreadable". */
+const char *verify_status_name(verify_status s);
+
+/* 1 when a verdict status keeps a log legal (ok, warning, duplicate). */
+int verify_status_is_clean(ol_status s);
+
+/* Frees everything and sets *report to NULL.  NULL-safe. */
+void verify_report_destroy(verify_report **report);
+
+#endif
