@@ -809,3 +809,41 @@ Test(snap, snap_16_1_the_clock_runs_through_illegal_events)
     olverdict v = play_t("\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-magma-tortoise\"", 1050000);
     cr_assert_eq(v.status, OL_V_OK, "%s %s", v.rule, v.msg);
 }
+
+Test(snap, snap_a14_only_the_first_attacker_attacks_again)
+{
+    start("\"rules\":{\"round1_attacks\":true}");
+    ok("\"type\":\"bench\",\"by\":\"p1\",\"slots\":[\"cor-ash-sprite\",\"cor-forge-golem\",\"cor-magma-tortoise\",\"flx-current-eel\"]");
+    for (size_t i = 1; i < 4; i++)
+        ok(BASE[i]);
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-ash-sprite\"");
+    ok(BASE[5]);
+    ok(BASE[6]);   /* Frost Skimmer, Overdrive, waits in slot 0 */
+    ok("\"type\":\"flip\",\"by\":\"p1\",\"slot\":0,\"card\":\"flx-frost-skimmer\"");
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");   /* 1000 against 1800 */
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":0");   /* the only face-up Bench monster */
+    illegal("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}", "snap:A14");
+}
+
+Test(snap, snap_a16_the_target_cannot_block_itself)
+{
+    start("\"rules\":{\"round1_attacks\":true}");
+    base(14);
+    ok(BASE[14]);
+    /* p1's Forge Golem is a Blocker on p1's side: p2's Disruptor-less attack goes to the active */
+    ok("\"type\":\"end\",\"by\":\"p1\"");
+    ok(BASE[16]);
+    ok("\"type\":\"attack\",\"by\":\"p2\",\"target\":{\"p\":\"p1\",\"s\":\"a\"}");
+    illegal("\"type\":\"block\",\"by\":\"p1\",\"slot\":\"a\"", "snap:A16");
+    ok("\"type\":\"block\",\"by\":\"p1\",\"slot\":1");   /* Magma Tortoise, face-up, Blocker */
+}
+
+Test(snap, snap_10_5_the_opponent_answers_a_spell_first)
+{
+    start(NULL);
+    base(15);
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    illegal("\"type\":\"counter\",\"by\":\"p1\",\"card\":\"cor-flashpoint-denial\",\"targets\":[{\"seq\":16}]", "snap:10.5");
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"seq\":16}]");
+    ok("\"type\":\"counter\",\"by\":\"p1\",\"card\":\"cor-flashpoint-denial\",\"targets\":[{\"seq\":18}]");
+}

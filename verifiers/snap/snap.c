@@ -1135,6 +1135,11 @@ static void do_counter(judge *j)
                 who(s, p), c->name);
         return;
     }
+    /* 10.5: "After each Spell is played, the opponent may respond with Counters" (A19) */
+    if (s->window == WIN_COUNTER && s->n_chain == 1 && s->chain[0].is_spell && s->chain[0].player == p) {
+        ILLEGAL(j, "snap:10.5", "%s countered their own Spell; the opponent answers a Spell first.", who(s, p));
+        return;
+    }
     /* 15.3: "Each player may contribute up to three (3) Counter cards to a single chain." */
     if (s->chain_count[p] >= s->chain_cap) {
         ILLEGAL(j, "snap:15.3", "%s played a Counter beyond the chain cap of %u per player.", who(s, p), s->chain_cap);
@@ -1271,6 +1276,13 @@ static void do_attack(judge *j)
                 att->present ? top(att)->name : "their active monster", allowed);
         return;
     }
+    /* A14: Overdrive's additional attack belongs to the monster that made the first */
+    if (p >= 0 && s->attacks_made && s->window == WIN_NONE && att->present && top(att) != s->attacker) {
+        ILLEGAL(j, "snap:A14", "%s declared a second attack with %s; only %s, which made the first attack, may "
+                "make Overdrive's additional attack.", who(s, p), top(att)->name,
+                s->attacker ? s->attacker->name : "the first attacker");
+        return;
+    }
     if (p >= 0 && s->evolved && s->window == WIN_NONE) {
         /* 13.5: "the active player may not declare attacks for the remainder of that turn" */
         ILLEGAL(j, "snap:13.5", "%s declared an attack after an Evolution this turn; an Evolution ends that turn's "
@@ -1301,6 +1313,7 @@ static void do_attack(judge *j)
         return;
     }
     s->attacks_allowed = allowed;
+    s->attacker = top(att);
     s->attacks_made++;
     s->attack_on = 1;
     s->attack_target = *t;
@@ -1319,6 +1332,12 @@ static void do_block(judge *j)
         return;
     }
     snap_monster *m = monster_at(s, p, j->ev->slot);
+    /* A16: the attack's own target cannot be its Blocker */
+    if (s->attack_target.slot == j->ev->slot && (int)s->attack_target.p == p) {
+        ILLEGAL(j, "snap:A16", "%s assigned the attacked monster itself as the Blocker; a Blocker intercepts an "
+                "attack aimed at another monster.", who(s, p));
+        return;
+    }
     if (j->ev->slot == OL_SLOT_ACTIVE || !m->present || !m->face_up || !(top(m)->snap.keywords & KW_BLOCKER)) {
         ILLEGAL(j, "snap:12.2", "%s assigned slot %d as a Blocker; it must be a face-up Bench monster with Blocker.",
                 who(s, p), j->ev->slot);

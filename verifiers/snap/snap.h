@@ -162,6 +162,7 @@ typedef struct snap_state {
     snap_window window;
     snap_link chain[SNAP_CHAIN_MAX];
     uint8_t n_chain, chain_count[2];
+    const card *attacker;             /* the first attack's monster (A14)  */
     uint8_t attack_on;                /* an attack is declared, not resolved */
     ol_ref attack_target;
     uint8_t blocked;
