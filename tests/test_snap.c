@@ -847,3 +847,18 @@ Test(snap, snap_10_5_the_opponent_answers_a_spell_first)
     ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"seq\":16}]");
     ok("\"type\":\"counter\",\"by\":\"p1\",\"card\":\"cor-flashpoint-denial\",\"targets\":[{\"seq\":18}]");
 }
+
+Test(snap, snap_7_7_the_graveyard_holds_used_and_defeated_cards)
+{
+    start(NULL);
+    base(15);
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"seq\":16}]");
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");   /* closes the chain */
+    cr_assert_eq(st.side[0].n_grave, 1);
+    cr_assert_str_eq(st.side[0].grave[0]->id, "cor-kindle-fury");
+    cr_assert_str_eq(st.side[1].grave[0]->id, "obs-void-denial");
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":1");   /* Crypt Rat fell to Forge Golem */
+    cr_assert_eq(st.side[1].n_grave, 2);
+    cr_assert_str_eq(st.side[1].grave[1]->id, "obs-crypt-rat");
+}

@@ -50,6 +50,11 @@ const char *verifier_engine(const verifier *vf)
     return SNAP_ENGINE;
 }
 
+const snap_state *snap_of(const verifier *vf)
+{
+    return vf && vf->format == OL_FORMAT_SNAP ? &vf->snap : NULL;
+}
+
 void verifier_destroy(verifier **vf)
 {
     if (!vf || !*vf)

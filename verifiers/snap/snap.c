@@ -328,6 +328,20 @@ static void need_promotion(snap_state *s, int p)
             sd->promote_due = 1;
 }
 
+/* 7.7: "The Graveyard holds all used and defeated cards." */
+static void to_grave(snap_state *s, int p, const card *c)
+{
+    snap_side *sd = P(s, p);
+    if (sd->n_grave < SNAP_GRAVE_MAX)
+        sd->grave[sd->n_grave++] = c;
+}
+
+static void stack_to_grave(snap_state *s, int p, const snap_monster *m)
+{
+    for (int i = 0; i < m->depth; i++)
+        to_grave(s, p, m->stack[i]);
+}
+
 /* 11.5 / 13.6: the whole stack goes to the Graveyard together. */
 static void defeat(snap_state *s, int p, int slot)
 {
@@ -338,6 +352,7 @@ static void defeat(snap_state *s, int p, int slot)
         s->defeated[s->n_defeated++] = (ol_ref){.kind = OL_REF_MONSTER, .p = (ol_player)p, .slot = slot};
     if (m->depth && m->stack[0]->kind == CARD_PRIME_SINGULAR && s->swap_refresh)
         P(s, p)->swaps_used = 0;   /* 18.4 lever */
+    stack_to_grave(s, p, m);
     memset(m, 0, sizeof *m);
     P(s, p)->lost++;
     need_promotion(s, p);
@@ -499,6 +514,7 @@ static void apply_effects(snap_state *s, const fx_ctx *c, const card_effect *fx,
             /* 9.9: "its position in the lock order is lost" */
             snap_side *sd = chosen ? P(s, chosen->p) : NULL;
             if (sd && chosen->lock < sd->n_locked) {
+                to_grave(s, chosen->p, sd->locked[chosen->lock].card);
                 memmove(&sd->locked[chosen->lock], &sd->locked[chosen->lock + 1],
                         (sd->n_locked - chosen->lock - 1) * sizeof sd->locked[0]);
                 sd->n_locked--;
@@ -543,6 +559,8 @@ static void resolve_combat(snap_state *s)
 static void resolve_chain(snap_state *s)
 {
     s->window = WIN_NONE;
+    for (int i = s->n_chain - 1; i >= 0; i--)   /* 7.7: "sent to the Graveyard after resolution" */
+        to_grave(s, s->chain[i].player, s->chain[i].card);
     for (int i = s->n_chain - 1; i >= 0 && !s->over; i--) {
         snap_link *l = &s->chain[i];
         if (l->negated)
@@ -1152,6 +1170,7 @@ static void do_counter(judge *j)
         /* the Resonance Counter resolves at once against the Trigger */
         fx_ctx x = {p, -1, 0};
         apply_effects(s, &x, c->snap.effects, c->snap.n_effects, j->ev->targets, j->ev->n_targets);
+        to_grave(s, p, c);
         return;
     }
     if (push_link(j, p, c, 0))
@@ -1251,6 +1270,7 @@ static void do_prime(judge *j)
     /* R4 keeps the active slot filled whenever a Bench monster exists, and
      * a player with neither has lost (R5): there is always one to replace. */
     /* 14.4: "It replaces the player's active Monster ... sent to the Graveyard" */
+    stack_to_grave(s, p, &sd->active);
     memset(&sd->active, 0, sizeof sd->active);
     sd->active.present = sd->active.face_up = 1;
     sd->active.id.card = c;

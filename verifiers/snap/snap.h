@@ -71,6 +71,7 @@
 #define SNAP_LOCK_MAX 3
 #define SNAP_CHAIN_MAX 14       /* a spell + 6 counters a side, caps up to 6 */
 #define SNAP_TRIGGERS_MAX 8
+#define SNAP_GRAVE_MAX 48          /* 5 monsters x 3 stages + 20 supports + slack */
 
 typedef enum {
     STEP_SETUP, STEP_UNLOCK, STEP_FLIP, STEP_SPELL, STEP_EVOLVE, STEP_PRIME,
@@ -111,6 +112,9 @@ typedef struct {
     uint8_t reserve_used[SNAP_RESERVE_MAX];
     uint8_t n_reserve;
     const card *prime;                /* the lineup's Prime Singular    */
+    const card *grave[SNAP_GRAVE_MAX];/* 7.7, oldest first; NULL: a card
+                                         that left face-down (9.9)      */
+    uint8_t n_grave;
     uint8_t revealed;                 /* R10                            */
     uint8_t lost;                     /* monsters defeated              */
     uint8_t swaps_used, benched, selected, opening_locked;
@@ -188,6 +192,12 @@ void snap_start(snap_state *s, const cards *db, const olevent *header, olverdict
 /* Judge one event (the next of the match).  The state changes only when
  * the verdict is ok or warning (R12). */
 void snap_apply(snap_state *s, const olevent *ev, olverdict *v);
+
+/* The engine behind a verifier, for views (arbiter replay, the daemon's
+ * feed): a read-only pointer valid until the verifier is destroyed or given
+ * its next event. */
+struct verifier;
+const snap_state *snap_of(const struct verifier *vf);
 
 /* Test support: 0 when every invariant above holds, else a number naming
  * the first that does not. */
