@@ -862,3 +862,32 @@ Test(snap, snap_7_7_the_graveyard_holds_used_and_defeated_cards)
     cr_assert_eq(st.side[1].n_grave, 2);
     cr_assert_str_eq(st.side[1].grave[1]->id, "obs-crypt-rat");
 }
+
+Test(snap, snap_openlog_6_announced_mode_counts_what_stays_unverifiable)
+{
+    olverdict v = start_with("announced", NULL, P1_DECK);
+    cr_assert_eq(v.status, OL_V_OK);
+    ok("\"type\":\"bench\",\"by\":\"p1\",\"slots\":[null,null,null,null]");
+    ok("\"type\":\"bench\",\"by\":\"p2\",\"slots\":[null,null,null,null]");
+    ok("\"type\":\"select\",\"by\":\"p1\",\"cards\":[null,null,null,null,null]");
+    ok("\"type\":\"select\",\"by\":\"p2\",\"cards\":[null,null,null,null,null,null]");
+    /* a reveal must be a card that could have been there (openlog 6) */
+    illegal("\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"obs-crypt-rat\"", "snap:8.3");
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-forge-golem\"");
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":0,\"card\":\"obs-crypt-rat\"");
+    ok("\"type\":\"bench\",\"by\":\"p1\",\"slot\":0,\"card\":null");
+    ok("\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-magma-tortoise\"");
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    ok("\"type\":\"pass\",\"by\":\"p2\"");
+    /* singleton (4.4): the same Support cannot come out of the hand twice */
+    illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]",
+            "openlog:6");
+    snap_unverified u[2];
+    snap_unverifiable(&st, u);
+    cr_assert_eq(u[0].bench, 3, "slots 0, 2, 3 face-down and never named");
+    cr_assert_eq(u[0].hand, 4);
+    cr_assert_eq(u[1].hand, 6);
+    cr_assert_eq(u[1].bench, 3);
+    cr_assert_eq(u[1].fifth, 1);
+    cr_assert_eq(u[0].fifth, 0);
+}

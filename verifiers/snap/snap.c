@@ -718,6 +718,18 @@ static int controls_class(const snap_side *sd, card_class cls)
     return 0;
 }
 
+/* "Coreon" and "a Coreon"/"an Obscura", for sentences. */
+static const char *class_title(card_class c)
+{
+    static const char *const t[CLASS_COUNT] = {"Coreon", "Fluxion", "Synaphera", "Obscura", "Aetherion"};
+    return (unsigned)c < CLASS_COUNT ? t[c] : "unknown";
+}
+
+static const char *class_article(card_class c)
+{
+    return c == CLASS_OBSCURA || c == CLASS_AETHERION ? "an" : "a";
+}
+
 /* ---- checks every action of the active player shares ---------------- */
 
 static int active_player(judge *j, const char *what)
@@ -1105,8 +1117,8 @@ static void do_spell(judge *j)
     }
     /* 6.2: "you may play a Spell only if you control a face-up Monster of the same class" */
     if (c && !controls_class(P(s, p), c->cls)) {
-        ILLEGAL(j, "snap:6.2", "%s played %s, a %s Spell, without controlling a face-up %s Monster.", who(s, p),
-                c->name, card_class_name(c->cls), card_class_name(c->cls));
+        ILLEGAL(j, "snap:6.2", "%s played %s, %s %s Spell, without controlling a face-up %s Monster.", who(s, p),
+                c->name, class_article(c->cls), class_title(c->cls), class_title(c->cls));
         return;
     }
     if (from_hand(j, p, j->ev->card.card, j->ev->nonce, "The Spell", &c) ||
@@ -1143,8 +1155,8 @@ static void do_counter(judge *j)
         return;
     }
     if (c && !controls_class(P(s, p), c->cls)) {
-        ILLEGAL(j, "snap:6.3", "%s played %s, a %s Counter, without controlling a face-up %s Monster.", who(s, p),
-                c->name, card_class_name(c->cls), card_class_name(c->cls));
+        ILLEGAL(j, "snap:6.3", "%s played %s, %s %s Counter, without controlling a face-up %s Monster.", who(s, p),
+                c->name, class_article(c->cls), class_title(c->cls), class_title(c->cls));
         return;
     }
     /* A3: in a Trigger's window only a Resonance Counter that targets it */
@@ -1613,6 +1625,26 @@ void snap_apply(snap_state *s, const olevent *ev, olverdict *v)
     if (!j.failed)
         *s = next;
     shot_clock(s, ev, v);
+}
+
+static int unknown(const snap_hidden *h)
+{
+    return !h->card;
+}
+
+void snap_unverifiable(const snap_state *s, snap_unverified out[2])
+{
+    for (int p = 0; p < 2; p++) {
+        const snap_side *sd = &s->side[p];
+        memset(&out[p], 0, sizeof out[p]);
+        for (int i = 0; i < SNAP_BENCH; i++)
+            out[p].bench += sd->bench[i].present && !sd->bench[i].face_up && unknown(&sd->bench[i].id);
+        for (int i = 0; i < sd->n_hand; i++)
+            out[p].hand += unknown(&sd->hand[i]);
+        for (int i = 0; i < sd->n_locked; i++)
+            out[p].locked += unknown(&sd->locked[i]);
+        out[p].fifth = sd->fifth_waiting && unknown(&sd->fifth);
+    }
 }
 
 int snap_check_invariants(const snap_state *s)

@@ -199,6 +199,16 @@ void snap_apply(snap_state *s, const olevent *ev, olverdict *v);
 struct verifier;
 const snap_state *snap_of(const struct verifier *vf);
 
+/* What could never be checked (openlog 6): hidden cards whose identity the
+ * engine never learned -- face-down monsters, cards in hand, Locked
+ * Supports, the waiting fifth monster -- counted per player.  In announced
+ * mode they were never named; in commit mode their commitments were never
+ * opened.  Meaningful at any point; the final record reports it at the end. */
+typedef struct {
+    uint8_t bench, hand, locked, fifth;
+} snap_unverified;
+void snap_unverifiable(const snap_state *s, snap_unverified out[2]);
+
 /* Test support: 0 when every invariant above holds, else a number naming
  * the first that does not. */
 int snap_check_invariants(const snap_state *s);
