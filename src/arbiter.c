@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "src/carddb.h"
 #include "src/cli.h"
 
 typedef struct {
@@ -34,6 +35,20 @@ void cli_error(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+}
+
+int cli_load_cards(const char *path, cards **db)
+{
+    char err[8192];
+    if (!path)
+        path = carddb_default_path();
+    if (carddb_load_file(path, db, err, sizeof err) == 0)
+        return CLI_OK;
+    size_t k = strlen(err);
+    while (k > 0 && err[k - 1] == '\n')
+        err[--k] = '\0';
+    cli_error("card database %s", err[0] ? err : path);
+    return CLI_BADINPUT;
 }
 
 static void usage(FILE *f)

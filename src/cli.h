@@ -20,6 +20,12 @@ int cmd_deck(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 
+/* Load the card database at `path` (NULL: carddb_default_path()) into *db
+ * for a command; on failure print "arbiter: card database ..." with every
+ * problem and return CLI_BADINPUT, else CLI_OK. */
+struct cards;
+int cli_load_cards(const char *path, struct cards **db);
+
 /* "arbiter: " + message + newline on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -226,7 +226,6 @@ static int run_check(int argc, char **argv)
     deck_opts o;
     card_format f;
     cards *db = NULL;
-    char err[4096];
     int rc = CLI_OK;
 
     if (parse_opts(argc, argv, 1, &o) < 0)
@@ -243,15 +242,8 @@ static int run_check(int argc, char **argv)
     }
     if (parse_format(o.format, &f) < 0)
         return CLI_BADINPUT;
-    if (!o.cards)
-        o.cards = carddb_default_path();
-    if (carddb_load_file(o.cards, &db, err, sizeof err) != 0) {
-        size_t k = strlen(err);
-        while (k > 0 && err[k - 1] == '\n')
-            err[--k] = '\0';
-        cli_error("card database %s", err[0] ? err : o.cards);
+    if (cli_load_cards(o.cards, &db) != CLI_OK)
         return CLI_BADINPUT;
-    }
     for (int i = 0; i < o.n_paths; i++)
         rc = worst(rc, check_one(o.paths[i], f, db, o.json));
     if (fflush(stdout) != 0)

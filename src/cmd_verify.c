@@ -481,7 +481,6 @@ int cmd_verify(int argc, char **argv)
     verify_opts o;
     verify_progress p = {0, 0, 0};
     cards *db = NULL;
-    char err[4096];
     int sum[3] = {0, 0, 0}, jobs, rc;
 
     if (parse_opts(argc, argv, &o) < 0)
@@ -495,15 +494,8 @@ int cmd_verify(int argc, char **argv)
         fputs(usage_text, stderr);
         return CLI_BADINPUT;
     }
-    if (!o.cards)
-        o.cards = carddb_default_path();
-    if (carddb_load_file(o.cards, &db, err, sizeof err) != 0) {
-        size_t k = strlen(err);
-        while (k > 0 && err[k - 1] == '\n')
-            err[--k] = '\0';
-        cli_error("card database %s", err[0] ? err : o.cards);
+    if (cli_load_cards(o.cards, &db) != CLI_OK)
         return CLI_BADINPUT;
-    }
     jobs = o.jobs ? o.jobs : default_jobs();
     if (jobs > o.n_paths)
         jobs = o.n_paths;
