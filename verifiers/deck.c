@@ -156,6 +156,7 @@ struct deck_ctx {
     const char **lineup;        /* snap: lineup and reserve ids, sorted    */
     const char **reserve;       /* for bsearch                             */
     const char *rule;           /* id of the row being checked             */
+    const void *list_rule;      /* snap: the list rule being checked (4.2, 4.3) */
     deck_violation *out;
     size_t max;
     size_t found;
@@ -440,54 +441,63 @@ static void snap_list_size(deck_ctx *x, const ol_idlist *l, size_t want,
     report(x, &m);
 }
 
-static int keep_lineup_misfit(const deck_ctx *x, const entry *e)
+/* 4.2 and 4.3 have one shape: a list of a fixed size whose cards must all
+ * be of some kinds.  One row each; one check serves both. */
+typedef struct {
+    deck_list list;
+    size_t size;
+    int (*kind_ok)(card_kind k);
+    const char *noun, *size_rule, *kind_rule;
+} snap_list_rule;
+
+static const snap_list_rule snap_lineup_rule = {
+    LIST_MONSTERS, SNAP_LINEUP, card_kind_is_monster, "lineup",
+    "a Snap deck has exactly 5 Monster cards, a Prime Singular among them.",
+    "the five lineup cards must be Monsters or a Prime Singular."};
+static const snap_list_rule snap_supports_rule = {
+    LIST_SUPPORTS, SNAP_SUPPORTS, card_kind_is_support, "support deck",
+    "a Snap deck has exactly 20 Support cards (Spells and Counters).",
+    "Support cards must be Spells or Counters."};
+
+static int keep_list_misfit(const deck_ctx *x, const entry *e)
 {
-    (void)x;
-    return e->list == LIST_MONSTERS && known(e) && !card_kind_is_monster(e->c->kind);
+    const snap_list_rule *r = x->list_rule;
+    return e->list == r->list && known(e) && !r->kind_ok(e->c->kind);
 }
 
-static void say_lineup_misfit(const deck_ctx *x, const group *g, msg *m)
+static void say_list_misfit(const deck_ctx *x, const group *g, msg *m)
 {
-    msg_whose(m, x, "lineup");
+    const snap_list_rule *r = x->list_rule;
+    msg_whose(m, x, r->noun);
     msg_str(m, " lists ");
     msg_card(m, g->e[0]);
     msg_str(m, ", ");
     msg_kind(m, g->e[0]);
-    msg_str(m, "; the five lineup cards must be Monsters or a Prime Singular.");
+    msg_str(m, "; ");
+    msg_str(m, r->kind_rule);
+}
+
+static int snap_list_check(deck_ctx *x, const snap_list_rule *r, const ol_idlist *l)
+{
+    snap_list_size(x, l, r->size, r->noun, r->size_rule);
+    x->list_rule = r;
+    int rc = report_groups(x, keep_list_misfit, BY_ID, say_list_misfit);
+    x->list_rule = NULL;
+    return rc;
 }
 
 /* snap 4.2: "Each deck contains exactly five (5) Monster cards."
  * snap 13.8: Evolution cards "are not Monsters for deck construction". */
 static int snap_4_2(deck_ctx *x)
 {
-    snap_list_size(x, &x->deck->monsters, SNAP_LINEUP, "lineup",
-                   "a Snap deck has exactly 5 Monster cards, a Prime Singular among them.");
-    return report_groups(x, keep_lineup_misfit, BY_ID, say_lineup_misfit);
-}
-
-static int keep_support_misfit(const deck_ctx *x, const entry *e)
-{
-    (void)x;
-    return e->list == LIST_SUPPORTS && known(e) && !card_kind_is_support(e->c->kind);
-}
-
-static void say_support_misfit(const deck_ctx *x, const group *g, msg *m)
-{
-    msg_whose(m, x, "support deck");
-    msg_str(m, " lists ");
-    msg_card(m, g->e[0]);
-    msg_str(m, ", ");
-    msg_kind(m, g->e[0]);
-    msg_str(m, "; Support cards must be Spells or Counters.");
+    return snap_list_check(x, &snap_lineup_rule, &x->deck->monsters);
 }
 
 /* snap 4.3: "Each deck contains exactly twenty (20) Support cards,
  * consisting of any mix of: Spell cards, Counter cards". */
 static int snap_4_3(deck_ctx *x)
 {
-    snap_list_size(x, &x->deck->supports, SNAP_SUPPORTS, "support deck",
-                   "a Snap deck has exactly 20 Support cards (Spells and Counters).");
-    return report_groups(x, keep_support_misfit, BY_ID, say_support_misfit);
+    return snap_list_check(x, &snap_supports_rule, &x->deck->supports);
 }
 
 static int keep_for_copies(const deck_ctx *x, const entry *e)
