@@ -891,3 +891,19 @@ Test(snap, snap_openlog_6_announced_mode_counts_what_stays_unverifiable)
     cr_assert_eq(u[1].fifth, 1);
     cr_assert_eq(u[0].fifth, 0);
 }
+
+Test(snap, snap_18_6_bench_facedown_places_the_rest_face_up)
+{
+    olverdict v = start_with("announced", "\"rules\":{\"bench_facedown\":3}", P1_DECK);
+    cr_assert_eq(v.status, OL_V_OK);
+    illegal("\"type\":\"bench\",\"by\":\"p1\",\"slots\":[null,null,null,null]", "snap:18.6");
+    ok("\"type\":\"bench\",\"by\":\"p1\",\"slots\":[null,null,null,\"flx-current-eel\"]");
+    cr_assert(st.side[0].bench[3].face_up);
+    cr_assert_eq(st.side[0].revealed, 1);
+    ok("\"type\":\"bench\",\"by\":\"p2\",\"slots\":[null,null,null,\"aet-cloud-monk\"]");
+    ok("\"type\":\"select\",\"by\":\"p1\",\"cards\":[null,null,null,null,null]");
+    ok("\"type\":\"select\",\"by\":\"p2\",\"cards\":[null,null,null,null,null,null]");
+    /* R4: a face-up Bench monster is promoted first */
+    illegal("\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-forge-golem\"", "snap:R4");
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":3");
+}

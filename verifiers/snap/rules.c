@@ -697,6 +697,11 @@ static const snap_rule rules[] = {
      "An effect that prevents unlocking, locking or drawing applies to the rest of its target's current "
      "turn if it is theirs, otherwise to their next turn, and ends when that turn ends.",
      "A prevention lasts until the end of its target's current or next turn."},
+    {SNAP("A29"),
+     "With the lever bench_facedown N (18.6, fewer face-down Bench Monsters at setup), the Bench slots "
+     "from N on are placed face-up at setup, so their cards are named in the bench event in every hidden "
+     "mode; they count as revealed (R10) and fire no trigger.",
+     "In the bench_facedown variant, the other Bench monsters start face-up and are named."},
 };
 
 const snap_rule *snap_rules(size_t *n)

@@ -813,11 +813,26 @@ static void do_bench_setup(judge *j, int p)
         ILLEGAL(j, "snap:8.3", "%s has already placed their Bench.", who(s, p));
         return;
     }
-    /* 8.3: "Four (4) non-Prime Monsters are placed face-down on the Bench." */
+    /* 8.3: "Four (4) non-Prime Monsters are placed face-down on the Bench."
+     * 18.6 "fewer face-down Bench Monsters at setup": with bench_facedown N
+     * the slots from N on are placed face-up, so they are named in public
+     * (A29). */
     for (int i = 0; i < SNAP_BENCH; i++) {
         snap_monster *m = &sd->bench[i];
-        if (take_href(j, &j->ev->slots[i], &m->id, "The Bench"))
+        int face_up = i >= s->bench_facedown;
+        if (face_up && j->ev->slots[i].kind != OL_HREF_CARD) {
+            ILLEGAL(j, "snap:18.6", "%s's Bench slot %d starts face-up in this variant (bench_facedown %u): its "
+                    "card is named, not hidden.", who(s, p), i, s->bench_facedown);
             return;
+        }
+        if (face_up) {
+            if (!(m->id.card = cards_find(s->db, j->ev->slots[i].card))) {
+                ILLEGAL(j, "openlog:cards", "The card \"%s\" is not in the card database.", j->ev->slots[i].card);
+                return;
+            }
+        } else if (take_href(j, &j->ev->slots[i], &m->id, "The Bench")) {
+            return;
+        }
         if (m->id.card && (m->id.card->kind != CARD_MONSTER || lineup_index(sd, m->id.card, 0) < 0)) {
             ILLEGAL(j, "snap:8.3", "%s places %s on the Bench; only the non-Prime Monsters of the lineup start "
                     "there.", who(s, p), m->id.card->name);
@@ -829,6 +844,13 @@ static void do_bench_setup(judge *j, int p)
                 return;
             }
         m->present = 1;
+        if (face_up) {
+            m->face_up = 1;
+            m->stack[0] = m->id.card;
+            m->depth = 1;
+            sd->lineup_seen[lineup_index(sd, m->id.card, 0)] = 1;
+            sd->revealed++;   /* R10: ever face-up */
+        }
     }
     /* R1: without a Prime Singular the fifth base monster waits off the field. */
     if (!sd->prime) {
