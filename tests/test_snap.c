@@ -907,3 +907,30 @@ Test(snap, snap_18_6_bench_facedown_places_the_rest_face_up)
     illegal("\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-forge-golem\"", "snap:R4");
     ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":3");
 }
+
+/* ---- effects decide outcomes (15.4, 11.3) ---------------------------- */
+
+Test(snap, snap_15_4_a_fizzle_counter_stops_the_combat)
+{
+    start(NULL);
+    base(15);
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-dark-mirror\",\"targets\":[]");   /* fizzle */
+    ok("\"type\":\"end\",\"by\":\"p1\"");
+    cr_assert(st.side[1].active.present, "the attack fizzled: Crypt Rat stands");
+    cr_assert_eq(st.side[1].lost, 0);
+    cr_assert_eq(st.side[1].n_grave, 1, "the Counter went to the graveyard");
+}
+
+Test(snap, snap_11_3_a_counter_modifier_turns_the_combat)
+{
+    start(NULL);
+    base(15);
+    /* Forge Golem 3000 attacks Crypt Rat 1800; Death Grip gives the attacker -2000 */
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-death-grip\",\"targets\":[]");
+    illegal("\"type\":\"end\",\"by\":\"p1\"", "snap:R4");
+    cr_assert(!st.side[0].active.present, "1000 against 1800: Forge Golem is defeated");
+    cr_assert(st.side[0].no_draw, "Death Grip also prevents p1 from drawing (9.8)");
+    cr_assert_eq(st.side[1].active.mod, 0, "modifiers end with the combat (R7)");
+}
