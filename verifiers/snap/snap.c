@@ -982,7 +982,7 @@ static void do_unlock(judge *j)
         return;
     }
     if (j->ev->lock >= sd->n_locked) {
-        ILLEGAL(j, "snap:9.6", "%s unlocked Locked Support %u, but has only %u.", who(s, p), j->ev->lock,
+        ILLEGAL(j, "snap:9.6", "%s unlocked Locked Support %u, but holds only %u Locked Supports.", who(s, p), j->ev->lock,
                 sd->n_locked);
         return;
     }
@@ -1086,7 +1086,10 @@ static void do_trigger(judge *j)
             at = i;
     }
     if (at < 0) {
-        ILLEGAL(j, "snap:10.4", "No Trigger ability %u of the monster in that slot has fired.", ev->ability);
+        char where[32];
+        slot_name(where, sizeof where, ev->source.slot);
+        ILLEGAL(j, "snap:10.4", "%s announced Trigger ability %u of %s's monster in %s, but no such Trigger has "
+                "fired.", ol_by_name(ev->by), ev->ability, ol_player_name(ev->source.p), where);
         return;
     }
     snap_fired f = s->fired[at];
@@ -1114,7 +1117,7 @@ static int push_link(judge *j, int p, const card *c, int is_spell)
 {
     snap_state *s = j->s;
     if (s->n_chain >= SNAP_CHAIN_MAX)
-        return ILLEGAL(j, "snap:15.3", "The chain is full.");
+        return ILLEGAL(j, "snap:15.3", "The chain already holds the most links arbiter can follow.");
     snap_link *l = &s->chain[s->n_chain++];
     memset(l, 0, sizeof *l);
     l->seq = j->ev->seq;
@@ -1243,7 +1246,7 @@ static void do_evolve(judge *j)
         if (sd->reserve[i] == c && !sd->reserve_used[i])
             r = i;
     if (r < 0) {
-        ILLEGAL(j, "snap:13.2", "%s evolved with %s, which is not unused in their Monster Reserve.", who(s, p),
+        ILLEGAL(j, "snap:13.2", "%s evolved with %s, which is not waiting unused in their Monster Reserve.", who(s, p),
                 c ? c->name : j->ev->card.card);
         return;
     }
@@ -1382,7 +1385,7 @@ static void do_block(judge *j)
     int p = player_of(j->ev);
     if (s->window != WIN_BLOCKER || p != OTHER(s->turn)) {
         /* 12.2: "Blocker may be used only during the Blocker Window." */
-        ILLEGAL(j, "snap:12.2", "A Blocker may be assigned only by the defending player, in the Blocker Window.");
+        ILLEGAL(j, "snap:12.2", "A Blocker may be assigned only by the defending player, in the Blocker Window right after an attack.");
         return;
     }
     snap_monster *m = monster_at(s, p, j->ev->slot);
