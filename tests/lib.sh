@@ -4,6 +4,8 @@ set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${ARBITER:=$top_srcdir/build/arbiter}"
 : "${SANITIZERS:=no}"
+: "${ARBITER_CARDS:=$top_srcdir/fixtures/cards/core.json}"
+export ARBITER_CARDS
 passed=0
 failed=0
 TMP=$(mktemp -d)
