@@ -25,6 +25,7 @@ static const subcommand commands[] = {
     {"deck",    cmd_deck,    "check a decklist against a format's construction rules"},
     {"convert", cmd_convert, "convert an open log between .mlog and .jsonl"},
     {"verify",  cmd_verify,  "verify open logs through the rules engine of their format"},
+    {"replay",  cmd_replay,  "show the board at one event of a log, for a judge or a player"},
 };
 
 void cli_error(const char *fmt, ...)

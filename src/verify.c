@@ -26,7 +26,14 @@
  * check is a memcmp.  Nothing here prints, reads the clock or touches a
  * global: the command line runs one verify_file() per thread, and the
  * daemon will report the same verdicts byte for byte (openlog.md 10).
+ *
+ * `arbiter replay` needs the board as it stood at one event, judged exactly
+ * as `verify` judges it.  So there is one loop, run_reader(), with a limit:
+ * it stops once the event at the limit's seq has been stored, and can hand
+ * the engine over instead of destroying it.  verify_file() is that loop
+ * with no limit; nothing about seq bookkeeping exists twice.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,17 +299,24 @@ static verify_report *report_new(const char *name)
     return rep;
 }
 
-int verify_reader(const cards *db, olreader *r, const char *name, verify_report **out)
+/* The one loop behind every entry point: read events and judge each until
+ * the reader ends, reading must stop (no engine, I/O error), or the event
+ * at seq `until` has been stored.  On success the report goes to *out and,
+ * when vf_out is not NULL, the engine (possibly NULL) to *vf_out. */
+static int run_reader(const cards *db, olreader *r, const char *name, uint64_t until,
+                      verify_report **out, verifier **vf_out)
 {
     verify_run run;
     int rc = VERIFY_OK;
 
     *out = NULL;
+    if (vf_out)
+        *vf_out = NULL;
     memset(&run, 0, sizeof run);
     run.db = db;
     if (!(run.rep = report_new(name)))
         return VERIFY_ENOMEM;
-    while (rc == VERIFY_OK && !run.stop) {
+    while (rc == VERIFY_OK && !run.stop && !(run.have_header && run.expect > until)) {
         olevent *ev = NULL;
         const char *raw = NULL;
         size_t len = 0;
@@ -330,8 +344,13 @@ int verify_reader(const cards *db, olreader *r, const char *name, verify_report 
     }
     if (rc == VERIFY_OK) {
         conclude(&run);
+        run.rep->next_seq = run.expect;
         *out = run.rep;
         run.rep = NULL;
+        if (vf_out) {
+            *vf_out = run.vf;
+            run.vf = NULL;
+        }
     }
     verify_report_destroy(&run.rep);
     verifier_destroy(&run.vf);
@@ -340,7 +359,14 @@ int verify_reader(const cards *db, olreader *r, const char *name, verify_report 
     return rc;
 }
 
-int verify_file(const cards *db, const char *path, verify_report **out)
+int verify_reader(const cards *db, olreader *r, const char *name, verify_report **out)
+{
+    return run_reader(db, r, name, UINT64_MAX, out, NULL);
+}
+
+/* Open `path` and run the loop; an unopenable file is a report, not an error. */
+static int run_file(const cards *db, const char *path, uint64_t until, verify_report **out,
+                    verifier **vf_out)
 {
     olreader *r = NULL;
     olerror err;
@@ -349,6 +375,8 @@ int verify_file(const cards *db, const char *path, verify_report **out)
     int rc;
 
     *out = NULL;
+    if (vf_out)
+        *vf_out = NULL;
     memset(&err, 0, sizeof err);
     rc = olreader_open(path, enc, &r, &err);
     if (rc == OL_ENOMEM)
@@ -363,7 +391,18 @@ int verify_file(const cards *db, const char *path, verify_report **out)
         *out = rep;
         return VERIFY_OK;
     }
-    rc = verify_reader(db, r, path, out);
+    rc = run_reader(db, r, path, until, out, vf_out);
     olreader_destroy(&r);
     return rc;
+}
+
+int verify_file(const cards *db, const char *path, verify_report **out)
+{
+    return run_file(db, path, UINT64_MAX, out, NULL);
+}
+
+int verify_file_until(const cards *db, const char *path, uint64_t at_seq, verify_report **out,
+                      verifier **vf_out)
+{
+    return run_file(db, path, at_seq, out, vf_out);
 }

@@ -39,10 +39,12 @@
 #define ARBITER_VERIFY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "logformat/olstream.h"
 #include "logformat/olverdict.h"
 #include "verifiers/cards.h"
+#include "verifiers/verifier.h"
 
 enum {
     VERIFY_OK = 0,
@@ -81,6 +83,8 @@ typedef struct {
     size_t counts[OL_V_COUNT];   /* verdicts per status                       */
     verify_entry *verdicts;      /* one per event, in the order read          */
     size_t n_verdicts;
+    uint64_t next_seq;           /* the next seq expected: the events stored
+                                    in the match are seqs 0..next_seq-1       */
 } verify_report;
 
 /* Verify the log at `path` (".mlog" or ".jsonl" by extension; "-" is stdin,
@@ -96,6 +100,18 @@ int verify_file(const cards *db, const char *path, verify_report **out);
  * for instance); `name` labels the report.  The reader is read to its end
  * (or until an unverifiable header) but not destroyed. */
 int verify_reader(const cards *db, olreader *r, const char *name, verify_report **out);
+
+/* The same as verify_file(), judged by the same loop, but reading stops
+ * once the event at seq `at_seq` has been stored (ok, warning, illegal or
+ * mismatch): the report holds every verdict up to that point, its status
+ * and `finished` describe the log so far, and when the log ends first
+ * report->next_seq <= at_seq.  When vf_out is not NULL the engine, as it
+ * stands after that event, goes to *vf_out (NULL when no engine was made:
+ * no header, a header naming another database, no engine for the format);
+ * the caller destroys it with verifier_destroy() before `db`.  This is
+ * `arbiter replay --at SEQ`. */
+int verify_file_until(const cards *db, const char *path, uint64_t at_seq, verify_report **out,
+                      verifier **vf_out);
 
 /* VERIFY_LEGAL, VERIFY_ILLEGAL or VERIFY_UNREADABLE as "legal", "illegal",
  * "unreadable". */
