@@ -550,13 +550,9 @@ static json_t *monster_json(const replay_ctx *c, int p, const snap_monster *m)
 }
 
 /* {"count":N,"cards":[...]}: one entry per card, null when hidden. */
-static json_t *hidden_list_json(const replay_ctx *c, int p, const snap_hidden *h, int n)
+/* {"count": n, "cards": a}: takes a; NULL (and everything freed) on failure. */
+static json_t *counted_cards(json_t *o, json_t *a, int n, int bad)
 {
-    json_t *o = json_object(), *a = json_array();
-    int bad = !o || !a;
-
-    for (int i = 0; !bad && i < n; i++)
-        bad = push(a, shown_json(shown_of(c->view, p, &h[i])));
     bad = bad || put(o, "count", json_integer(n));
     if (!bad) {
         bad = put(o, "cards", a);
@@ -568,6 +564,16 @@ static json_t *hidden_list_json(const replay_ctx *c, int p, const snap_hidden *h
         return NULL;
     }
     return o;
+}
+
+static json_t *hidden_list_json(const replay_ctx *c, int p, const snap_hidden *h, int n)
+{
+    json_t *o = json_object(), *a = json_array();
+    int bad = !o || !a;
+
+    for (int i = 0; !bad && i < n; i++)
+        bad = push(a, shown_json(shown_of(c->view, p, &h[i])));
+    return counted_cards(o, a, n, bad);
 }
 
 static json_t *reserve_json(const replay_ctx *c, int p)
@@ -582,17 +588,7 @@ static json_t *reserve_json(const replay_ctx *c, int p)
         n++;
         bad = push(a, shown_json(shown_known(c->view, p, sd->reserve[i])));
     }
-    bad = bad || put(o, "count", json_integer(n));
-    if (!bad) {
-        bad = put(o, "cards", a);
-        a = NULL;
-    }
-    json_decref(a);
-    if (bad) {
-        json_decref(o);
-        return NULL;
-    }
-    return o;
+    return counted_cards(o, a, n, bad);
 }
 
 static json_t *pending_json(const replay_ctx *c, int p)
