@@ -50,6 +50,7 @@ static const char usage_text[] =
     "  --json        one JSON object per file and line, keys in this order:\n"
     "                {\"file\",\"match\",\"format\",\"engine\",\"status\",\"winner\",\n"
     "                 \"finished\",\"events\",\"counts\":{STATUS:N,...},\n"
+    "                 \"unverified\":{\"p1\":N,\"p2\":N},\n"
     "                 \"verdicts\":[every verdict that is not ok]} and \"error\"\n"
     "                when status is \"unreadable\"\n"
     "  --quiet       report only the logs that are not legal; no summary\n"
@@ -207,6 +208,9 @@ static void print_text(const verify_report *r)
         else
             printf(", %s)\n", r->finished ? "no winner" : "unfinished");
     }
+    if (r->unverified[0] || r->unverified[1])
+        printf("  unverifiable: %u hidden card%s of p1 and %u of p2 were never revealed\n",
+               r->unverified[0], r->unverified[0] == 1 ? "" : "s", r->unverified[1]);
     for (size_t i = 0; i < n; i++) {
         const olverdict *v = &r->verdicts[i].v;
         if (v->status == OL_V_OK)
@@ -256,6 +260,8 @@ static json_t *report_json(const verify_report *r)
         bad = json_object_set_new(o, "counts", counts);
         counts = NULL;
     }
+    bad = bad || json_object_set_new(o, "unverified", json_pack("{s:i, s:i}", "p1", (int)r->unverified[0],
+                                                                "p2", (int)r->unverified[1]));
     if (!bad) {
         bad = json_object_set_new(o, "verdicts", list);
         list = NULL;

@@ -260,6 +260,7 @@ static void conclude(verify_run *run)
     verify_report *rep = run->rep;
 
     if (run->vf) {
+        verifier_unverified(run->vf, rep->unverified);
         rep->finished = verifier_finished(run->vf, &rep->winner) ? 1 : 0;
         if (!rep->finished)
             rep->winner = -1;

@@ -81,6 +81,8 @@ typedef struct {
     int finished;                /* 1 when the engine says the game is over   */
     int winner;                  /* OL_P1, OL_P2, or -1 (none, or unfinished) */
     size_t counts[OL_V_COUNT];   /* verdicts per status                       */
+    unsigned unverified[2];      /* hidden cards never checked, p1 and p2
+                                    (verifier_unverified); 0 without engine  */
     verify_entry *verdicts;      /* one per event, in the order read          */
     size_t n_verdicts;
     uint64_t next_seq;           /* the next seq expected: the events stored

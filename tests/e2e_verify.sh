@@ -73,7 +73,7 @@ expect_rc 2 "missing card database"
 shape='^\{"file":"[^"]*","match":("[^"]*"|null),"format":("[a-z]*"|null),"engine":("[^"]*"|null),'
 shape+='"status":"(legal|illegal|unreadable)","winner":("p1"|"p2"|null),"finished":(true|false),'
 shape+='"events":[0-9]+,"counts":\{"ok":[0-9]+,"warning":[0-9]+,"illegal":[0-9]+,"mismatch":[0-9]+,'
-shape+='"duplicate":[0-9]+,"conflict":[0-9]+,"gap":[0-9]+,"malformed":[0-9]+\},"verdicts":\[.*\](,"error":"[^"]*")?\}$'
+shape+='"duplicate":[0-9]+,"conflict":[0-9]+,"gap":[0-9]+,"malformed":[0-9]+\},"unverified":\{"p1":[0-9]+,"p2":[0-9]+\},"verdicts":\[.*\](,"error":"[^"]*")?\}$'
 for f in "$LOGS"/*.jsonl; do
     b=$(basename "$f")
     run --json "$f"

@@ -44,6 +44,14 @@ int verifier_finished(const verifier *vf, int *winner)
     return vf->snap.over && vf->snap.setup_done;
 }
 
+void verifier_unverified(const verifier *vf, unsigned out[2])
+{
+    snap_unverified u[2];
+    snap_unverifiable(&vf->snap, u);
+    for (int p = 0; p < 2; p++)
+        out[p] = (unsigned)u[p].bench + u[p].hand + u[p].locked + u[p].fifth;
+}
+
 const char *verifier_engine(const verifier *vf)
 {
     (void)vf;

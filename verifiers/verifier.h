@@ -45,6 +45,11 @@ void verifier_apply(verifier *vf, const olevent *ev, olverdict *v);
  * winner), else 0.  winner may be NULL. */
 int verifier_finished(const verifier *vf, int *winner);
 
+/* Hidden cards whose identity was never checked, per player (openlog 6):
+ * in announced mode the cards never named, in commit mode the commitments
+ * never opened; 0 in open mode.  For the final record. */
+void verifier_unverified(const verifier *vf, unsigned out[2]);
+
 /* The format's engine name and version, stored with each record
  * (openlog.md 10): "snap/1". */
 const char *verifier_engine(const verifier *vf);
