@@ -40,4 +40,26 @@ for f in "$dir"/illegal-*.jsonl; do
         fi
     done
 done
+# Issue 3, acceptance 3: a legal commit-mode game with one commitment altered
+# is flagged at that card's reveal.  Slot 1 of p1's Bench (seq 1) is flipped
+# at seq 8: change one hex digit of its commitment.
+f=$dir/legal-commit-concede.jsonl
+awk 'NR == 2 {
+        s = $0; key = "{\"c\":\""
+        i = index(s, key); rest = substr(s, i + length(key)); j = index(rest, key)
+        pos = i + length(key) + j - 1 + length(key)
+        c = substr(s, pos, 1); r = (c == "0") ? "1" : "0"
+        $0 = substr(s, 1, pos - 1) r substr(s, pos + 1)
+     } { print }' "$f" >"$TMP/altered.jsonl"
+if cmp -s "$f" "$TMP/altered.jsonl"; then
+    fail "acceptance 3: the commitment was not altered"
+else
+    out=$("$ARBITER" verify --json "$TMP/altered.jsonl")
+    first=$(printf '%s' "$out" | grep -oE '"seq":[0-9]+,"status":"(illegal|mismatch)","rule":"[^"]*"' | head -n 1)
+    if [ "$first" = '"seq":8,"status":"illegal","rule":"openlog:commit"' ]; then
+        pass "acceptance 3: an altered commitment is flagged at its reveal (seq 8, openlog:commit)"
+    else
+        fail "acceptance 3: first flagged verdict: ${first:-none}"
+    fi
+fi
 finish
