@@ -23,20 +23,25 @@ for f in "$dir"/legal-*.jsonl; do
     done
 done
 
+# An .expect holds one line "seq status rule" per verdict that is not ok
+# (one line, but for snap:8.1, which only follows an illegal header); the
+# status may be warning (the shot clock, snap:16.1): the log is then legal.
 for f in "$dir"/illegal-*.jsonl; do
     b=$(basename "$f" .jsonl)
-    read -r seq status rule <"$dir/$b.expect" || { fail "$b: no .expect"; continue; }
+    [ -s "$dir/$b.expect" ] || { fail "$b: no .expect"; continue; }
+    want=$(awk '{ printf "%s\"seq\":%s,\"status\":\"%s\",\"rule\":\"%s\"", (NR > 1 ? "\n" : ""), $1, $2, $3 }' "$dir/$b.expect")
+    want_rc=0
+    grep -qv ' warning ' "$dir/$b.expect" && want_rc=1
     for enc in jsonl mlog; do
         in=$f
         if [ $enc = mlog ]; then in=$TMP/$b.mlog; "$ARBITER" convert "$f" "$in" || { fail "$b: convert"; continue; }; fi
         out=$("$ARBITER" verify --json "$in"); rc=$?
-        # every non-ok verdict listed; warnings are allowed, anything else must be the expected one
-        bad=$(printf '%s' "$out" | grep -oE '"seq":[0-9]+,"status":"(illegal|mismatch|conflict|gap|malformed|duplicate)","rule":"[^"]*"')
-        want="\"seq\":$seq,\"status\":\"$status\",\"rule\":\"$rule\""
-        if [ $rc -eq 1 ] && [ "$bad" = "$want" ]; then
-            pass "$b.$enc: seq $seq $status $rule, the rest verifies"
+        # every verdict that is not ok, in seq order: exactly the expected ones
+        bad=$(printf '%s' "$out" | grep -oE '"seq":[0-9]+,"status":"(warning|illegal|mismatch|conflict|gap|malformed|duplicate)","rule":"[^"]*"')
+        if [ $rc -eq $want_rc ] && [ "$bad" = "$want" ]; then
+            pass "$b.$enc: $(tr '\n' ' ' <"$dir/$b.expect")and the rest verifies"
         else
-            fail "$b.$enc: exit $rc, want only $want, got: ${bad:-nothing}"
+            fail "$b.$enc: exit $rc (want $want_rc), want only $want, got: ${bad:-nothing}"
         fi
     done
 done

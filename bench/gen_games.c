@@ -1,0 +1,1206 @@
+/* gen_games.c -- seeded random Snap matches, played through the real engine.
+ *
+ * Build (from the top of the tree, after `make -C build`):
+ *   gcc -std=c11 -D_POSIX_C_SOURCE=200809L -I. -Ibuild -o build/gen_games bench/gen_games.c build/libarbiter.a $(pkg-config --cflags --libs libzmq msgpack lmdb jansson libsodium) -lm
+ *
+ * What: writes one complete open log (header + events) of a Snap match in
+ * which every event is legal, or -- with --inject RULE -- exactly one event
+ * is judged illegal (or mismatch, or the shot-clock warning) citing RULE.
+ * It serves the fixtures of fixtures/snap/ and the benchmark corpus.
+ *
+ * How: two engines replay the match side by side: a "truth" engine in open
+ * mode, which knows every hidden card and from whose public state the
+ * candidate events are enumerated, and the "real" engine in the header's
+ * hidden mode (open, commit, announced), whose verdicts are the ones
+ * `arbiter verify` will give.  At each point the candidates (obligations
+ * first: fired triggers, promotions, selections, the fifth monster; then
+ * windows; then the active player's steps) are ordered by a weighted random
+ * draw (attacks weigh most, so games end) and the first that both engines
+ * accept (ok or warning) is kept.  Candidates are judged on copies of the
+ * states: snap_apply changes its state even for an illegal event (A26: a
+ * window closes by the arrival of any event).
+ *
+ * --inject RULE: from event --inject-after on, before each legal move the
+ * generator also tries a few hundred "wild" events (every type, either
+ * player, random slots, cards, targets, wrong href shapes, unknown ids) and
+ * keeps the first one the real engine judges illegal (or mismatch) citing
+ * RULE (and whose sentence holds --inject-msg) and the truth engine does not accept; the match then goes on from the
+ * state after it, so every other event stays legal.  snap:16.1 is injected
+ * as a legal event that comes 31-59 s after the previous one (needs --t).
+ *
+ * Exit: 0 written; 3 the match did not finish within --max-events, or the
+ * rule could not be injected (try another seed); 2 bad usage or input.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <sodium.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "logformat/olcodec.h"
+#include "logformat/olstream.h"
+#include "src/carddb.h"
+#include "verifiers/snap/snap.h"
+
+/* ---- random numbers (xorshift64*) ------------------------------------ */
+
+static uint64_t rng_state = 88172645463325252ull;
+
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 2685821657736338717ull;
+}
+
+static int rn(int n)
+{
+    return n <= 0 ? 0 : (int)(rnd() % (uint64_t)n);
+}
+
+static double runit(void)
+{
+    return ((double)(rnd() >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* ---- options --------------------------------------------------------- */
+
+typedef enum { M_OPEN, M_COMMIT, M_ANNOUNCED } gmode;
+static const char *const mode_names[] = {"open", "commit", "announced"};
+
+static struct {
+    uint64_t seed;
+    gmode mode;
+    const char *deck[2];
+    const char *cards_path;
+    const char *out;
+    const char *expect;
+    const char *match;
+    char rules[512];
+    int concede_at, conceder;
+    int max_events;
+    int with_t;
+    uint64_t t0;
+    int claim;
+    const char *inject;
+    const char *inject_msg;
+    int inject_after;
+    int wild_tries;
+    int verbose;
+} opt;
+
+/* ---- decks ----------------------------------------------------------- */
+
+typedef struct {
+    char *mon[SNAP_LINEUP];
+    int n_mon;
+    char *sup[SNAP_SUPPORTS];
+    int n_sup;
+    char *res[SNAP_RESERVE_MAX];
+    int n_res;
+    char *json;   /* {"monsters":[..],"supports":[..],"reserve":[..]} */
+} gdeck;
+
+static gdeck decks[2];
+static cards *db;
+
+static int load_list(json_t *root, const char *key, char **out, int max)
+{
+    json_t *a = json_object_get(root, key);
+    size_t i;
+    json_t *v;
+    int n = 0;
+    json_array_foreach(a, i, v)
+    {
+        if (n < max && json_is_string(v))
+            out[n++] = strdup(json_string_value(v));
+    }
+    return n;
+}
+
+static int load_deck(const char *path, gdeck *d)
+{
+    json_error_t err;
+    json_t *root = json_load_file(path, 0, &err);
+    if (!root) {
+        fprintf(stderr, "gen_games: %s: %s\n", path, err.text);
+        return -1;
+    }
+    d->n_mon = load_list(root, "monsters", d->mon, SNAP_LINEUP);
+    d->n_sup = load_list(root, "supports", d->sup, SNAP_SUPPORTS);
+    d->n_res = load_list(root, "reserve", d->res, SNAP_RESERVE_MAX);
+    json_t *o = json_object();
+    json_object_set(o, "monsters", json_object_get(root, "monsters"));
+    json_object_set(o, "supports", json_object_get(root, "supports"));
+    json_object_set(o, "reserve", json_object_get(root, "reserve") ? json_object_get(root, "reserve") : json_array());
+    d->json = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    json_decref(root);
+    return 0;
+}
+
+/* ---- candidates ------------------------------------------------------ */
+
+enum { R_MON, R_PLAYER, R_SEQ, R_LOCK };
+
+typedef struct {
+    int kind, p, slot, lock;
+    uint64_t seq;
+} gref;
+
+#define MAXC 24
+
+typedef struct {
+    const char *type;
+    int by;                   /* 0 p1, 1 p2, 2 table, 3 judge */
+    int slot;                 /* -1 active, -2 none */
+    const char *card;         /* revealed or named card; NULL none */
+    const char *cards[MAXC];  /* hrefs of bench setup / select / lock */
+    int n_cards;
+    int is_setup_bench;
+    gref tg[4];
+    int n_tg;
+    int has_targets;
+    gref target;              /* attack */
+    int lock;
+    int ability;
+    gref source;
+    const char *extra;        /* raw JSON fields for claim / judge, without leading comma */
+    int force_mode;           /* -1: the header's; else render hrefs in that mode */
+    int no_nonce;
+    const char *bad_nonce;
+    double w;
+    double key;
+} gcand;
+
+static gcand cands[4096];
+static int n_cands;
+
+static gcand *add(const char *type, int by, double w)
+{
+    if (n_cands >= (int)(sizeof cands / sizeof cands[0]))
+        return NULL;
+    gcand *c = &cands[n_cands++];
+    memset(c, 0, sizeof *c);
+    c->type = type;
+    c->by = by;
+    c->slot = -2;
+    c->force_mode = -1;
+    c->w = w;
+    return c;
+}
+
+/* ---- rendering ------------------------------------------------------- */
+
+typedef struct {
+    char *b;
+    size_t n, cap;
+} sbuf;
+
+static void sb(sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb(sbuf *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(s->b + s->n, s->cap - s->n, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        s->n += (size_t)k < s->cap - s->n ? (size_t)k : s->cap - s->n - 1;
+}
+
+static const char *pname(int p)
+{
+    return p == 0 ? "p1" : p == 1 ? "p2" : p == 2 ? "table" : "judge";
+}
+
+/* The nonce of (player, card): 16 bytes derived from the seed. */
+static void nonce_of(int p, const char *id, char out[33])
+{
+    uint8_t h[16];
+    crypto_generichash_state st;
+    crypto_generichash_init(&st, NULL, 0, sizeof h);
+    crypto_generichash_update(&st, (const unsigned char *)&opt.seed, sizeof opt.seed);
+    crypto_generichash_update(&st, (const unsigned char *)pname(p), 2);
+    crypto_generichash_update(&st, (const unsigned char *)id, strlen(id));
+    crypto_generichash_final(&st, h, sizeof h);
+    for (int i = 0; i < 16; i++)
+        snprintf(out + 2 * i, 3, "%02x", h[i]);
+}
+
+/* openlog 6: hex = BLAKE2b-256(card id bytes || 0x00 || nonce bytes) */
+static void commit_of(int p, const char *id, char out[65])
+{
+    char nonce[33];
+    uint8_t nb[16], h[32];
+    nonce_of(p, id, nonce);
+    for (int i = 0; i < 16; i++)
+        sscanf(nonce + 2 * i, "%2hhx", &nb[i]);
+    crypto_generichash_state st;
+    crypto_generichash_init(&st, NULL, 0, sizeof h);
+    crypto_generichash_update(&st, (const unsigned char *)id, strlen(id));
+    crypto_generichash_update(&st, (const unsigned char *)"", 1);
+    crypto_generichash_update(&st, nb, sizeof nb);
+    crypto_generichash_final(&st, h, sizeof h);
+    for (int i = 0; i < 32; i++)
+        snprintf(out + 2 * i, 3, "%02x", h[i]);
+}
+
+static void put_slot(sbuf *s, int slot)
+{
+    if (slot == OL_SLOT_ACTIVE)
+        sb(s, "\"a\"");
+    else
+        sb(s, "%d", slot);
+}
+
+static void put_ref(sbuf *s, const gref *r)
+{
+    switch (r->kind) {
+    case R_MON: sb(s, "{\"p\":\"%s\",\"s\":", pname(r->p)); put_slot(s, r->slot); sb(s, "}"); break;
+    case R_PLAYER: sb(s, "{\"p\":\"%s\"}", pname(r->p)); break;
+    case R_SEQ: sb(s, "{\"seq\":%llu}", (unsigned long long)r->seq); break;
+    default: sb(s, "{\"p\":\"%s\",\"lock\":%d}", pname(r->p), r->lock); break;
+    }
+}
+
+static void put_href(sbuf *s, gmode m, int p, const char *id)
+{
+    if (!id || m == M_ANNOUNCED) {
+        sb(s, "null");
+    } else if (m == M_COMMIT) {
+        char c[65];
+        commit_of(p, id, c);
+        sb(s, "{\"c\":\"%s\"}", c);
+    } else {
+        sb(s, "\"%s\"", id);
+    }
+}
+
+/* A revealed card: "card":"id" and, in commit mode, its nonce. */
+static void put_reveal(sbuf *s, const gcand *c, gmode m)
+{
+    sb(s, ",\"card\":\"%s\"", c->card);
+    if (c->bad_nonce)
+        sb(s, ",\"nonce\":\"%s\"", c->bad_nonce);
+    else if (m == M_COMMIT && !c->no_nonce && c->by < 2) {
+        char n[33];
+        nonce_of(c->by, c->card, n);
+        sb(s, ",\"nonce\":\"%s\"", n);
+    }
+}
+
+static int bench_facedown = SNAP_BENCH;
+
+static void render(const gcand *c, gmode m, uint64_t seq, int has_t, uint64_t t, char *out, size_t cap)
+{
+    sbuf s = {out, 0, cap};
+    gmode hm = c->force_mode >= 0 ? (gmode)c->force_mode : m;
+    int hp = c->by < 2 ? c->by : 0;
+    sb(&s, "{\"match\":\"%s\",\"seq\":%llu,\"type\":\"%s\",\"by\":\"%s\"", opt.match, (unsigned long long)seq,
+       c->type, pname(c->by));
+    if (has_t)
+        sb(&s, ",\"t\":%llu", (unsigned long long)t);
+    const char *ty = c->type;
+    if (!strcmp(ty, "bench") && c->is_setup_bench) {
+        sb(&s, ",\"slots\":[");
+        for (int i = 0; i < c->n_cards; i++) {
+            sb(&s, i ? "," : "");
+            /* 18.6 / A29: the slots from bench_facedown on start face-up, named */
+            put_href(&s, c->force_mode < 0 && i >= bench_facedown ? M_OPEN : hm, hp, c->cards[i]);
+        }
+        sb(&s, "]");
+    } else if (!strcmp(ty, "bench")) {
+        sb(&s, ",\"slot\":");
+        put_slot(&s, c->slot);
+        sb(&s, ",\"card\":");
+        put_href(&s, hm, hp, c->card);
+    } else if (!strcmp(ty, "select") || !strcmp(ty, "lock")) {
+        sb(&s, ",\"cards\":[");
+        for (int i = 0; i < c->n_cards; i++) {
+            sb(&s, i ? "," : "");
+            put_href(&s, hm, hp, c->cards[i]);
+        }
+        sb(&s, "]");
+    } else if (!strcmp(ty, "unlock")) {
+        sb(&s, ",\"lock\":%d", c->lock);
+        put_reveal(&s, c, m);
+    } else if (!strcmp(ty, "flip") || !strcmp(ty, "promote")) {
+        sb(&s, ",\"slot\":");
+        put_slot(&s, c->slot);
+        if (c->card)
+            put_reveal(&s, c, m);
+    } else if (!strcmp(ty, "trigger")) {
+        sb(&s, ",\"source\":");
+        put_ref(&s, &c->source);
+        sb(&s, ",\"ability\":%d", c->ability);
+    } else if (!strcmp(ty, "spell") || !strcmp(ty, "counter")) {
+        put_reveal(&s, c, m);
+    } else if (!strcmp(ty, "evolve")) {
+        sb(&s, ",\"slot\":");
+        put_slot(&s, c->slot);
+        sb(&s, ",\"card\":\"%s\"", c->card);
+    } else if (!strcmp(ty, "prime")) {
+        sb(&s, ",\"card\":\"%s\"", c->card);
+    } else if (!strcmp(ty, "attack")) {
+        sb(&s, ",\"target\":");
+        put_ref(&s, &c->target);
+    } else if (!strcmp(ty, "block") || !strcmp(ty, "swap")) {
+        sb(&s, ",\"slot\":");
+        put_slot(&s, c->slot);
+    }
+    if (c->has_targets) {
+        sb(&s, ",\"targets\":[");
+        for (int i = 0; i < c->n_tg; i++) {
+            sb(&s, i ? "," : "");
+            put_ref(&s, &c->tg[i]);
+        }
+        sb(&s, "]");
+    }
+    if (c->extra)
+        sb(&s, ",%s", c->extra);
+    sb(&s, "}");
+}
+
+/* ---- the match ------------------------------------------------------- */
+
+static snap_state truth, real;
+static uint64_t seq_next = 1, t_now;
+static FILE *out;
+static olevent *header_ev;
+
+static olevent *decode(const char *text)
+{
+    olevent *ev = NULL;
+    olerror err;
+    if (olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &ev, &err) != OL_OK) {
+        fprintf(stderr, "gen_games: cannot decode %s: %s\n", text, err.msg);
+        return NULL;
+    }
+    return ev;
+}
+
+static int accepted(const olverdict *v)
+{
+    return v->status == OL_V_OK || v->status == OL_V_WARNING;
+}
+
+/* Judge candidate c on copies of both engines.  *vt, *vr: the verdicts;
+ * *nt, *nr: the states after it. */
+static int judge_cand(const gcand *c, uint64_t t, snap_state *nt, snap_state *nr, olverdict *vt, olverdict *vr,
+                      char *text_real, size_t cap)
+{
+    char text_truth[8192];
+    render(c, M_OPEN, seq_next, opt.with_t, t, text_truth, sizeof text_truth);
+    render(c, opt.mode, seq_next, opt.with_t, t, text_real, cap);
+    olevent *et = decode(text_truth), *er = decode(text_real);
+    if (!et || !er) {
+        olevent_destroy(&et);
+        olevent_destroy(&er);
+        return -1;
+    }
+    *nt = truth;
+    *nr = real;
+    snap_apply(nt, et, vt);
+    snap_apply(nr, er, vr);
+    olevent_destroy(&et);
+    olevent_destroy(&er);
+    return 0;
+}
+
+static int emit(const char *text)
+{
+    olevent *ev = decode(text);
+    if (!ev)
+        return -1;
+    olstream_write(out, ev, OL_ENC_JSON);
+    olevent_destroy(&ev);
+    seq_next++;
+    return 0;
+}
+
+/* ---- enumerating legal candidates from the truth state --------------- */
+
+static const card *top_of(const snap_monster *m)
+{
+    return m->depth ? m->stack[m->depth - 1] : NULL;
+}
+
+static snap_monster *mon(snap_state *s, int p, int slot)
+{
+    return slot == OL_SLOT_ACTIVE ? &s->side[p].active : &s->side[p].bench[slot];
+}
+
+/* Random references that fit selector t for controller p; 0 if none. */
+static int pick_target(snap_state *s, fx_target t, int p, gref *r)
+{
+    gref opts[16];
+    int n = 0;
+    memset(r, 0, sizeof *r);
+    switch (t) {
+    case TGT_PLAYER:
+        opts[n++] = (gref){R_PLAYER, 0, 0, 0, 0};
+        opts[n++] = (gref){R_PLAYER, 1, 0, 0, 0};
+        break;
+    case TGT_CHAIN_LINK:
+        for (int i = 0; i < s->n_chain; i++)
+            opts[n++] = (gref){R_SEQ, 0, 0, 0, s->chain[i].seq};
+        break;
+    case TGT_TRIGGER:
+        if (s->window == WIN_RESONANCE)
+            opts[n++] = (gref){R_SEQ, 0, 0, 0, s->trig.seq};
+        break;
+    case TGT_OPP_LOCKED:
+        for (int i = 0; i < s->side[1 - p].n_locked; i++)
+            opts[n++] = (gref){R_LOCK, 1 - p, 0, i, 0};
+        break;
+    default:
+        for (int q = 0; q < 2; q++)
+            for (int sl = -1; sl < SNAP_BENCH; sl++) {
+                snap_monster *m = mon(s, q, sl);
+                if (!m->present || !m->face_up)
+                    continue;
+                int own = q == p, bench = sl != OL_SLOT_ACTIVE;
+                if ((t == TGT_OWN_MONSTER && !own) || (t == TGT_OPP_MONSTER && own) ||
+                    (t == TGT_OWN_BENCH && (!own || !bench)) || (t == TGT_OPP_BENCH && (own || !bench)))
+                    continue;
+                opts[n++] = (gref){R_MON, q, sl, 0, 0};
+            }
+    }
+    if (!n)
+        return 0;
+    *r = opts[rn(n)];
+    return 1;
+}
+
+static int fill_targets(snap_state *s, gcand *c, const card_effect *fx, int n_fx, int p)
+{
+    c->has_targets = 1;
+    c->n_tg = 0;
+    for (int i = 0; i < n_fx; i++) {
+        if (!fx_target_is_chosen(fx[i].target))
+            continue;
+        if (c->n_tg >= 4 || !pick_target(s, fx[i].target, p, &c->tg[c->n_tg++]))
+            return 0;
+    }
+    return 1;
+}
+
+/* A fired trigger whose chosen selector has no legal target can never be
+ * announced (check_targets wants one reference per chosen selector) and R11
+ * lets nothing else happen: the match would be stuck.  See the report. */
+static int stuck(snap_state *s)
+{
+    for (int i = 0; i < s->n_fired; i++) {
+        const snap_trigger *tr = &s->fired[i].card->snap.triggers[s->fired[i].ability];
+        for (int k = 0; k < tr->n_effects; k++) {
+            gref r;
+            if (fx_target_is_chosen(tr->effects[k].target) &&
+                !pick_target(s, tr->effects[k].target, s->fired[i].player, &r))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+static void shuffle_ptrs(const char **a, int n)
+{
+    for (int i = n - 1; i > 0; i--) {
+        int k = rn(i + 1);
+        const char *x = a[i];
+        a[i] = a[k];
+        a[k] = x;
+    }
+}
+
+/* Supports of p not yet out of the deck (open truth), shuffled. */
+static int free_supports(const snap_state *s, int p, const char **outv)
+{
+    int n = 0;
+    for (int i = 0; i < SNAP_SUPPORTS; i++)
+        if (s->side[p].supports[i] && !s->side[p].support_seen[i])
+            outv[n++] = s->side[p].supports[i]->id;
+    shuffle_ptrs(outv, n);
+    return n;
+}
+
+static void enum_setup(snap_state *s)
+{
+    for (int p = 0; p < 2; p++) {
+        snap_side *sd = &s->side[p];
+        if (!sd->benched) {
+            const char *m[SNAP_LINEUP];
+            int n = 0;
+            for (int i = 0; i < SNAP_LINEUP; i++)
+                if (sd->lineup[i] && sd->lineup[i]->kind == CARD_MONSTER)
+                    m[n++] = sd->lineup[i]->id;
+            shuffle_ptrs(m, n);
+            gcand *c = add("bench", p, 100);
+            c->is_setup_bench = 1;
+            for (int i = 0; i < 4 && i < n; i++)
+                c->cards[c->n_cards++] = m[i];
+        }
+        if (!sd->selected) {
+            const char *f[SNAP_SUPPORTS];
+            int n = free_supports(s, p, f);
+            gcand *c = add("select", p, 90);
+            for (int i = 0; i < s->hand_size[p] && i < n; i++)
+                c->cards[c->n_cards++] = f[i];
+        }
+    }
+}
+
+static void add_counters(snap_state *s, int p, double w)
+{
+    snap_side *sd = &s->side[p];
+    for (int i = 0; i < sd->n_hand; i++) {
+        const card *k = sd->hand[i].card;
+        if (!k || k->kind != CARD_COUNTER)
+            continue;
+        if (s->window == WIN_RESONANCE && !(k->snap.keywords & KW_RESONANCE))
+            continue;
+        for (int v = 0; v < 2; v++) {
+            gcand *c = add("counter", p, (k->snap.keywords & KW_RESONANCE) ? w * 3 : w);
+            if (!c)
+                return;
+            c->card = k->id;
+            if (!fill_targets(s, c, k->snap.effects, k->snap.n_effects, p))
+                n_cands--;
+        }
+    }
+}
+
+static olevent *closer;     /* an event by the table that closes any window */
+static int last_was_pass;   /* no two passes in a row */
+
+static void enum_legal(snap_state *win)
+{
+    n_cands = 0;
+    if (!win->setup_done) {
+        enum_setup(win);
+        return;
+    }
+    /* Events that do not belong to an open window close it by arriving
+     * (A26): enumerate them from the state after the window closed, which
+     * an illegal event by the table gives on a copy. */
+    static snap_state closed;
+    snap_state *s = win;
+    if (win->window != WIN_NONE) {
+        olverdict v;
+        closed = *win;
+        snap_apply(&closed, closer, &v);
+        s = &closed;
+    }
+    for (int i = 0; i < s->n_fired; i++) {
+        snap_fired *f = &s->fired[i];
+        const snap_trigger *tr = &f->card->snap.triggers[f->ability];
+        for (int v = 0; v < 3; v++) {
+            gcand *c = add("trigger", f->player, 200);
+            c->source = (gref){R_MON, f->player, f->slot_is_active ? OL_SLOT_ACTIVE : f->slot, 0, 0};
+            c->ability = f->ability;
+            if (!fill_targets(s, c, tr->effects, tr->n_effects, f->player))
+                n_cands--;
+        }
+    }
+    /* a fired trigger with no legal target: a Resonance-only window follows */
+    for (int p = 0; p < 2; p++) {
+        snap_side *sd = &s->side[p];
+        if (sd->promote_due)
+            for (int sl = 0; sl < SNAP_BENCH; sl++)
+                if (sd->bench[sl].present) {
+                    gcand *c = add("promote", p, 100);
+                    c->slot = sl;
+                    if (!sd->bench[sl].face_up)
+                        c->card = sd->bench[sl].id.card->id;
+                }
+        if (sd->select_due) {
+            const char *f[SNAP_SUPPORTS];
+            int n = free_supports(s, p, f);
+            gcand *c = add("select", p, 100);
+            for (int i = 0; i < sd->select_due && i < n; i++)
+                c->cards[c->n_cards++] = f[i];
+        }
+        if (sd->fifth_due)
+            for (int sl = 0; sl < SNAP_BENCH; sl++)
+                if (!sd->bench[sl].present) {
+                    gcand *c = add("bench", p, 100);
+                    c->slot = sl;
+                    c->card = sd->fifth.card->id;
+                }
+    }
+    int t = s->turn, o = 1 - t;
+    snap_side *sd = &s->side[t];
+    if (win->window == WIN_BLOCKER)
+        for (int sl = 0; sl < SNAP_BENCH; sl++) {
+            gcand *c = add("block", o, 40);
+            c->slot = sl;
+        }
+    if (win->window != WIN_NONE) {
+        add_counters(win, o, 12);
+        add_counters(win, t, 6);
+        if (!last_was_pass)
+            add("pass", o, 2);
+    }
+    if (s->over) {
+        /* the window's resolution ends the game: only the table's claim
+         * (A27) closes it legally */
+        static char e[64];
+        snprintf(e, sizeof e, "\"winner\":\"%s\"", pname(s->winner < 0 ? 0 : s->winner));
+        gcand *c = add("claim", 2, 50);
+        c->extra = e;
+        return;
+    }
+    /* the active player's turn */
+    for (int i = 0; i < sd->n_locked; i++) {
+        gcand *c = add("unlock", t, 30);
+        c->lock = i;
+        c->card = sd->locked[i].card->id;
+    }
+    for (int sl = 0; sl < SNAP_BENCH; sl++)
+        if (sd->bench[sl].present && !sd->bench[sl].face_up) {
+            gcand *c = add("flip", t, 30);
+            c->slot = sl;
+            c->card = sd->bench[sl].id.card->id;
+        }
+    for (int i = 0; i < sd->n_hand; i++) {
+        const card *k = sd->hand[i].card;
+        if (!k || k->kind != CARD_SPELL)
+            continue;
+        gcand *c = add("spell", t, 8);
+        c->card = k->id;
+        if (!fill_targets(s, c, k->snap.effects, k->snap.n_effects, t))
+            n_cands--;
+    }
+    for (int sl = -1; sl < SNAP_BENCH; sl++) {
+        snap_monster *m = mon(s, t, sl);
+        if (!m->present || !m->face_up)
+            continue;
+        const card *nx = cards_next_stage(s->db, top_of(m));
+        if (nx) {
+            gcand *c = add("evolve", t, 25);
+            c->slot = sl;
+            c->card = nx->id;
+        }
+        if (sl >= 0) {
+            gcand *c = add("swap", t, 3);
+            c->slot = sl;
+        }
+    }
+    if (sd->prime) {
+        gcand *c = add("prime", t, 40);
+        c->card = sd->prime->id;
+    }
+    for (int sl = -1; sl < SNAP_BENCH; sl++) {
+        gcand *c = add("attack", t, sl == OL_SLOT_ACTIVE ? 60 : 25);
+        c->target = (gref){R_MON, o, sl, 0, 0};
+    }
+    {
+        const char *f[SNAP_SUPPORTS];
+        int n = free_supports(s, t, f);
+        int k = s->round == 1 ? 1 + rn(3) : 1;
+        if (n) {
+            gcand *c = add("lock", t, 15);
+            for (int i = 0; i < k && i < n; i++)
+                c->cards[c->n_cards++] = f[i];
+        }
+    }
+    add("end", t, 6);
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+    double x = ((const gcand *)a)->key, y = ((const gcand *)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+static void order_cands(void)
+{
+    for (int i = 0; i < n_cands; i++)
+        cands[i].key = cands[i].w > 0 ? -log(runit()) / cands[i].w : 1e300;
+    qsort(cands, (size_t)n_cands, sizeof cands[0], cmp_key);
+}
+
+/* ---- wild candidates for --inject ------------------------------------ */
+
+static const char *rand_card(snap_state *s, int p)
+{
+    if (p > 1)
+        p = rn(2);
+    int q = rn(5) == 0 ? 1 - p : p;
+    const gdeck *d = &decks[q];
+    (void)s;
+    switch (rn(8)) {
+    case 0: return d->n_mon ? d->mon[rn(d->n_mon)] : "zzz";
+    case 1: return d->n_res ? d->res[rn(d->n_res)] : "zzz";
+    case 2: return rn(4) ? cards_at(db, (size_t)rn((int)cards_count(db)))->id : "zzz-no-such-card";
+    default: return d->n_sup ? d->sup[rn(d->n_sup)] : "zzz";
+    }
+}
+
+static int rand_slot(void)
+{
+    return rn(5) - 1;
+}
+
+static gref rand_ref(snap_state *s)
+{
+    gref r = {0};
+    switch (rn(6)) {
+    case 0: r.kind = R_PLAYER; r.p = rn(2); break;
+    case 1: {
+        r.kind = R_SEQ;
+        int k = rn(3);
+        r.seq = k == 0 && s->n_chain ? s->chain[rn(s->n_chain)].seq
+              : k == 1 && s->window == WIN_RESONANCE ? s->trig.seq : 1 + (uint64_t)rn((int)seq_next);
+        break;
+    }
+    case 2: r.kind = R_LOCK; r.p = rn(2); r.lock = rn(4); break;
+    default: r.kind = R_MON; r.p = rn(2); r.slot = rand_slot(); break;
+    }
+    return r;
+}
+
+static void wild_targets(snap_state *s, gcand *c, const card *k, int p)
+{
+    if (k && rn(3)) {
+        if (fill_targets(s, c, k->snap.effects, k->snap.n_effects, p) && rn(2))
+            return;
+    }
+    c->has_targets = 1;
+    c->n_tg = rn(3);
+    for (int i = 0; i < c->n_tg; i++)
+        c->tg[i] = rand_ref(s);
+}
+
+static void enum_wild(snap_state *s, int n)
+{
+    static const char *const types[] = {"bench", "select", "unlock", "flip", "promote", "trigger", "spell",
+                                        "counter", "pass", "evolve", "prime", "attack", "block", "swap",
+                                        "lock", "end", "claim"};
+    static char extras[64][160];
+    int ne = 0;
+    n_cands = 0;
+    /* start from the legal ones, perturbed */
+    enum_legal(s);
+    int n_legal = n_cands;
+    for (int i = 0; i < n_legal && n_cands < n; i++) {
+        gcand c = cands[i];
+        switch (rn(7)) {
+        case 0: c.by = rn(8) == 0 ? 2 : 1 - c.by; break;
+        case 1: if (c.card) c.card = rand_card(s, c.by); break;
+        case 2: c.force_mode = rn(3); break;
+        case 3: if (c.slot != -2) c.slot = rand_slot(); break;
+        case 4: if (c.has_targets) wild_targets(s, &c, NULL, c.by); break;
+        case 5: c.lock = rn(4); if (c.n_cards) c.cards[rn(c.n_cards)] = rand_card(s, c.by); break;
+        default:
+            if (c.card)
+                c.bad_nonce = "00112233445566778899aabbccddeeff";
+            else if (c.n_cards < MAXC && c.n_cards)
+                c.cards[c.n_cards++] = rand_card(s, c.by);
+            else if (c.n_cards > 1)
+                c.n_cards--;
+        }
+        cands[n_cands++] = c;
+    }
+    while (n_cands < n) {
+        int by = rn(10) == 0 ? 2 : rn(2);
+        const char *ty = types[rn((int)(sizeof types / sizeof types[0]))];
+        gcand *c = add(ty, by, 1);
+        if (!strcmp(ty, "bench")) {
+            if (rn(3) == 0) {
+                c->is_setup_bench = 1;
+                for (int i = 0; i < 4; i++)
+                    c->cards[c->n_cards++] = rand_card(s, by);
+            } else {
+                c->slot = rand_slot();
+                c->card = rand_card(s, by);
+            }
+        } else if (!strcmp(ty, "select") || !strcmp(ty, "lock")) {
+            int k = 1 + rn(5);
+            for (int i = 0; i < k; i++)
+                c->cards[c->n_cards++] = rand_card(s, by);
+        } else if (!strcmp(ty, "unlock")) {
+            c->lock = rn(4);
+            c->card = rand_card(s, by);
+        } else if (!strcmp(ty, "flip") || !strcmp(ty, "promote") || !strcmp(ty, "evolve")) {
+            c->slot = rand_slot();
+            c->card = rn(4) || strcmp(ty, "promote") ? rand_card(s, by) : NULL;
+        } else if (!strcmp(ty, "trigger")) {
+            c->source = (gref){R_MON, rn(2), rand_slot(), 0, 0};
+            c->ability = rn(2);
+            wild_targets(s, c, NULL, by);
+        } else if (!strcmp(ty, "spell") || !strcmp(ty, "counter")) {
+            c->card = rand_card(s, by);
+            wild_targets(s, c, by < 2 ? cards_find(db, c->card) : NULL, by);
+        } else if (!strcmp(ty, "prime")) {
+            c->card = rand_card(s, by);
+        } else if (!strcmp(ty, "attack")) {
+            c->target = (gref){R_MON, rn(2), rand_slot(), 0, 0};
+        } else if (!strcmp(ty, "block") || !strcmp(ty, "swap")) {
+            c->slot = rand_slot();
+        } else if (!strcmp(ty, "claim")) {
+            c->by = 2;
+            char *e = extras[ne++ % 64];
+            if (rn(2))
+                snprintf(e, 160, "\"winner\":\"%s\"", pname(rn(2)));
+            else
+                snprintf(e, 160, "\"defeated\":[{\"p\":\"%s\",\"s\":\"a\"}]", pname(rn(2)));
+            c->extra = e;
+        }
+    }
+}
+
+static int rule_hit(const olverdict *v, const char *rule)
+{
+    return (v->status == OL_V_ILLEGAL || v->status == OL_V_MISMATCH) && !strcmp(v->rule, rule) &&
+           (!opt.inject_msg || strstr(v->msg, opt.inject_msg));
+}
+
+/* ---- main loop ------------------------------------------------------- */
+
+static int injected, claimed;
+static uint64_t injected_seq;
+static char injected_status[16];
+static unsigned long cover_block, cover_disrupt, cover_overdrive, cover_swapkw, cover_reso, cover_reveal,
+    cover_entry, cover_evolve2, cover_evolve3, cover_prime, cover_swap, cover_spell, cover_counter;
+
+static void note_cover(const gcand *c, const snap_state *before)
+{
+    if (!strcmp(c->type, "block"))
+        cover_block++;
+    if (!strcmp(c->type, "attack") && c->target.slot != OL_SLOT_ACTIVE)
+        cover_disrupt++;
+    if (!strcmp(c->type, "attack") && before->attacks_made >= 1)
+        cover_overdrive++;
+    if (!strcmp(c->type, "counter") && before->window == WIN_RESONANCE)
+        cover_reso++;
+    if (!strcmp(c->type, "counter"))
+        cover_counter++;
+    if (!strcmp(c->type, "spell"))
+        cover_spell++;
+    if (!strcmp(c->type, "swap"))
+        cover_swap++;
+    if (!strcmp(c->type, "prime"))
+        cover_prime++;
+    if (!strcmp(c->type, "evolve")) {
+        const card *k = cards_find(db, c->card);
+        if (k && k->kind == CARD_PRIME_EVOLUTION)
+            cover_evolve3++;
+        else
+            cover_evolve2++;
+    }
+    if (!strcmp(c->type, "trigger")) {
+        const snap_fired *f = NULL;
+        for (int i = 0; i < before->n_fired; i++)
+            if (before->fired[i].player == c->source.p && before->fired[i].ability == c->ability)
+                f = &before->fired[i];
+        if (f) {
+            if (f->card->snap.triggers[f->ability].when == TRIG_ON_REVEAL)
+                cover_reveal++;
+            else
+                cover_entry++;
+            if (f->card->snap.keywords & KW_SWAP)
+                cover_swapkw++;
+        }
+    }
+}
+
+static uint64_t next_t(void)
+{
+    t_now += 1500 + (uint64_t)rn(18000);
+    return t_now;
+}
+
+static int try_inject(void)
+{
+    char text[8192];
+    snap_state nt, nr;
+    olverdict vt, vr;
+    if (!strcmp(opt.inject, "snap:16.1"))
+        return 0;   /* handled with the next legal event */
+    enum_wild(&truth, opt.wild_tries);
+    for (int i = 0; i < n_cands; i++) {
+        uint64_t t = opt.with_t ? t_now + 1000 : 0;
+        if (judge_cand(&cands[i], t, &nt, &nr, &vt, &vr, text, sizeof text))
+            continue;
+        if (!rule_hit(&vr, opt.inject) || accepted(&vt))
+            continue;
+        if (opt.with_t)
+            t_now += 1000;
+        truth = nt;
+        real = nr;
+        injected = 1;
+        injected_seq = seq_next;
+        snprintf(injected_status, sizeof injected_status, "%s", ol_status_name(vr.status));
+        if (opt.verbose)
+            fprintf(stderr, "inject %s: %s -- %s\n", opt.inject, text, vr.msg);
+        return emit(text);
+    }
+    return 0;
+}
+
+static int step_legal(void)
+{
+    char text[8192];
+    snap_state nt, nr;
+    olverdict vt, vr;
+    enum_legal(&truth);
+    order_cands();
+    int clock = opt.inject && !injected && !strcmp(opt.inject, "snap:16.1") && (int)seq_next > opt.inject_after;
+    for (int i = 0; i < n_cands; i++) {
+        if (cands[i].by > 1 && strcmp(cands[i].type, "claim"))
+            continue;
+        uint64_t t = 0;
+        if (opt.with_t)
+            t = clock ? t_now + 31000 + (uint64_t)rn(28000) : t_now + 1500 + (uint64_t)rn(18000);
+        if (judge_cand(&cands[i], t, &nt, &nr, &vt, &vr, text, sizeof text))
+            continue;
+        if (!accepted(&vt) || !accepted(&vr) || stuck(&nt))
+            continue;
+        if (clock) {
+            if (vr.status != OL_V_WARNING || strcmp(vr.rule, "snap:16.1"))
+                continue;
+            injected = 1;
+            injected_seq = seq_next;
+            snprintf(injected_status, sizeof injected_status, "warning");
+        } else if (vr.status != OL_V_OK) {
+            continue;
+        }
+        if (opt.with_t)
+            t_now = t;
+        note_cover(&cands[i], &truth);
+        last_was_pass = !strcmp(cands[i].type, "pass");
+        claimed = !strcmp(cands[i].type, "claim");
+        truth = nt;
+        real = nr;
+        return emit(text);
+    }
+    if (opt.verbose) {
+        fprintf(stderr, "gen_games: no legal event at seq %llu\n", (unsigned long long)seq_next);
+        for (int i = 0; i < n_cands; i++) {
+            if (judge_cand(&cands[i], t_now, &nt, &nr, &vt, &vr, text, sizeof text))
+                continue;
+            fprintf(stderr, "  %s -> %s %s %s%s\n", text, ol_status_name(vr.status), vr.rule, vr.msg,
+                    stuck(&nt) ? " (stuck)" : "");
+        }
+    }
+    return -1;
+}
+
+static int special_event(const char *type, int by, const char *extra)
+{
+    gcand c;
+    memset(&c, 0, sizeof c);
+    c.type = type;
+    c.by = by;
+    c.slot = -2;
+    c.force_mode = -1;
+    c.extra = extra;
+    char text[8192];
+    snap_state nt, nr;
+    olverdict vt, vr;
+    uint64_t t = opt.with_t ? next_t() : 0;
+    if (judge_cand(&c, t, &nt, &nr, &vt, &vr, text, sizeof text) || !accepted(&vr))
+        return -1;
+    truth = nt;
+    real = nr;
+    return emit(text);
+}
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: gen_games [--seed N] [--mode open|commit|announced] [--deck1 FILE] [--deck2 FILE]\n"
+            "                 [--rule KEY=VALUE]... [--concede-at N] [--conceder p1|p2] [--t MS]\n"
+            "                 [--claim] [--max-events N] [--inject RULE [--inject-msg TEXT] [--inject-after N] [--tries N]]\n"
+            "                 [--cards FILE] [--match ID] [--out FILE] [--expect FILE] [-v]\n");
+}
+
+int main(int argc, char **argv)
+{
+    opt.seed = 1;
+    opt.mode = M_OPEN;
+    opt.deck[0] = "fixtures/decks/snap/legal-coreon-fluxion-lines.json";
+    opt.deck[1] = "fixtures/decks/snap/legal-obscura-eclipse.json";
+    opt.cards_path = "fixtures/cards/core.json";
+    opt.match = NULL;
+    opt.max_events = 600;
+    opt.concede_at = -1;
+    opt.conceder = -1;
+    opt.inject_after = -1;
+    opt.wild_tries = 400;
+    size_t rl = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define ARG(name) (!strcmp(a, name) && v && (i++, 1))
+        if (ARG("--seed"))
+            opt.seed = strtoull(v, NULL, 10);
+        else if (ARG("--mode"))
+            opt.mode = !strcmp(v, "commit") ? M_COMMIT : !strcmp(v, "announced") ? M_ANNOUNCED : M_OPEN;
+        else if (ARG("--deck1"))
+            opt.deck[0] = v;
+        else if (ARG("--deck2"))
+            opt.deck[1] = v;
+        else if (ARG("--cards"))
+            opt.cards_path = v;
+        else if (ARG("--out"))
+            opt.out = v;
+        else if (ARG("--expect"))
+            opt.expect = v;
+        else if (ARG("--match"))
+            opt.match = v;
+        else if (ARG("--rule")) {
+            char key[64];
+            const char *eq = strchr(v, '=');
+            if (!eq || (size_t)(eq - v) >= sizeof key) {
+                usage();
+                return 2;
+            }
+            snprintf(key, sizeof key, "%.*s", (int)(eq - v), v);
+            rl += (size_t)snprintf(opt.rules + rl, sizeof opt.rules - rl, "%s\"%s\":%s", rl ? "," : "", key, eq + 1);
+        } else if (ARG("--concede-at"))
+            opt.concede_at = atoi(v);
+        else if (ARG("--conceder"))
+            opt.conceder = !strcmp(v, "p2");
+        else if (ARG("--t")) {
+            opt.with_t = 1;
+            opt.t0 = strtoull(v, NULL, 10);
+        } else if (ARG("--max-events"))
+            opt.max_events = atoi(v);
+        else if (ARG("--inject"))
+            opt.inject = v;
+        else if (ARG("--inject-msg"))
+            opt.inject_msg = v;
+        else if (ARG("--inject-after"))
+            opt.inject_after = atoi(v);
+        else if (ARG("--tries"))
+            opt.wild_tries = atoi(v);
+        else if (!strcmp(a, "--claim"))
+            opt.claim = 1;
+        else if (!strcmp(a, "-v"))
+            opt.verbose = 1;
+        else {
+            usage();
+            return 2;
+        }
+    }
+    rng_state ^= opt.seed * 0x9e3779b97f4a7c15ull;
+    if (!rng_state)
+        rng_state = 1;
+    for (int i = 0; i < 8; i++)
+        rnd();
+    if (opt.inject && opt.inject_after < 0)
+        opt.inject_after = rn(60);
+    if (sodium_init() < 0)
+        return 3;
+    char err[2048];
+    if (carddb_load_file(opt.cards_path, &db, err, sizeof err)) {
+        fprintf(stderr, "gen_games: %s\n", err);
+        return 2;
+    }
+    for (int p = 0; p < 2; p++)
+        if (load_deck(opt.deck[p], &decks[p]))
+            return 2;
+    char matchbuf[64];
+    if (!opt.match) {
+        snprintf(matchbuf, sizeof matchbuf, "gen-%llu", (unsigned long long)opt.seed);
+        opt.match = matchbuf;
+    }
+    t_now = opt.t0;
+
+    /* the header, in the real mode, and its twin in open mode */
+    char *htext = malloc(65536), *htruth = malloc(65536);
+    for (int k = 0; k < 2; k++) {
+        char *h = k ? htruth : htext;
+        int n = snprintf(h, 65536, "{\"match\":\"%s\",\"seq\":0,\"type\":\"match\",\"by\":\"table\"", opt.match);
+        if (opt.with_t)
+            n += snprintf(h + n, 65536 - (size_t)n, ",\"t\":%llu", (unsigned long long)t_now);
+        n += snprintf(h + n, 65536 - (size_t)n,
+                      ",\"format\":\"snap\",\"cards\":\"core@1.0.0\",\"hidden\":\"%s\",\"players\":{\"p1\":{\"id\":"
+                      "\"alice\",\"deck\":%s},\"p2\":{\"id\":\"bob\",\"deck\":%s}}",
+                      mode_names[k ? M_OPEN : opt.mode], decks[0].json, decks[1].json);
+        if (rl)
+            n += snprintf(h + n, 65536 - (size_t)n, ",\"rules\":{%s}", opt.rules);
+        snprintf(h + n, 65536 - (size_t)n, "}");
+    }
+    closer = decode("{\"match\":\"x\",\"seq\":1,\"type\":\"end\",\"by\":\"table\"}");
+    header_ev = decode(htext);
+    olevent *ht = decode(htruth);
+    if (!header_ev || !ht)
+        return 2;
+    olverdict v;
+    snap_start(&real, db, header_ev, &v);
+    snap_start(&truth, db, ht, &v);
+    bench_facedown = real.bench_facedown;
+    olevent_destroy(&ht);
+    if (v.status != OL_V_OK) {
+        fprintf(stderr, "gen_games: header: %s %s\n", v.rule, v.msg);
+        return 2;
+    }
+    out = opt.out ? fopen(opt.out, "w") : stdout;
+    if (!out) {
+        perror(opt.out);
+        return 2;
+    }
+    olstream_write(out, header_ev, OL_ENC_JSON);
+    olevent_destroy(&header_ev);
+
+    int rc = 0;
+    while ((int)seq_next <= opt.max_events) {
+        if (opt.inject && !injected && (int)seq_next > opt.inject_after) {
+            if (try_inject() < 0) {
+                rc = 3;
+                break;
+            }
+            if (injected && real.over)
+                break;
+        }
+        if (real.over)
+            break;
+        if (opt.concede_at > 0 && (int)seq_next >= opt.concede_at && real.setup_done) {
+            special_event("concede", opt.conceder >= 0 ? opt.conceder : rn(2), NULL);
+            break;
+        }
+        if (step_legal() < 0) {
+            rc = 3;
+            break;
+        }
+    }
+    /* rules that can only be broken after the end (3.4): try once more */
+    if (!rc && opt.inject && !injected && real.over)
+        try_inject();
+    if (!rc && opt.claim && !claimed && real.over && real.winner >= 0) {
+        char e[64];
+        snprintf(e, sizeof e, "\"winner\":\"%s\"", pname(real.winner));
+        special_event("claim", 2, e);
+    }
+    if (!rc && !real.over)
+        rc = 3;
+    if (!rc && opt.inject && !injected)
+        rc = 3;
+    if (opt.out)
+        fclose(out);
+    fprintf(stderr,
+            "gen_games: seed %llu: %llu events, %s, winner %s; cover block=%lu disruptor=%lu overdrive=%lu "
+            "swapkw=%lu resonance=%lu on_reveal=%lu on_entry=%lu evolve2=%lu evolve3=%lu prime=%lu swap=%lu "
+            "spell=%lu counter=%lu",
+            (unsigned long long)opt.seed, (unsigned long long)seq_next - 1, real.over ? "over" : "unfinished",
+            real.winner < 0 ? "none" : pname(real.winner), cover_block, cover_disrupt, cover_overdrive, cover_swapkw,
+            cover_reso, cover_reveal, cover_entry, cover_evolve2, cover_evolve3, cover_prime, cover_swap,
+            cover_spell, cover_counter);
+    if (opt.inject)
+        fprintf(stderr, "; inject %s %s", injected ? "at" : "failed", opt.inject);
+    fprintf(stderr, "\n");
+    if (opt.inject && injected && opt.expect) {
+        FILE *f = fopen(opt.expect, "w");
+        if (!f) {
+            perror(opt.expect);
+            return 2;
+        }
+        fprintf(f, "%llu %s %s\n", (unsigned long long)injected_seq, injected_status, opt.inject);
+        fclose(f);
+    }
+    return rc;
+}
