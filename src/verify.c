@@ -102,19 +102,31 @@ static size_t grow_to(size_t cap, size_t need, size_t elem)
     return n;
 }
 
+/* Make room for `need` elements of `elem` bytes in the array whose pointer
+ * is at `pp` (any T **) and whose capacity is *cap: the one growth path of
+ * this file.  The pointer is read and written with memcpy, so T ** need
+ * not be punned to void **. */
+static int reserve(void *pp, size_t *cap, size_t need, size_t elem)
+{
+    void *old, *q;
+    if (need <= *cap)
+        return VERIFY_OK;
+    size_t n = grow_to(*cap, need, elem);
+    memcpy(&old, pp, sizeof old);
+    if (!n || !(q = realloc(old, n * elem)))
+        return VERIFY_ENOMEM;
+    memcpy(pp, &q, sizeof q);
+    *cap = n;
+    return VERIFY_OK;
+}
+
 /* Append one verdict to the report; its index in *index (may be NULL). */
 static int push_verdict(verify_run *run, const olverdict *v, size_t stored, size_t *index)
 {
     verify_report *rep = run->rep;
 
-    if (rep->n_verdicts == run->cap) {
-        size_t cap = grow_to(run->cap, run->cap + 1, sizeof *rep->verdicts);
-        verify_entry *p = cap ? realloc(rep->verdicts, cap * sizeof *p) : NULL;
-        if (!p)
-            return VERIFY_ENOMEM;
-        rep->verdicts = p;
-        run->cap = cap;
-    }
+    if (reserve(&rep->verdicts, &run->cap, rep->n_verdicts + 1, sizeof *rep->verdicts))
+        return VERIFY_ENOMEM;
     rep->verdicts[rep->n_verdicts].v = *v;
     rep->verdicts[rep->n_verdicts].stored = stored;
     if (index)
@@ -130,22 +142,10 @@ static int store(verify_run *run, const char *raw, size_t len, const olverdict *
 {
     size_t index;
 
-    if (run->expect == run->seen_cap) {
-        size_t cap = grow_to(run->seen_cap, run->seen_cap + 1, sizeof *run->seen);
-        verify_seen *p = cap ? realloc(run->seen, cap * sizeof *p) : NULL;
-        if (!p)
-            return VERIFY_ENOMEM;
-        run->seen = p;
-        run->seen_cap = cap;
-    }
-    if (run->bytes_cap - run->bytes_len < len) {
-        size_t cap = grow_to(run->bytes_cap, run->bytes_len + len, 1);
-        char *p = cap ? realloc(run->bytes, cap) : NULL;
-        if (!p)
-            return VERIFY_ENOMEM;
-        run->bytes = p;
-        run->bytes_cap = cap;
-    }
+    if (reserve(&run->seen, &run->seen_cap, run->expect + 1, sizeof *run->seen))
+        return VERIFY_ENOMEM;
+    if (reserve(&run->bytes, &run->bytes_cap, run->bytes_len + len, 1))
+        return VERIFY_ENOMEM;
     if (push_verdict(run, v, VERIFY_NONE, &index) != VERIFY_OK)
         return VERIFY_ENOMEM;
     if (len)
