@@ -7,6 +7,9 @@
  * the exit codes of cli.h (documented in README.md).
  */
 #include <stdarg.h>
+#include <stdlib.h>
+
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -50,6 +53,18 @@ int cli_load_cards(const char *path, cards **db)
         err[--k] = '\0';
     cli_error("card database %s", err[0] ? err : path);
     return CLI_BADINPUT;
+}
+
+int cli_print_json(json_t *j)
+{
+    char *text = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    int rc = text && puts(text) >= 0 ? CLI_OK : CLI_INTERNAL;
+
+    if (!text)
+        cli_error("out of memory while writing JSON output");
+    free(text);
+    json_decref(j);
+    return rc;
 }
 
 static void usage(FILE *f)

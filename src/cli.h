@@ -27,6 +27,12 @@ int cmd_replay(int argc, char **argv);
 struct cards;
 int cli_load_cards(const char *path, struct cards **db);
 
+/* Print a JSON value compactly on one line of stdout (keys in insertion
+ * order) and release it; NULL (out of memory) is reported.  Returns
+ * CLI_OK or CLI_INTERNAL. */
+typedef struct json_t json_t;
+int cli_print_json(json_t *j);
+
 /* "arbiter: " + message + newline on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

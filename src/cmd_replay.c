@@ -797,15 +797,7 @@ static json_t *board_json(const replay_ctx *c)
 
 static int print_json(const replay_ctx *c)
 {
-    json_t *j = board_json(c);
-    char *text = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
-    int rc = text && puts(text) >= 0 ? CLI_OK : CLI_INTERNAL;
-
-    if (!text)
-        cli_error("out of memory while writing the board");
-    free(text);
-    json_decref(j);
-    return rc;
+    return cli_print_json(board_json(c));
 }
 
 /* ---- options -------------------------------------------------------------------------- */

@@ -279,13 +279,7 @@ static json_t *report_json(const verify_report *r)
 
 static int print_json(const verify_report *r)
 {
-    json_t *j = report_json(r);
-    char *text = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
-    int rc = text && puts(text) >= 0 ? CLI_OK : CLI_INTERNAL;
-
-    free(text);
-    json_decref(j);
-    return rc;
+    return cli_print_json(report_json(r));
 }
 
 /* Print one file's report (or its failure); its exit code. */
