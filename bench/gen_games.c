@@ -475,34 +475,23 @@ static int pick_target(snap_state *s, fx_target t, int p, gref *r)
     return 1;
 }
 
-static int fill_targets(snap_state *s, gcand *c, const card_effect *fx, int n_fx, int p)
+/* One reference per chosen selector; a Trigger (`may_skip`) leaves out a
+ * selector with no candidate (ruling A30), a Spell or Counter cannot. */
+static int fill_targets(snap_state *s, gcand *c, const card_effect *fx, int n_fx, int p, int may_skip)
 {
     c->has_targets = 1;
     c->n_tg = 0;
     for (int i = 0; i < n_fx; i++) {
         if (!fx_target_is_chosen(fx[i].target))
             continue;
-        if (c->n_tg >= 4 || !pick_target(s, fx[i].target, p, &c->tg[c->n_tg++]))
+        if (c->n_tg >= 4)
+            return 0;
+        if (pick_target(s, fx[i].target, p, &c->tg[c->n_tg]))
+            c->n_tg++;
+        else if (!may_skip)
             return 0;
     }
     return 1;
-}
-
-/* A fired trigger whose chosen selector has no legal target can never be
- * announced (check_targets wants one reference per chosen selector) and R11
- * lets nothing else happen: the match would be stuck.  See the report. */
-static int stuck(snap_state *s)
-{
-    for (int i = 0; i < s->n_fired; i++) {
-        const snap_trigger *tr = &s->fired[i].card->snap.triggers[s->fired[i].ability];
-        for (int k = 0; k < tr->n_effects; k++) {
-            gref r;
-            if (fx_target_is_chosen(tr->effects[k].target) &&
-                !pick_target(s, tr->effects[k].target, s->fired[i].player, &r))
-                return 1;
-        }
-    }
-    return 0;
 }
 
 static void shuffle_ptrs(const char **a, int n)
@@ -566,7 +555,7 @@ static void add_counters(snap_state *s, int p, double w)
             if (!c)
                 return;
             c->card = k->id;
-            if (!fill_targets(s, c, k->snap.effects, k->snap.n_effects, p))
+            if (!fill_targets(s, c, k->snap.effects, k->snap.n_effects, p, 0))
                 n_cands--;
         }
     }
@@ -600,11 +589,10 @@ static void enum_legal(snap_state *win)
             gcand *c = add("trigger", f->player, 200);
             c->source = (gref){R_MON, f->player, f->slot_is_active ? OL_SLOT_ACTIVE : f->slot, 0, 0};
             c->ability = f->ability;
-            if (!fill_targets(s, c, tr->effects, tr->n_effects, f->player))
+            if (!fill_targets(s, c, tr->effects, tr->n_effects, f->player, 1))
                 n_cands--;
         }
     }
-    /* a fired trigger with no legal target: a Resonance-only window follows */
     for (int p = 0; p < 2; p++) {
         snap_side *sd = &s->side[p];
         if (sd->promote_due)
@@ -670,7 +658,7 @@ static void enum_legal(snap_state *win)
             continue;
         gcand *c = add("spell", t, 8);
         c->card = k->id;
-        if (!fill_targets(s, c, k->snap.effects, k->snap.n_effects, t))
+        if (!fill_targets(s, c, k->snap.effects, k->snap.n_effects, t, 0))
             n_cands--;
     }
     for (int sl = -1; sl < SNAP_BENCH; sl++) {
@@ -765,7 +753,7 @@ static gref rand_ref(snap_state *s)
 static void wild_targets(snap_state *s, gcand *c, const card *k, int p)
 {
     if (k && rn(3)) {
-        if (fill_targets(s, c, k->snap.effects, k->snap.n_effects, p) && rn(2))
+        if (fill_targets(s, c, k->snap.effects, k->snap.n_effects, p, 0) && rn(2))
             return;
     }
     c->has_targets = 1;
@@ -864,7 +852,8 @@ static int injected, claimed;
 static uint64_t injected_seq;
 static char injected_status[16];
 static unsigned long cover_block, cover_disrupt, cover_overdrive, cover_swapkw, cover_reso, cover_reveal,
-    cover_entry, cover_evolve2, cover_evolve3, cover_prime, cover_swap, cover_spell, cover_counter;
+    cover_entry, cover_evolve2, cover_evolve3, cover_prime, cover_swap, cover_spell, cover_counter,
+    cover_skipped;
 
 static void note_cover(const gcand *c, const snap_state *before)
 {
@@ -903,6 +892,12 @@ static void note_cover(const gcand *c, const snap_state *before)
                 cover_entry++;
             if (f->card->snap.keywords & KW_SWAP)
                 cover_swapkw++;
+            int chosen = 0;
+            const snap_trigger *tr = &f->card->snap.triggers[f->ability];
+            for (int k = 0; k < tr->n_effects; k++)
+                chosen += fx_target_is_chosen(tr->effects[k].target);
+            if (c->n_tg < chosen)
+                cover_skipped++;   /* A30 */
         }
     }
 }
@@ -957,7 +952,7 @@ static int step_legal(void)
             t = clock ? t_now + 31000 + (uint64_t)rn(28000) : t_now + 1500 + (uint64_t)rn(18000);
         if (judge_cand(&cands[i], t, &nt, &nr, &vt, &vr, text, sizeof text))
             continue;
-        if (!accepted(&vt) || !accepted(&vr) || stuck(&nt))
+        if (!accepted(&vt) || !accepted(&vr))
             continue;
         if (clock) {
             if (vr.status != OL_V_WARNING || strcmp(vr.rule, "snap:16.1"))
@@ -982,8 +977,7 @@ static int step_legal(void)
         for (int i = 0; i < n_cands; i++) {
             if (judge_cand(&cands[i], t_now, &nt, &nr, &vt, &vr, text, sizeof text))
                 continue;
-            fprintf(stderr, "  %s -> %s %s %s%s\n", text, ol_status_name(vr.status), vr.rule, vr.msg,
-                    stuck(&nt) ? " (stuck)" : "");
+            fprintf(stderr, "  %s -> %s %s %s\n", text, ol_status_name(vr.status), vr.rule, vr.msg);
         }
     }
     return -1;
@@ -1185,11 +1179,11 @@ int main(int argc, char **argv)
     fprintf(stderr,
             "gen_games: seed %llu: %llu events, %s, winner %s; cover block=%lu disruptor=%lu overdrive=%lu "
             "swapkw=%lu resonance=%lu on_reveal=%lu on_entry=%lu evolve2=%lu evolve3=%lu prime=%lu swap=%lu "
-            "spell=%lu counter=%lu",
+            "spell=%lu counter=%lu skipped=%lu",
             (unsigned long long)opt.seed, (unsigned long long)seq_next - 1, real.over ? "over" : "unfinished",
             real.winner < 0 ? "none" : pname(real.winner), cover_block, cover_disrupt, cover_overdrive, cover_swapkw,
             cover_reso, cover_reveal, cover_entry, cover_evolve2, cover_evolve3, cover_prime, cover_swap,
-            cover_spell, cover_counter);
+            cover_spell, cover_counter, cover_skipped);
     if (opt.inject)
         fprintf(stderr, "; inject %s %s", injected ? "at" : "failed", opt.inject);
     fprintf(stderr, "\n");

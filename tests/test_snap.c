@@ -77,7 +77,7 @@ static olevent *decode(const char *text)
     return ev;
 }
 
-static olverdict start_with(const char *hidden, const char *rules, const char *p1deck)
+static olverdict start_decks(const char *hidden, const char *rules, const char *p1deck, const char *p2deck)
 {
     char err[2048];
     if (!db)
@@ -86,13 +86,18 @@ static olverdict start_with(const char *hidden, const char *rules, const char *p
     snprintf(text, sizeof text,
              "{\"match\":\"t\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"snap\",\"cards\":\"core@1.0.0\","
              "\"hidden\":\"%s\",%s%s\"players\":{\"p1\":{\"id\":\"alice\",\"deck\":%s},\"p2\":{\"id\":\"bob\",\"deck\":%s}}}",
-             hidden, rules ? rules : "", rules ? "," : "", p1deck, P2_DECK);
+             hidden, rules ? rules : "", rules ? "," : "", p1deck, p2deck);
     olevent *h = decode(text);
     olverdict v;
     snap_start(&st, db, h, &v);
     olevent_destroy(&h);
     seq = 1;
     return v;
+}
+
+static olverdict start_with(const char *hidden, const char *rules, const char *p1deck)
+{
+    return start_decks(hidden, rules, p1deck, P2_DECK);
 }
 
 static void start(const char *rules)
@@ -933,4 +938,79 @@ Test(snap, snap_11_3_a_counter_modifier_turns_the_combat)
     cr_assert(!st.side[0].active.present, "1000 against 1800: Forge Golem is defeated");
     cr_assert(st.side[0].no_draw, "Death Grip also prevents p1 from drawing (9.8)");
     cr_assert_eq(st.side[1].active.mod, 0, "modifiers end with the combat (R7)");
+}
+
+/* ---- A30: a Trigger with nothing to target --------------------------- */
+
+/* P2 with Umbral Kitten (on reveal: remove one of the opponent's Locked
+ * Supports) where BASE has Wraith Sentry, flipped in Round 2. */
+#define P2_KITTEN_DECK                                                                                    \
+    "{\"monsters\":[\"obs-crypt-rat\",\"obs-grave-bat\",\"obs-umbral-kitten\",\"aet-cloud-monk\","          \
+    "\"aet-aether-kite\"],\"supports\":[\"obs-night-terror\",\"obs-soul-siphon\",\"obs-shadow-step\","       \
+    "\"obs-curse-of-silence\",\"obs-grave-whisper\",\"obs-eclipse-ritual\",\"obs-soul-reap\",\"obs-void-denial\"," \
+    "\"obs-dissonant-whisper\",\"obs-umbral-decoy\",\"obs-dark-mirror\",\"obs-death-grip\",\"aet-radiant-blessing\"," \
+    "\"aet-judgement-ray\",\"aet-skyward-shift\",\"aet-clarity\",\"aet-sanctuary-seal\",\"aet-ward-of-silence\"," \
+    "\"aet-resonant-choir\",\"aet-gale-diversion\"],\"reserve\":[\"obs-grave-vampire\"]}"
+
+/* Through p2's Round 2 flip of Umbral Kitten; p1 locks nothing in Round 1
+ * when `p1_locks` is 0. */
+static void kitten_game(int p1_locks)
+{
+    olverdict v = start_decks("open", NULL, P1_DECK, P2_KITTEN_DECK);
+    cr_assert_eq(v.status, OL_V_OK, "header: %s %s", v.rule, v.msg);
+    ok(BASE[0]);
+    ok("\"type\":\"bench\",\"by\":\"p2\",\"slots\":[\"obs-crypt-rat\",\"obs-grave-bat\",\"obs-umbral-kitten\",\"aet-cloud-monk\"]");
+    for (size_t i = 2; i < 8; i++)
+        ok(BASE[i]);
+    if (p1_locks)
+        ok(BASE[8]);
+    for (size_t i = 9; i < 16; i++)
+        ok(BASE[i]);
+    ok("\"type\":\"flip\",\"by\":\"p2\",\"slot\":2,\"card\":\"obs-umbral-kitten\"");
+}
+
+Test(snap, snap_a30_trigger_without_candidate_is_announced_without_it)
+{
+    kitten_game(0);
+    cr_assert_eq(st.side[0].n_locked, 0);
+    /* snap A30: a choice with no candidate is left out; naming one anyway is refused */
+    illegal("\"type\":\"trigger\",\"by\":\"p2\",\"source\":{\"p\":\"p2\",\"s\":2},\"ability\":0,"
+            "\"targets\":[{\"p\":\"p1\",\"lock\":0}]", "snap:A30");
+    ok("\"type\":\"trigger\",\"by\":\"p2\",\"source\":{\"p\":\"p2\",\"s\":2},\"ability\":0,\"targets\":[]");
+    ok("\"type\":\"pass\",\"by\":\"p1\"");
+    ok("\"type\":\"end\",\"by\":\"p2\"");
+    cr_assert_eq(st.side[0].n_grave, 0, "A30: the skipped effect removed nothing");
+}
+
+Test(snap, snap_a30_trigger_must_name_an_existing_candidate)
+{
+    kitten_game(1);
+    cr_assert_eq(st.side[0].n_locked, 3);
+    illegal("\"type\":\"trigger\",\"by\":\"p2\",\"source\":{\"p\":\"p2\",\"s\":2},\"ability\":0,\"targets\":[]",
+            "openlog:7");
+    ok("\"type\":\"trigger\",\"by\":\"p2\",\"source\":{\"p\":\"p2\",\"s\":2},\"ability\":0,"
+       "\"targets\":[{\"p\":\"p1\",\"lock\":1}]");
+    ok("\"type\":\"pass\",\"by\":\"p1\"");
+    ok("\"type\":\"end\",\"by\":\"p2\"");
+    cr_assert_eq(st.side[0].n_locked, 2, "9.9: the Locked Support is gone");
+}
+
+/* ---- A31: the end of the log is the last silence (R6) ---------------- */
+
+Test(snap, snap_a31_the_end_of_the_log_closes_an_open_window)
+{
+    start(NULL);
+    base(15);
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
+    cr_assert_eq(st.window, WIN_BLOCKER);
+    cr_assert(st.side[1].active.present, "R6: the combat waits for the window to close");
+    snap_silence(&st);
+    cr_assert_eq(st.window, WIN_NONE);
+    cr_assert(!st.side[1].active.present, "A31: silence for good fought the combat");
+    cr_assert_eq(st.side[1].lost, 1);
+    cr_assert_eq(snap_check_invariants(&st), 0);
+    /* outside a window, silence changes nothing */
+    snap_state before = st;
+    snap_silence(&st);
+    cr_assert_eq(memcmp(&before, &st, sizeof st), 0);
 }

@@ -37,6 +37,11 @@ void verifier_apply(verifier *vf, const olevent *ev, olverdict *v)
     snap_apply(&vf->snap, ev, v);
 }
 
+void verifier_log_ended(verifier *vf)
+{
+    snap_silence(&vf->snap);
+}
+
 int verifier_finished(const verifier *vf, int *winner)
 {
     if (winner)

@@ -41,6 +41,13 @@ int verifier_new(const cards *db, const olevent *header, verifier **out, olverdi
 /* Judge the next event.  Always writes exactly one verdict to *v. */
 void verifier_apply(verifier *vf, const olevent *ev, olverdict *v);
 
+/* The log has ended: no event will follow.  Open-log windows close by
+ * silence (snap ruling R6), so a window still open closes and resolves
+ * (snap ruling A31) -- a final combat nobody answered is fought.  Batch
+ * verification calls it once, after the last event of a file; the daemon
+ * never does (a live table may still speak).  Gives no verdict. */
+void verifier_log_ended(verifier *vf);
+
 /* 1 when the game is over (then *winner is OL_P1 or OL_P2, or -1 for no
  * winner), else 0.  winner may be NULL. */
 int verifier_finished(const verifier *vf, int *winner);

@@ -702,6 +702,16 @@ static const snap_rule rules[] = {
      "from N on are placed face-up at setup, so their cards are named in the bench event in every hidden "
      "mode; they count as revealed (R10) and fire no trigger.",
      "In the bench_facedown variant, the other Bench monsters start face-up and are named."},
+    {SNAP("A30"),
+     "A Trigger cannot be declined, so when a target it must choose has no candidate at all, its "
+     "announcement leaves that choice out and that effect does nothing; the Trigger's other effects "
+     "still resolve. A Spell or Counter, which is optional, needs a candidate for every choice.",
+     "A Trigger whose target does not exist is announced without it, and that effect is skipped."},
+    {SNAP("A31"),
+     "The end of a log is the table's last silence: a Blocker, Counter or Resonance Window still open "
+     "closes (R6), and its chain, trigger and combat resolve, which may end the game. A live match "
+     "never ends by silence.",
+     "A window open at the end of the log closes, and what waits in it resolves."},
 };
 
 const snap_rule *snap_rules(size_t *n)

@@ -401,24 +401,57 @@ static int target_fits(judge *j, fx_target t, const ol_ref *r, int p, const char
     return 0;
 }
 
-static int check_targets(judge *j, const card_effect *fx, int n_fx, const ol_ref *refs, size_t n_refs,
-                         int p, const char *what)
+/* Could any reference fit the selector t for player p right now?  A
+ * probe judge that has already failed records nothing. */
+static int has_candidate(snap_state *s, fx_target t, int p)
 {
-    size_t k = 0;
+    judge probe = {.s = s, .failed = 1};
+    ol_ref r = {.kind = OL_REF_PLAYER};
+    switch (t) {
+    case TGT_PLAYER: return 1;
+    case TGT_CHAIN_LINK: return s->n_chain > 0;
+    case TGT_TRIGGER: return s->window == WIN_RESONANCE;
+    case TGT_OPP_LOCKED: return P(s, OTHER(p))->n_locked > 0;
+    default: break;
+    }
+    r.kind = OL_REF_MONSTER;
+    for (int q = 0; q < 2; q++)
+        for (int slot = OL_SLOT_ACTIVE; slot < SNAP_BENCH; slot++) {
+            r.p = (ol_player)q;
+            r.slot = slot;
+            if (target_fits(&probe, t, &r, p, "") == 0)
+                return 1;
+        }
+    return 0;
+}
+
+/* openlog 7: one reference per chosen target, in order.  R-A30: when
+ * `may_skip` (a Trigger, which cannot be declined), a choice with no
+ * candidate at all is left out of the announcement and its effect is
+ * skipped; *skip gets one bit per skipped effect. */
+static int check_targets(judge *j, const card_effect *fx, int n_fx, const ol_ref *refs, size_t n_refs,
+                         int p, const char *what, int may_skip, uint8_t *skip)
+{
+    size_t k = 0, want = 0;
+    uint8_t mask = 0;
     for (int i = 0; i < n_fx; i++) {
         if (!fx_target_is_chosen(fx[i].target))
             continue;
-        if (k >= n_refs)
-            break;
-        if (target_fits(j, fx[i].target, &refs[k++], p, what))
+        /* snap A30: "a choice that has no candidate is left out and its effect does nothing" */
+        if (may_skip && !has_candidate(j->s, fx[i].target, p)) {
+            mask |= (uint8_t)(1u << i);
+            continue;
+        }
+        want++;
+        if (k < n_refs && target_fits(j, fx[i].target, &refs[k++], p, what))
             return -1;
     }
-    size_t want = 0;
-    for (int i = 0; i < n_fx; i++)
-        want += (size_t)fx_target_is_chosen(fx[i].target);
     if (n_refs != want)
-        return ILLEGAL(j, "openlog:7", "%s names %zu target%s; its effects choose %zu.", what, n_refs,
-                       n_refs == 1 ? "" : "s", want);
+        return ILLEGAL(j, mask ? "snap:A30" : "openlog:7", "%s names %zu target%s; its effects choose %zu%s.",
+                       what, n_refs, n_refs == 1 ? "" : "s", want,
+                       mask ? ", because a choice with no candidate is left out" : "");
+    if (skip)
+        *skip = mask;
     return 0;
 }
 
@@ -471,10 +504,12 @@ static void swap_in(snap_state *s, int p, int slot)
 }
 
 static void apply_effects(snap_state *s, const fx_ctx *c, const card_effect *fx, int n,
-                          const ol_ref *refs, size_t n_refs)
+                          const ol_ref *refs, size_t n_refs, unsigned skip)
 {
     size_t k = 0;
     for (int i = 0; i < n; i++) {
+        if (skip & (1u << i))
+            continue;   /* A30 */
         const ol_ref *chosen = fx_target_is_chosen(fx[i].target) && k < n_refs ? &refs[k++] : NULL;
         int p = 0, slot = 0, tp = player_target(c, fx[i].target, chosen);
         snap_monster *m = monster_target(s, c, fx[i].target, chosen, &p, &slot) ? monster_at(s, p, slot) : NULL;
@@ -566,7 +601,7 @@ static void resolve_chain(snap_state *s)
         if (l->negated)
             continue;
         fx_ctx c = {l->player, -1, 0};
-        apply_effects(s, &c, l->card->snap.effects, l->card->snap.n_effects, l->targets, l->n_targets);
+        apply_effects(s, &c, l->card->snap.effects, l->card->snap.n_effects, l->targets, l->n_targets, 0);
     }
     s->n_chain = 0;
     s->chain_count[0] = s->chain_count[1] = 0;
@@ -581,7 +616,7 @@ static void resolve_trigger(snap_state *s)
     if (!t->negated && t->card) {
         const snap_trigger *tr = &t->card->snap.triggers[t->ability];
         fx_ctx c = {t->player, t->source.p, t->source.slot};
-        apply_effects(s, &c, tr->effects, tr->n_effects, t->targets, t->n_targets);
+        apply_effects(s, &c, tr->effects, tr->n_effects, t->targets, t->n_targets, t->skip);
     }
     /* a chain interrupted by a trigger's window goes on resolving */
     if (s->n_chain && !s->over)
@@ -603,16 +638,20 @@ static int belongs_to_window(const snap_state *s, const olevent *ev)
 /* A ruling of this engine (RULINGS.md A26): a window closes when an event
  * that does not belong to it arrives, whether or not that event is legal;
  * R12 keeps the event itself from changing anything. */
-static void close_windows(snap_state *s, const olevent *ev)
+static void close_window(snap_state *s)
 {
-    if (s->window == WIN_NONE || belongs_to_window(s, ev))
-        return;
     switch (s->window) {
     case WIN_BLOCKER:
     case WIN_COUNTER: resolve_chain(s); break;
     case WIN_RESONANCE: resolve_trigger(s); break;
     default: break;
     }
+}
+
+static void close_windows(snap_state *s, const olevent *ev)
+{
+    if (s->window != WIN_NONE && !belongs_to_window(s, ev))
+        close_window(s);
 }
 
 /* ---- the hand and the support deck ---------------------------------- */
@@ -1098,7 +1137,8 @@ static void do_trigger(judge *j)
         return;
     }
     const snap_trigger *tr = &f.card->snap.triggers[f.ability];
-    if (check_targets(j, tr->effects, tr->n_effects, ev->targets, ev->n_targets, p, f.card->name))
+    uint8_t skip = 0;
+    if (check_targets(j, tr->effects, tr->n_effects, ev->targets, ev->n_targets, p, f.card->name, 1, &skip))
         return;
     memmove(&s->fired[at], &s->fired[at + 1], (size_t)(s->n_fired - at - 1) * sizeof s->fired[0]);
     s->n_fired--;
@@ -1108,6 +1148,7 @@ static void do_trigger(judge *j)
     s->trig.ability = f.ability;
     s->trig.source = ev->source;
     s->trig.card = f.card;
+    s->trig.skip = skip;
     s->trig.n_targets = (uint8_t)(ev->n_targets < CARD_MAX_EFFECTS ? ev->n_targets : CARD_MAX_EFFECTS);
     memcpy(s->trig.targets, ev->targets, s->trig.n_targets * sizeof(ol_ref));
     s->window = WIN_RESONANCE;   /* A3 */
@@ -1147,7 +1188,7 @@ static void do_spell(judge *j)
         return;
     }
     if (from_hand(j, p, j->ev->card.card, j->ev->nonce, "The Spell", &c) ||
-        check_targets(j, c->snap.effects, c->snap.n_effects, j->ev->targets, j->ev->n_targets, p, c->name) ||
+        check_targets(j, c->snap.effects, c->snap.n_effects, j->ev->targets, j->ev->n_targets, p, c->name, 0, NULL) ||
         push_link(j, p, c, 1))
         return;
     s->step = STEP_SPELL;
@@ -1201,12 +1242,12 @@ static void do_counter(judge *j)
         return;
     }
     if (from_hand(j, p, j->ev->card.card, j->ev->nonce, "The Counter", &c) ||
-        check_targets(j, c->snap.effects, c->snap.n_effects, j->ev->targets, j->ev->n_targets, p, c->name))
+        check_targets(j, c->snap.effects, c->snap.n_effects, j->ev->targets, j->ev->n_targets, p, c->name, 0, NULL))
         return;
     if (s->window == WIN_RESONANCE) {
         /* the Resonance Counter resolves at once against the Trigger */
         fx_ctx x = {p, -1, 0};
-        apply_effects(s, &x, c->snap.effects, c->snap.n_effects, j->ev->targets, j->ev->n_targets);
+        apply_effects(s, &x, c->snap.effects, c->snap.n_effects, j->ev->targets, j->ev->n_targets, 0);
         to_grave(s, p, c);
         return;
     }
@@ -1686,4 +1727,12 @@ int snap_check_invariants(const snap_state *s)
             return 4;
     }
     return 0;
+}
+
+/* R6: "windows close by silence" -- the end of the log is the last silence,
+ * so an open window closes and what waits in it resolves (ruling A31). */
+void snap_silence(snap_state *s)
+{
+    if (!s->over && s->setup_done)
+        close_window(s);
 }

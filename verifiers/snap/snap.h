@@ -134,6 +134,7 @@ typedef struct {
 typedef struct {
     uint64_t seq;                     /* the `trigger` event            */
     uint8_t player, ability, negated;
+    uint8_t skip;                     /* A30: effects with no candidate */
     ol_ref source;
     const card *card;
     ol_ref targets[CARD_MAX_EFFECTS];
@@ -192,6 +193,12 @@ void snap_start(snap_state *s, const cards *db, const olevent *header, olverdict
 /* Judge one event (the next of the match).  The state changes only when
  * the verdict is ok or warning (R12). */
 void snap_apply(snap_state *s, const olevent *ev, olverdict *v);
+
+/* The log has ended (A31): R6's silence closes an open Blocker, Counter
+ * or Resonance Window for good, so its chain, trigger and combat resolve,
+ * which may end the game.  Batch verification calls it at the end of a
+ * file; a live match never ends by silence.  No verdict: no event. */
+void snap_silence(snap_state *s);
 
 /* The engine behind a verifier, for views (arbiter replay, the daemon's
  * feed): a read-only pointer valid until the verifier is destroyed or given
