@@ -53,6 +53,7 @@ typedef struct {
     verify_report *rep;
     size_t cap;                /* capacity of rep->verdicts               */
     verifier *vf;              /* NULL until a header is accepted          */
+    int ended;                 /* the reader reached the end of the log    */
     int have_header;           /* a header took seq 0                      */
     int refused;               /* the header was illegal before the engine:
                                   the match cannot start                  */
@@ -260,6 +261,8 @@ static void conclude(verify_run *run)
     verify_report *rep = run->rep;
 
     if (run->vf) {
+        if (run->ended)
+            verifier_log_ended(run->vf);
         verifier_unverified(run->vf, rep->unverified);
         rep->finished = verifier_finished(run->vf, &rep->winner) ? 1 : 0;
         if (!rep->finished)
@@ -327,8 +330,10 @@ static int run_reader(const cards *db, olreader *r, const char *name, uint64_t u
 
         memset(&err, 0, sizeof err);
         got = olreader_next(r, &ev, &raw, &len, &err);
-        if (got == 0)
+        if (got == 0) {
+            run.ended = 1;
             break;
+        }
         if (got == 1) {
             rc = judge_event(&run, ev, raw, len);
         } else if (got == OL_EMALFORMED) {

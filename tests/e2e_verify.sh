@@ -297,5 +297,15 @@ for f in "$top_srcdir"/fixtures/snap/legal-*.jsonl; do
     else
         fail "$(basename "$f"): want legal, exit 0; got $rc: $out"
     fi
+    # snap A31: cut after the decisive attack (no claim), the end of the log
+    # closes the open window and the combat still decides the game.
+    if [ "$(tail -n 1 "$f" | jq -r .type)" = claim ] && [ "$(tail -n 2 "$f" | head -n 1 | jq -r .type)" = attack ]; then
+        head -n -1 "$f" >"$TMP/cut.jsonl"
+        want=$(jq -r '.winner' <<<"$out")
+        run --json "$TMP/cut.jsonl"
+        got=$(jq -r '"\(.finished) \(.winner)"' <<<"$out")
+        check '[ "$rc" -eq 0 ] && [ "$got" = "true $want" ]' \
+            "$(basename "$f") without its claim: the last combat is fought at the end of the log (A31), winner $want"
+    fi
 done
 finish
