@@ -12,148 +12,9 @@
 
 #include "logformat/olcodec.h"
 #include "src/carddb.h"
+#include "tests/snapscript.h"
 #include "tests/testutil.h"
 #include "verifiers/snap/snap.h"
-
-#define P1_DECK                                                                                           \
-    "{\"monsters\":[\"cor-forge-golem\",\"cor-magma-tortoise\",\"cor-ash-sprite\",\"flx-current-eel\","  \
-    "\"flx-frost-skimmer\"],\"supports\":[\"cor-kindle-fury\",\"cor-searing-brand\",\"cor-stoke-the-forge\"," \
-    "\"cor-heat-haze\",\"cor-crucible-rite\",\"cor-eruption\",\"cor-meltdown\",\"cor-flashpoint-denial\","  \
-    "\"cor-resonant-flare\",\"cor-backdraft\",\"cor-firewall\",\"cor-smolder-trap\",\"flx-undertow\","       \
-    "\"flx-riptide-shift\",\"flx-ebb-and-flow\",\"flx-frozen-moment\",\"flx-deep-current\",\"flx-wave-break\"," \
-    "\"flx-echoing-surge\",\"flx-misdirecting-fog\"],\"reserve\":[\"cor-forge-colossus\"]}"
-#define P2_DECK                                                                                           \
-    "{\"monsters\":[\"obs-crypt-rat\",\"obs-grave-bat\",\"obs-wraith-sentry\",\"aet-cloud-monk\","          \
-    "\"aet-aether-kite\"],\"supports\":[\"obs-night-terror\",\"obs-soul-siphon\",\"obs-shadow-step\","       \
-    "\"obs-curse-of-silence\",\"obs-grave-whisper\",\"obs-eclipse-ritual\",\"obs-soul-reap\",\"obs-void-denial\"," \
-    "\"obs-dissonant-whisper\",\"obs-umbral-decoy\",\"obs-dark-mirror\",\"obs-death-grip\",\"aet-radiant-blessing\"," \
-    "\"aet-judgement-ray\",\"aet-skyward-shift\",\"aet-clarity\",\"aet-sanctuary-seal\",\"aet-ward-of-silence\"," \
-    "\"aet-resonant-choir\",\"aet-gale-diversion\"],\"reserve\":[\"obs-grave-vampire\"]}"
-
-/* A legal game through Round 4 (open mode, default levers). */
-static const char *const BASE[] = {
-    /* 1 */ "\"type\":\"bench\",\"by\":\"p1\",\"slots\":[\"cor-forge-golem\",\"cor-magma-tortoise\",\"cor-ash-sprite\",\"flx-current-eel\"]",
-    /* 2 */ "\"type\":\"bench\",\"by\":\"p2\",\"slots\":[\"obs-crypt-rat\",\"obs-grave-bat\",\"obs-wraith-sentry\",\"aet-cloud-monk\"]",
-    /* 3 */ "\"type\":\"select\",\"by\":\"p1\",\"cards\":[\"cor-kindle-fury\",\"cor-searing-brand\",\"cor-stoke-the-forge\",\"flx-riptide-shift\",\"cor-flashpoint-denial\"]",
-    /* 4 */ "\"type\":\"select\",\"by\":\"p2\",\"cards\":[\"obs-night-terror\",\"obs-soul-siphon\",\"obs-shadow-step\",\"obs-void-denial\",\"obs-dark-mirror\",\"obs-death-grip\"]",
-    /* 5 */ "\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-forge-golem\"",
-    /* 6 */ "\"type\":\"promote\",\"by\":\"p2\",\"slot\":0,\"card\":\"obs-crypt-rat\"",
-    /* 7  Round 1, p1 */ "\"type\":\"bench\",\"by\":\"p1\",\"slot\":0,\"card\":\"flx-frost-skimmer\"",
-    /* 8 */ "\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-magma-tortoise\"",
-    /* 9 */ "\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-heat-haze\",\"cor-crucible-rite\",\"cor-eruption\"]",
-    /* 10 */ "\"type\":\"end\",\"by\":\"p1\"",
-    /* 11 Round 1, p2 */ "\"type\":\"bench\",\"by\":\"p2\",\"slot\":0,\"card\":\"aet-aether-kite\"",
-    /* 12 */ "\"type\":\"flip\",\"by\":\"p2\",\"slot\":1,\"card\":\"obs-grave-bat\"",
-    /* 13 */ "\"type\":\"lock\",\"by\":\"p2\",\"cards\":[\"obs-curse-of-silence\",\"obs-grave-whisper\",\"obs-eclipse-ritual\"]",
-    /* 14 */ "\"type\":\"end\",\"by\":\"p2\"",
-    /* 15 Round 2 */ "\"type\":\"flip\",\"by\":\"p1\",\"slot\":2,\"card\":\"cor-ash-sprite\"",
-    /* 16 */ "\"type\":\"end\",\"by\":\"p1\"",
-    /* 17 */ "\"type\":\"flip\",\"by\":\"p2\",\"slot\":2,\"card\":\"obs-wraith-sentry\"",
-    /* 18 */ "\"type\":\"end\",\"by\":\"p2\"",
-    /* 19 Round 3 */ "\"type\":\"flip\",\"by\":\"p1\",\"slot\":3,\"card\":\"flx-current-eel\"",
-    /* 20 */ "\"type\":\"end\",\"by\":\"p1\"",
-    /* 21 */ "\"type\":\"flip\",\"by\":\"p2\",\"slot\":3,\"card\":\"aet-cloud-monk\"",
-    /* 22 */ "\"type\":\"end\",\"by\":\"p2\"",
-    /* 23 Round 4 */ "\"type\":\"unlock\",\"by\":\"p1\",\"lock\":0,\"card\":\"cor-heat-haze\"",
-    /* 24 */ "\"type\":\"flip\",\"by\":\"p1\",\"slot\":0,\"card\":\"flx-frost-skimmer\"",
-    /* 25 */ "\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-meltdown\"]",
-    /* 26 */ "\"type\":\"end\",\"by\":\"p1\"",
-    /* 27 */ "\"type\":\"unlock\",\"by\":\"p2\",\"lock\":0,\"card\":\"obs-curse-of-silence\"",
-    /* 28 */ "\"type\":\"flip\",\"by\":\"p2\",\"slot\":0,\"card\":\"aet-aether-kite\"",
-    /* 29 */ "\"type\":\"lock\",\"by\":\"p2\",\"cards\":[\"obs-soul-reap\"]",
-    /* 30 */ "\"type\":\"end\",\"by\":\"p2\"",
-};
-#define BASE_N (sizeof BASE / sizeof BASE[0])
-
-static cards *db;
-static snap_state st;
-static uint64_t seq;
-
-static olevent *decode(const char *text)
-{
-    olevent *ev = NULL;
-    olerror err;
-    cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &ev, &err), OL_OK, "%s: %s", text, err.msg);
-    return ev;
-}
-
-static olverdict start_decks(const char *hidden, const char *rules, const char *p1deck, const char *p2deck)
-{
-    char err[2048];
-    if (!db)
-        cr_assert_eq(carddb_load_file(SRC("fixtures/cards/core.json"), &db, err, sizeof err), 0, "%s", err);
-    char text[8192];
-    snprintf(text, sizeof text,
-             "{\"match\":\"t\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"snap\",\"cards\":\"core@1.0.0\","
-             "\"hidden\":\"%s\",%s%s\"players\":{\"p1\":{\"id\":\"alice\",\"deck\":%s},\"p2\":{\"id\":\"bob\",\"deck\":%s}}}",
-             hidden, rules ? rules : "", rules ? "," : "", p1deck, p2deck);
-    olevent *h = decode(text);
-    olverdict v;
-    snap_start(&st, db, h, &v);
-    olevent_destroy(&h);
-    seq = 1;
-    return v;
-}
-
-static olverdict start_with(const char *hidden, const char *rules, const char *p1deck)
-{
-    return start_decks(hidden, rules, p1deck, P2_DECK);
-}
-
-static void start(const char *rules)
-{
-    olverdict v = start_with("open", rules, P1_DECK);
-    cr_assert_eq(v.status, OL_V_OK, "header: %s %s", v.rule, v.msg);
-}
-
-static olverdict play_t(const char *body, uint64_t t)
-{
-    char text[4096];
-    if (t)
-        snprintf(text, sizeof text, "{\"match\":\"t\",\"seq\":%llu,\"t\":%llu,%s}", (unsigned long long)seq,
-                 (unsigned long long)t, body);
-    else
-        snprintf(text, sizeof text, "{\"match\":\"t\",\"seq\":%llu,%s}", (unsigned long long)seq, body);
-    olevent *ev = decode(text);
-    olverdict v;
-    snap_apply(&st, ev, &v);
-    olevent_destroy(&ev);
-    seq++;
-    cr_assert_eq(snap_check_invariants(&st), 0, "invariant %d broken after %s", snap_check_invariants(&st), body);
-    cr_assert_eq(v.seq, seq - 1);
-    return v;
-}
-
-static olverdict play(const char *body)
-{
-    return play_t(body, 0);
-}
-
-static void ok(const char *body)
-{
-    olverdict v = play(body);
-    cr_assert(v.status == OL_V_OK || v.status == OL_V_WARNING, "seq %llu %s: %s %s %s",
-              (unsigned long long)v.seq, body, ol_status_name(v.status), v.rule, v.msg);
-}
-
-static void base(size_t n)
-{
-    for (size_t i = 0; i < n && i < BASE_N; i++)
-        ok(BASE[i]);
-}
-
-static void expect(olverdict v, ol_status status, const char *rule)
-{
-    cr_assert_eq(v.status, status, "want %s %s, got %s %s: %s", ol_status_name(status), rule,
-                 ol_status_name(v.status), v.rule, v.msg);
-    cr_assert_str_eq(v.rule, rule, "want %s, got %s: %s", rule, v.rule, v.msg);
-    cr_assert(strlen(v.msg) > 10, "the verdict must say what was wrong");
-}
-
-static void illegal(const char *body, const char *rule)
-{
-    expect(play(body), OL_V_ILLEGAL, rule);
-}
 
 /* ---- the whole base game is legal --------------------------------- */
 
@@ -1013,4 +874,128 @@ Test(snap, snap_a31_the_end_of_the_log_closes_an_open_window)
     snap_state before = st;
     snap_silence(&st);
     cr_assert_eq(memcmp(&before, &st, sizeof st), 0);
+}
+
+/* ---- A3, A20: a Resonance Counter against a Trigger ------------------ */
+
+/* BASE through seq 15, with Dissonant Whisper (Resonance) in p2's hand in
+ * place of Dark Mirror; then p1 evolves into Forge Colossus, whose
+ * [on entry] gives p2's active monster -500 IMP, and announces it (seq 17). */
+static void resonance_game(void)
+{
+    start(NULL);
+    for (size_t i = 0; i < 15; i++)
+        ok(i == 3 ? "\"type\":\"select\",\"by\":\"p2\",\"cards\":[\"obs-night-terror\",\"obs-soul-siphon\","
+                    "\"obs-shadow-step\",\"obs-void-denial\",\"obs-dissonant-whisper\",\"obs-death-grip\"]"
+                  : BASE[i]);
+    ok("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-forge-colossus\"");
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
+}
+
+Test(snap, snap_a3_resonance_counter_stops_trigger)
+{
+    resonance_game();
+    cr_assert_eq(st.window, WIN_RESONANCE, "A3: the Trigger waits for its window to close");
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-dissonant-whisper\",\"targets\":[{\"seq\":17}]");
+    snap_silence(&st);
+    cr_assert_eq(st.window, WIN_NONE);
+    cr_assert_eq(st.side[1].active.mod, 0, "15.5: a countered Trigger does not resolve");
+}
+
+Test(snap, snap_a3_an_unanswered_trigger_resolves)
+{
+    resonance_game();
+    snap_silence(&st);
+    cr_assert_eq(st.side[1].active.mod, -500, "A3: silence lets the Trigger resolve");
+}
+
+Test(snap, snap_a20_a_resonance_counter_starts_no_chain)
+{
+    resonance_game();
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-dissonant-whisper\",\"targets\":[{\"seq\":17}]");
+    /* snap A20: a Resonance Counter answers a Trigger, which "do[es] not use the chain" (15.5) */
+    illegal("\"type\":\"counter\",\"by\":\"p1\",\"card\":\"cor-flashpoint-denial\",\"targets\":[{\"seq\":18}]",
+            "snap:A20");
+    illegal("\"type\":\"counter\",\"by\":\"p1\",\"card\":\"cor-resonant-flare\",\"targets\":[{\"seq\":17}]",
+            "snap:A20");
+    snap_silence(&st);
+    cr_assert_eq(st.side[1].active.mod, 0);
+}
+
+/* ---- A15: an attack follows monsters, not slots ---------------------- */
+
+/* No core Counter moves a monster, so these tests load core.json with two
+ * of P2's Counters rewritten: Void Denial swaps P2's active monster with a
+ * Bench monster of theirs, Dark Mirror swaps P1's. */
+static char *replace_after(char *text, const char *anchor, const char *old, const char *new_)
+{
+    char *a = strstr(text, anchor);
+    cr_assert(a, "%s", anchor);
+    char *o = strstr(a, old);
+    cr_assert(o, "%s", old);
+    size_t head = (size_t)(o - text), lo = strlen(old), ln = strlen(new_), n = strlen(text);
+    char *out = malloc(n - lo + ln + 1);
+    cr_assert(out);
+    memcpy(out, text, head);
+    memcpy(out + head, new_, ln);
+    memcpy(out + head + ln, o + lo, n - head - lo + 1);
+    free(text);
+    return out;
+}
+
+static void load_swap_counters(void)
+{
+    FILE *f = fopen(SRC("fixtures/cards/core.json"), "rb");
+    cr_assert(f);
+    cr_assert_eq(fseek(f, 0, SEEK_END), 0);
+    long n = ftell(f);
+    cr_assert(n > 0);
+    rewind(f);
+    char *text = malloc((size_t)n + 1);
+    cr_assert(text);
+    cr_assert_eq(fread(text, 1, (size_t)n, f), (size_t)n);
+    text[n] = 0;
+    fclose(f);
+    text = replace_after(text, "\"id\": \"obs-void-denial\"", "\"op\": \"negate\",\n            \"target\": \"chain_link\"",
+                         "\"op\": \"swap\", \"target\": \"own_bench\"");
+    text = replace_after(text, "\"id\": \"obs-dark-mirror\"", "\"op\": \"fizzle\",\n            \"target\": \"none\"",
+                         "\"op\": \"swap\", \"target\": \"opp_bench\"");
+    char err[2048];
+    cr_assert_eq(carddb_load_buffer(text, strlen(text), "core-with-swap-counters", &db, err, sizeof err), 0, "%s", err);
+    free(text);
+}
+
+Test(snap, snap_a15_target_swapped_away_is_followed)
+{
+    load_swap_counters();
+    start(NULL);
+    base(15);
+    /* Forge Golem 3000 attacks Crypt Rat 1800 in p2's active slot */
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
+    /* Void Denial (rewritten) swaps Grave Bat in; Crypt Rat goes to Bench slot 1 */
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"p\":\"p2\",\"s\":1}]");
+    snap_silence(&st);
+    cr_assert_str_eq(st.side[1].active.stack[0]->id, "obs-grave-bat", "the swap happened");
+    /* snap A15: "a target that changes position but stays face-up on the field is still fought" */
+    cr_assert(st.side[1].active.present, "A15: the monster now in the slot is not fought");
+    cr_assert(!st.side[1].bench[1].present, "A15: the target was followed to Bench slot 1 and defeated");
+    cr_assert_eq(st.side[1].lost, 1);
+}
+
+Test(snap, snap_a15_attacker_swapped_away_fizzles)
+{
+    load_swap_counters();
+    start(NULL);
+    base(15);
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
+    /* Dark Mirror (rewritten) swaps Magma Tortoise into p1's active slot */
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-dark-mirror\",\"targets\":[{\"p\":\"p1\",\"s\":1}]");
+    snap_silence(&st);
+    cr_assert_str_eq(st.side[0].active.stack[0]->id, "cor-magma-tortoise", "the swap happened");
+    /* snap A15: "if ... the attacker is no longer the active monster ... the attack fizzles" */
+    cr_assert_eq(st.side[1].lost, 0, "A15: no combat after the attacker left");
+    cr_assert_eq(st.side[0].lost, 0);
+    cr_assert(st.side[1].active.present && st.side[0].bench[1].present);
+    /* and it counts as made: 10.8.1 one attack */
+    illegal("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}", "snap:10.8.1");
 }

@@ -654,11 +654,10 @@ static const snap_rule rules[] = {
      "player's Counters in that chain.",
      "The chain cap is counted per window: one Spell's, one attack's or one trigger's."},
     {SNAP("A20"),
-     "Once a Resonance Counter has been played against a trigger (A3), the chain it begins may be "
-     "extended, like any chain (15.1), by Counters that target one of its links, within the cap; no "
-     "other Counter window opens after a Trigger (15.6).",
-     "A Resonance Counter against a trigger may be answered by Counters aimed at the chain; nothing "
-     "else opens a window after a trigger."},
+     "A Resonance Counter answers a Trigger, and a chain is created only in response to a Spell or a "
+     "Counter (15.1) while Triggers do not use the chain (15.5): the Resonance Counter resolves at "
+     "once and starts no chain, so no Counter may be played after it in that Trigger's window.",
+     "A Resonance Counter starts no chain: nothing may answer it."},
     {SNAP("A21"),
      "A monster replaced by a Prime Singular goes to the Graveyard with its whole stack but is not "
      "defeated: it does not count toward conditions on defeated monsters and is not part of a "

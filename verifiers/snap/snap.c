@@ -493,12 +493,34 @@ static int player_target(const fx_ctx *c, fx_target t, const ol_ref *chosen)
     return chosen && chosen->kind == OL_REF_PLAYER ? (int)chosen->p : c->player;
 }
 
+/* snap A15: "An attack is bound to its attacking monster and its target,
+ * not to slots."  Player p's active monster and Bench `slot` have just
+ * traded places during an attack: an attacker swapped away fizzles it
+ * (it still counts as made); a target is followed to its new place. */
+static void follow_attack(snap_state *s, int p, int slot)
+{
+    if (!s->attack_on)
+        return;
+    if (p == s->turn) {
+        s->attack_on = 0;
+        return;
+    }
+    ol_ref *t = &s->attack_target;
+    if ((int)t->p != p)
+        return;
+    if (t->slot == OL_SLOT_ACTIVE)
+        t->slot = slot;
+    else if (t->slot == slot)
+        t->slot = OL_SLOT_ACTIVE;
+}
+
 static void swap_in(snap_state *s, int p, int slot)
 {
     snap_side *sd = P(s, p);
     snap_monster tmp = sd->active;
     sd->active = sd->bench[slot];
     sd->bench[slot] = tmp;
+    follow_attack(s, p, slot);
     /* 12.1 [on entry]: "when the Monster enters the Combat Field" */
     fire(s, p, OL_SLOT_ACTIVE, top(&sd->active), TRIG_ON_ENTRY);
 }
@@ -959,6 +981,12 @@ static void do_select(judge *j)
     snap_side *sd = P(s, p);
     size_t want;
     if (!sd->selected) {
+        /* snap A24: "bench (8.3) before select (8.5)" for each player */
+        if (!sd->benched) {
+            ILLEGAL(j, "snap:A24", "%s selects Support cards before placing their Bench; setup places the Bench "
+                    "first.", who(s, p));
+            return;
+        }
         /* 8.5: "Player 1 selects five (5) ... Player 2 selects six (6)" */
         want = s->hand_size[p];
         if (j->ev->n_cards != want) {
@@ -1223,6 +1251,12 @@ static void do_counter(judge *j)
     if (c && !controls_class(P(s, p), c->cls)) {
         ILLEGAL(j, "snap:6.3", "%s played %s, %s %s Counter, without controlling a face-up %s Monster.", who(s, p),
                 c->name, class_article(c->cls), class_title(c->cls), class_title(c->cls));
+        return;
+    }
+    /* snap A20: "A Resonance Counter starts no chain: nothing may answer it" */
+    if (s->window == WIN_RESONANCE && s->trig.negated) {
+        ILLEGAL(j, "snap:A20", "%s played %s after a Resonance Counter; it answered a Trigger, which does not use "
+                "the chain, so no Counter may answer it.", who(s, p), c ? c->name : "a Counter");
         return;
     }
     /* A3: in a Trigger's window only a Resonance Counter that targets it */

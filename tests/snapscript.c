@@ -1,0 +1,140 @@
+/* snapscript.c -- a scripted Snap game for the Criterion suites.
+ *
+ * BASE is a legal open-mode game through Round 4; the helpers start a
+ * match, play one event at a time and assert its verdict.  Shared by
+ * test_snap.c (rule by rule) and test_snap_rulings.c (ruling by ruling).
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "logformat/olcodec.h"
+#include "src/carddb.h"
+#include "tests/snapscript.h"
+#include "tests/testutil.h"
+
+/* A legal game through Round 4 (open mode, default levers). */
+const char *const BASE[] = {
+    /* 1 */ "\"type\":\"bench\",\"by\":\"p1\",\"slots\":[\"cor-forge-golem\",\"cor-magma-tortoise\",\"cor-ash-sprite\",\"flx-current-eel\"]",
+    /* 2 */ "\"type\":\"bench\",\"by\":\"p2\",\"slots\":[\"obs-crypt-rat\",\"obs-grave-bat\",\"obs-wraith-sentry\",\"aet-cloud-monk\"]",
+    /* 3 */ "\"type\":\"select\",\"by\":\"p1\",\"cards\":[\"cor-kindle-fury\",\"cor-searing-brand\",\"cor-stoke-the-forge\",\"flx-riptide-shift\",\"cor-flashpoint-denial\"]",
+    /* 4 */ "\"type\":\"select\",\"by\":\"p2\",\"cards\":[\"obs-night-terror\",\"obs-soul-siphon\",\"obs-shadow-step\",\"obs-void-denial\",\"obs-dark-mirror\",\"obs-death-grip\"]",
+    /* 5 */ "\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-forge-golem\"",
+    /* 6 */ "\"type\":\"promote\",\"by\":\"p2\",\"slot\":0,\"card\":\"obs-crypt-rat\"",
+    /* 7  Round 1, p1 */ "\"type\":\"bench\",\"by\":\"p1\",\"slot\":0,\"card\":\"flx-frost-skimmer\"",
+    /* 8 */ "\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-magma-tortoise\"",
+    /* 9 */ "\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-heat-haze\",\"cor-crucible-rite\",\"cor-eruption\"]",
+    /* 10 */ "\"type\":\"end\",\"by\":\"p1\"",
+    /* 11 Round 1, p2 */ "\"type\":\"bench\",\"by\":\"p2\",\"slot\":0,\"card\":\"aet-aether-kite\"",
+    /* 12 */ "\"type\":\"flip\",\"by\":\"p2\",\"slot\":1,\"card\":\"obs-grave-bat\"",
+    /* 13 */ "\"type\":\"lock\",\"by\":\"p2\",\"cards\":[\"obs-curse-of-silence\",\"obs-grave-whisper\",\"obs-eclipse-ritual\"]",
+    /* 14 */ "\"type\":\"end\",\"by\":\"p2\"",
+    /* 15 Round 2 */ "\"type\":\"flip\",\"by\":\"p1\",\"slot\":2,\"card\":\"cor-ash-sprite\"",
+    /* 16 */ "\"type\":\"end\",\"by\":\"p1\"",
+    /* 17 */ "\"type\":\"flip\",\"by\":\"p2\",\"slot\":2,\"card\":\"obs-wraith-sentry\"",
+    /* 18 */ "\"type\":\"end\",\"by\":\"p2\"",
+    /* 19 Round 3 */ "\"type\":\"flip\",\"by\":\"p1\",\"slot\":3,\"card\":\"flx-current-eel\"",
+    /* 20 */ "\"type\":\"end\",\"by\":\"p1\"",
+    /* 21 */ "\"type\":\"flip\",\"by\":\"p2\",\"slot\":3,\"card\":\"aet-cloud-monk\"",
+    /* 22 */ "\"type\":\"end\",\"by\":\"p2\"",
+    /* 23 Round 4 */ "\"type\":\"unlock\",\"by\":\"p1\",\"lock\":0,\"card\":\"cor-heat-haze\"",
+    /* 24 */ "\"type\":\"flip\",\"by\":\"p1\",\"slot\":0,\"card\":\"flx-frost-skimmer\"",
+    /* 25 */ "\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-meltdown\"]",
+    /* 26 */ "\"type\":\"end\",\"by\":\"p1\"",
+    /* 27 */ "\"type\":\"unlock\",\"by\":\"p2\",\"lock\":0,\"card\":\"obs-curse-of-silence\"",
+    /* 28 */ "\"type\":\"flip\",\"by\":\"p2\",\"slot\":0,\"card\":\"aet-aether-kite\"",
+    /* 29 */ "\"type\":\"lock\",\"by\":\"p2\",\"cards\":[\"obs-soul-reap\"]",
+    /* 30 */ "\"type\":\"end\",\"by\":\"p2\"",
+};
+const size_t BASE_N = sizeof BASE / sizeof BASE[0];
+
+cards *db;
+snap_state st;
+uint64_t seq;
+
+olevent *decode(const char *text)
+{
+    olevent *ev = NULL;
+    olerror err;
+    cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &ev, &err), OL_OK, "%s: %s", text, err.msg);
+    return ev;
+}
+
+olverdict start_decks(const char *hidden, const char *rules, const char *p1deck, const char *p2deck)
+{
+    char err[2048];
+    if (!db)
+        cr_assert_eq(carddb_load_file(SRC("fixtures/cards/core.json"), &db, err, sizeof err), 0, "%s", err);
+    char text[8192];
+    snprintf(text, sizeof text,
+             "{\"match\":\"t\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"snap\",\"cards\":\"core@1.0.0\","
+             "\"hidden\":\"%s\",%s%s\"players\":{\"p1\":{\"id\":\"alice\",\"deck\":%s},\"p2\":{\"id\":\"bob\",\"deck\":%s}}}",
+             hidden, rules ? rules : "", rules ? "," : "", p1deck, p2deck);
+    olevent *h = decode(text);
+    olverdict v;
+    snap_start(&st, db, h, &v);
+    olevent_destroy(&h);
+    seq = 1;
+    return v;
+}
+
+olverdict start_with(const char *hidden, const char *rules, const char *p1deck)
+{
+    return start_decks(hidden, rules, p1deck, P2_DECK);
+}
+
+void start(const char *rules)
+{
+    olverdict v = start_with("open", rules, P1_DECK);
+    cr_assert_eq(v.status, OL_V_OK, "header: %s %s", v.rule, v.msg);
+}
+
+olverdict play_t(const char *body, uint64_t t)
+{
+    char text[4096];
+    if (t)
+        snprintf(text, sizeof text, "{\"match\":\"t\",\"seq\":%llu,\"t\":%llu,%s}", (unsigned long long)seq,
+                 (unsigned long long)t, body);
+    else
+        snprintf(text, sizeof text, "{\"match\":\"t\",\"seq\":%llu,%s}", (unsigned long long)seq, body);
+    olevent *ev = decode(text);
+    olverdict v;
+    snap_apply(&st, ev, &v);
+    olevent_destroy(&ev);
+    seq++;
+    cr_assert_eq(snap_check_invariants(&st), 0, "invariant %d broken after %s", snap_check_invariants(&st), body);
+    cr_assert_eq(v.seq, seq - 1);
+    return v;
+}
+
+olverdict play(const char *body)
+{
+    return play_t(body, 0);
+}
+
+void ok(const char *body)
+{
+    olverdict v = play(body);
+    cr_assert(v.status == OL_V_OK || v.status == OL_V_WARNING, "seq %llu %s: %s %s %s",
+              (unsigned long long)v.seq, body, ol_status_name(v.status), v.rule, v.msg);
+}
+
+void base(size_t n)
+{
+    for (size_t i = 0; i < n && i < BASE_N; i++)
+        ok(BASE[i]);
+}
+
+void expect(olverdict v, ol_status status, const char *rule)
+{
+    cr_assert_eq(v.status, status, "want %s %s, got %s %s: %s", ol_status_name(status), rule,
+                 ol_status_name(v.status), v.rule, v.msg);
+    cr_assert_str_eq(v.rule, rule, "want %s, got %s: %s", rule, v.rule, v.msg);
+    cr_assert(strlen(v.msg) > 10, "the verdict must say what was wrong");
+}
+
+void illegal(const char *body, const char *rule)
+{
+    expect(play(body), OL_V_ILLEGAL, rule);
+}
+

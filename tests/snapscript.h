@@ -1,0 +1,54 @@
+/* snapscript.h -- a scripted Snap game for the Criterion suites.
+ *
+ * Use: start() (or start_with/start_decks) the match, base(n) plays the
+ * first n events of BASE, ok() plays an event that must be legal,
+ * illegal() one that must be illegal citing `rule`, play() returns the
+ * verdict.  Event bodies are JSON members without the braces, match and
+ * seq: "\"type\":\"end\",\"by\":\"p1\"".  The state is `st`; `seq` is the
+ * next event's seq.  `db` is core.json, loaded at the first start unless
+ * a test has set it first.
+ */
+#ifndef ARBITER_TESTS_SNAPSCRIPT_H
+#define ARBITER_TESTS_SNAPSCRIPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "logformat/olevent.h"
+#include "logformat/olverdict.h"
+#include "verifiers/cards.h"
+#include "verifiers/snap/snap.h"
+
+#define P1_DECK                                                                                           \
+    "{\"monsters\":[\"cor-forge-golem\",\"cor-magma-tortoise\",\"cor-ash-sprite\",\"flx-current-eel\","  \
+    "\"flx-frost-skimmer\"],\"supports\":[\"cor-kindle-fury\",\"cor-searing-brand\",\"cor-stoke-the-forge\"," \
+    "\"cor-heat-haze\",\"cor-crucible-rite\",\"cor-eruption\",\"cor-meltdown\",\"cor-flashpoint-denial\","  \
+    "\"cor-resonant-flare\",\"cor-backdraft\",\"cor-firewall\",\"cor-smolder-trap\",\"flx-undertow\","       \
+    "\"flx-riptide-shift\",\"flx-ebb-and-flow\",\"flx-frozen-moment\",\"flx-deep-current\",\"flx-wave-break\"," \
+    "\"flx-echoing-surge\",\"flx-misdirecting-fog\"],\"reserve\":[\"cor-forge-colossus\"]}"
+#define P2_DECK                                                                                           \
+    "{\"monsters\":[\"obs-crypt-rat\",\"obs-grave-bat\",\"obs-wraith-sentry\",\"aet-cloud-monk\","          \
+    "\"aet-aether-kite\"],\"supports\":[\"obs-night-terror\",\"obs-soul-siphon\",\"obs-shadow-step\","       \
+    "\"obs-curse-of-silence\",\"obs-grave-whisper\",\"obs-eclipse-ritual\",\"obs-soul-reap\",\"obs-void-denial\"," \
+    "\"obs-dissonant-whisper\",\"obs-umbral-decoy\",\"obs-dark-mirror\",\"obs-death-grip\",\"aet-radiant-blessing\"," \
+    "\"aet-judgement-ray\",\"aet-skyward-shift\",\"aet-clarity\",\"aet-sanctuary-seal\",\"aet-ward-of-silence\"," \
+    "\"aet-resonant-choir\",\"aet-gale-diversion\"],\"reserve\":[\"obs-grave-vampire\"]}"
+
+extern const char *const BASE[];
+extern const size_t BASE_N;
+extern cards *db;
+extern snap_state st;
+extern uint64_t seq;
+
+olevent *decode(const char *text);
+olverdict start_decks(const char *hidden, const char *rules, const char *p1deck, const char *p2deck);
+olverdict start_with(const char *hidden, const char *rules, const char *p1deck);
+void start(const char *rules);
+olverdict play_t(const char *body, uint64_t t);
+olverdict play(const char *body);
+void ok(const char *body);
+void base(size_t n);
+void expect(olverdict v, ol_status status, const char *rule);
+void illegal(const char *body, const char *rule);
+
+#endif
