@@ -67,4 +67,19 @@ else
         fail "acceptance 3: first flagged verdict: ${first:-none}"
     fi
 fi
+# Each variant lever is used by its game (issue 3: "each variant lever at
+# least once"): a game that allows more than the default turns illegal when
+# its header's rules are taken away.  chain_cap=1 only forbids, so its proof
+# is illegal-snap_15_3-chain-cap, which breaks it.
+for f in "$dir"/legal-*lever*.jsonl; do
+    rules=$(head -n 1 "$f" | jq -c '.rules')
+    [ "$rules" = '{"chain_cap":1}' ] && continue
+    { head -n 1 "$f" | jq -c 'del(.rules)'; tail -n +2 "$f"; } >"$TMP/nolever.jsonl"
+    first=$("$ARBITER" verify --json "$TMP/nolever.jsonl" | jq -r '.verdicts[0] | "\(.seq) \(.rule)"')
+    if [ "$first" != "null null" ]; then
+        pass "$(basename "$f"): $rules changes play (without it, seq ${first% *} breaks ${first#* })"
+    else
+        fail "$(basename "$f"): verifies legal without $rules: the game does not use its lever"
+    fi
+done
 finish
