@@ -3,13 +3,13 @@
 # (the issue's standard: a rule without a breaking test is a defect).
 # Cited: every "snap:..." or "openlog:..." literal in verifiers/snap/*.c.
 # Also: every cited snap id has an entry (quote, summary) in the catalogue.
-# Tested: every such literal that ends an expectation in tests/test_snap.c or tests/test_snap_rulings.c,
+# Tested: every such literal that ends an expectation in a Snap suite (tests/test_snap*.c),
 # i.e. is the last argument of illegal(...) or expect(...): `"snap:9.4")`.
 . "$(dirname "$0")/lib.sh"
 cd "$top_srcdir" || exit 1
 
 grep -ohE '"(snap|openlog):[A-Za-z0-9.]+"' verifiers/snap/*.c | tr -d '"' | sort -u >"$TMP/cited"
-grep -ohE '"(snap|openlog):[A-Za-z0-9.]+"\)' tests/test_snap.c tests/test_snap_rulings.c | grep -oE '(snap|openlog):[A-Za-z0-9.]+' \
+grep -ohE '"(snap|openlog):[A-Za-z0-9.]+"\)' tests/test_snap*.c | grep -oE '(snap|openlog):[A-Za-z0-9.]+' \
     | sort -u >"$TMP/tested"
 [ -s "$TMP/cited" ] || { fail "found no rule ids in verifiers/snap/"; finish; exit 1; }
 while read -r rule; do

@@ -1,30 +1,15 @@
-/* test_snap_rulings.c -- the Snap engine, ruling by ruling.
+/* test_snap_rulings.c -- the Snap engine, the project's rulings R1-R12.
  *
- * One or more tests per ruling of verifiers/snap/RULINGS.md (R1-R12 of
- * snap-rulings.md, A1-A31 of arbiter's own), named snap_<id>_<what> as its
- * **Tests:** line lists them.  A ruling that forbids something is broken
- * and the verdict must cite it; a ruling that decides an outcome is
- * checked on the state after legal events.  The scripted game and the
- * helpers are tests/snapscript.c.
+ * One or more tests per ruling R1-R12 of snap-rulings.md (restated with
+ * their reasoning in verifiers/snap/RULINGS.md), named snap_<id>_<what> as
+ * its **Tests:** line lists them.  A ruling that forbids something is
+ * broken and the verdict must cite it; a ruling that decides an outcome is
+ * checked on the state after legal events.  Arbiter's own rulings A1-A31
+ * are in test_snap_arbiter.c; the scripted game and helpers in
+ * tests/snapscript.c.
  */
 #include <criterion/criterion.h>
 #include <string.h>
 
 #include "tests/snapscript.h"
 #include "verifiers/snap/snap.h"
-
-/* ---- A24: the order of setup events ---------------------------------- */
-
-Test(snap, snap_a24_bench_before_select_and_players_interleave)
-{
-    start(NULL);
-    /* snap A24: "bench (8.3) before select (8.5)" for each player */
-    illegal(BASE[2], "snap:A24");
-    ok(BASE[1]);          /* p2 benches first: the players interleave */
-    ok(BASE[3]);          /* and selects before p1 has done anything */
-    illegal(BASE[2], "snap:A24");
-    ok(BASE[0]);
-    ok(BASE[2]);
-    for (size_t i = 4; i < 8; i++)
-        ok(BASE[i]);
-}
