@@ -6,6 +6,7 @@
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "logformat/olcodec.h"
@@ -138,3 +139,43 @@ void illegal(const char *body, const char *rule)
     expect(play(body), OL_V_ILLEGAL, rule);
 }
 
+/* ---- core.json rewritten, for rulings no core card exercises --------- */
+
+char *core_text(void)
+{
+    FILE *f = fopen(SRC("fixtures/cards/core.json"), "rb");
+    cr_assert(f);
+    cr_assert_eq(fseek(f, 0, SEEK_END), 0);
+    long n = ftell(f);
+    cr_assert(n > 0);
+    rewind(f);
+    char *text = malloc((size_t)n + 1);
+    cr_assert(text);
+    cr_assert_eq(fread(text, 1, (size_t)n, f), (size_t)n);
+    text[n] = 0;
+    fclose(f);
+    return text;
+}
+
+char *replace_after(char *text, const char *anchor, const char *old, const char *new_)
+{
+    char *a = strstr(text, anchor);
+    cr_assert(a, "%s", anchor);
+    char *o = strstr(a, old);
+    cr_assert(o, "%s", old);
+    size_t head = (size_t)(o - text), lo = strlen(old), ln = strlen(new_), n = strlen(text);
+    char *out = malloc(n - lo + ln + 1);
+    cr_assert(out);
+    memcpy(out, text, head);
+    memcpy(out + head, new_, ln);
+    memcpy(out + head + ln, o + lo, n - head - lo + 1);
+    free(text);
+    return out;
+}
+
+void load_core_text(char *text, const char *name)
+{
+    char err[2048];
+    cr_assert_eq(carddb_load_buffer(text, strlen(text), name, &db, err, sizeof err), 0, "%s", err);
+    free(text);
+}

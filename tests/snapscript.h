@@ -51,4 +51,12 @@ void base(size_t n);
 void expect(olverdict v, ol_status status, const char *rule);
 void illegal(const char *body, const char *rule);
 
+/* core.json's text (malloc'd), for tests that rewrite a card: no core card
+ * exercises some rulings.  replace_after() replaces the first `old` after
+ * `anchor` with `new_` (it frees `text` and returns the new text);
+ * load_core_text() makes `db` of the text and frees it. */
+char *core_text(void);
+char *replace_after(char *text, const char *anchor, const char *old, const char *new_);
+void load_core_text(char *text, const char *name);
+
 #endif

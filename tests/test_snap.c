@@ -927,42 +927,14 @@ Test(snap, snap_a20_a_resonance_counter_starts_no_chain)
 /* No core Counter moves a monster, so these tests load core.json with two
  * of P2's Counters rewritten: Void Denial swaps P2's active monster with a
  * Bench monster of theirs, Dark Mirror swaps P1's. */
-static char *replace_after(char *text, const char *anchor, const char *old, const char *new_)
-{
-    char *a = strstr(text, anchor);
-    cr_assert(a, "%s", anchor);
-    char *o = strstr(a, old);
-    cr_assert(o, "%s", old);
-    size_t head = (size_t)(o - text), lo = strlen(old), ln = strlen(new_), n = strlen(text);
-    char *out = malloc(n - lo + ln + 1);
-    cr_assert(out);
-    memcpy(out, text, head);
-    memcpy(out + head, new_, ln);
-    memcpy(out + head + ln, o + lo, n - head - lo + 1);
-    free(text);
-    return out;
-}
-
 static void load_swap_counters(void)
 {
-    FILE *f = fopen(SRC("fixtures/cards/core.json"), "rb");
-    cr_assert(f);
-    cr_assert_eq(fseek(f, 0, SEEK_END), 0);
-    long n = ftell(f);
-    cr_assert(n > 0);
-    rewind(f);
-    char *text = malloc((size_t)n + 1);
-    cr_assert(text);
-    cr_assert_eq(fread(text, 1, (size_t)n, f), (size_t)n);
-    text[n] = 0;
-    fclose(f);
+    char *text = core_text();
     text = replace_after(text, "\"id\": \"obs-void-denial\"", "\"op\": \"negate\",\n            \"target\": \"chain_link\"",
                          "\"op\": \"swap\", \"target\": \"own_bench\"");
     text = replace_after(text, "\"id\": \"obs-dark-mirror\"", "\"op\": \"fizzle\",\n            \"target\": \"none\"",
                          "\"op\": \"swap\", \"target\": \"opp_bench\"");
-    char err[2048];
-    cr_assert_eq(carddb_load_buffer(text, strlen(text), "core-with-swap-counters", &db, err, sizeof err), 0, "%s", err);
-    free(text);
+    load_core_text(text, "core-with-swap-counters");
 }
 
 Test(snap, snap_a15_target_swapped_away_is_followed)

@@ -9,10 +9,603 @@
  * test_snap_rulings.c; the scripted game and helpers in tests/snapscript.c.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "src/carddb.h"
 #include "tests/snapscript.h"
+#include "tests/testutil.h"
 #include "verifiers/snap/snap.h"
+
+/* ---- shared scenarios ------------------------------------------------- */
+
+/* P1_DECK's supports, for the custom decks below. */
+#define P1_SUPPORTS                                                                                       \
+    "\"supports\":[\"cor-kindle-fury\",\"cor-searing-brand\",\"cor-stoke-the-forge\","                   \
+    "\"cor-heat-haze\",\"cor-crucible-rite\",\"cor-eruption\",\"cor-meltdown\",\"cor-flashpoint-denial\","  \
+    "\"cor-resonant-flare\",\"cor-backdraft\",\"cor-firewall\",\"cor-smolder-trap\",\"flx-undertow\","       \
+    "\"flx-riptide-shift\",\"flx-ebb-and-flow\",\"flx-frozen-moment\",\"flx-deep-current\",\"flx-wave-break\"," \
+    "\"flx-echoing-surge\",\"flx-misdirecting-fog\"]"
+#define P2_SUPPORTS                                                                                       \
+    "\"supports\":[\"obs-night-terror\",\"obs-soul-siphon\",\"obs-shadow-step\","                          \
+    "\"obs-curse-of-silence\",\"obs-grave-whisper\",\"obs-eclipse-ritual\",\"obs-soul-reap\",\"obs-void-denial\"," \
+    "\"obs-dissonant-whisper\",\"obs-umbral-decoy\",\"obs-dark-mirror\",\"obs-death-grip\",\"aet-radiant-blessing\"," \
+    "\"aet-judgement-ray\",\"aet-skyward-shift\",\"aet-clarity\",\"aet-sanctuary-seal\",\"aet-ward-of-silence\"," \
+    "\"aet-resonant-choir\",\"aet-gale-diversion\"]"
+
+/* P1 with Ember Whelp (whose line ends in the Prime Evolution Ember
+ * Sovereign) in place of Forge Golem: promoted at setup, it is the active
+ * monster. */
+#define P1_EMBER_DECK                                                                                     \
+    "{\"monsters\":[\"cor-ember-whelp\",\"cor-magma-tortoise\",\"cor-ash-sprite\",\"flx-current-eel\","    \
+    "\"flx-frost-skimmer\"]," P1_SUPPORTS ",\"reserve\":[\"cor-ember-drake\",\"cor-ember-sovereign\"]}"
+
+/* P1 with Pyre Acolyte ([on entry]: the opponent's next Unlock Step unlocks
+ * nothing) in place of Magma Tortoise. */
+#define P1_ACOLYTE_DECK                                                                                   \
+    "{\"monsters\":[\"cor-pyre-acolyte\",\"cor-forge-golem\",\"cor-ash-sprite\",\"flx-current-eel\","      \
+    "\"flx-frost-skimmer\"]," P1_SUPPORTS ",\"reserve\":[\"cor-forge-colossus\"]}"
+
+/* P1 with the Prime Singular Maelstrom (condition: one opponent's monster
+ * defeated; [on entry]: destroy the opponent's active monster) in place of
+ * the fifth monster: no fifth waits (R1). */
+#define P1_MAELSTROM_DECK                                                                                 \
+    "{\"monsters\":[\"cor-forge-golem\",\"cor-magma-tortoise\",\"cor-ash-sprite\",\"flx-current-eel\","   \
+    "\"flx-maelstrom-heart-of-the-deep\"]," P1_SUPPORTS                                                   \
+    ",\"reserve\":[\"cor-forge-colossus\",\"flx-maelstrom-heart-of-the-deep\"]}"
+
+/* P2 with Veil Assassin ([on entry]: the opponent's next Unlock Step
+ * unlocks nothing) in place of Wraith Sentry, benched in slot 2. */
+#define P2_VEIL_DECK                                                                                      \
+    "{\"monsters\":[\"obs-crypt-rat\",\"obs-grave-bat\",\"obs-veil-assassin\",\"aet-cloud-monk\","         \
+    "\"aet-aether-kite\"]," P2_SUPPORTS ",\"reserve\":[\"obs-grave-vampire\"]}"
+#define P2_VEIL_BENCH                                                                                     \
+    "\"type\":\"bench\",\"by\":\"p2\",\"slots\":[\"obs-crypt-rat\",\"obs-grave-bat\",\"obs-veil-assassin\"," \
+    "\"aet-cloud-monk\"]"
+#define P2_VEIL_FLIP "\"type\":\"flip\",\"by\":\"p2\",\"slot\":2,\"card\":\"obs-veil-assassin\""
+
+/* P2 with the Prime Singular Aurelion (condition: two of the opponent's
+ * monsters defeated) in place of the fifth monster, Aether Kite. */
+#define P2_AURELION_DECK                                                                                  \
+    "{\"monsters\":[\"obs-crypt-rat\",\"obs-grave-bat\",\"obs-wraith-sentry\",\"aet-cloud-monk\","         \
+    "\"aet-aurelion-the-dawn-unbound\"]," P2_SUPPORTS                                                     \
+    ",\"reserve\":[\"obs-grave-vampire\",\"aet-aurelion-the-dawn-unbound\"]}"
+
+#define ATTACK_P2_ACTIVE "\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}"
+#define END_P1 "\"type\":\"end\",\"by\":\"p1\""
+
+/* Round 1 with the round1_attacks lever (18.5): p1's active monster is Ash
+ * Sprite (Overdrive, 1000), Forge Golem is flipped face-up in Bench slot 1;
+ * p2's active is Crypt Rat (1800), all of p2's Bench is face-down. */
+static void ash_sprite_opening(const char *rules)
+{
+    start(rules);
+    ok("\"type\":\"bench\",\"by\":\"p1\",\"slots\":[\"cor-ash-sprite\",\"cor-forge-golem\",\"cor-magma-tortoise\",\"flx-current-eel\"]");
+    for (size_t i = 1; i < 4; i++)
+        ok(BASE[i]);
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-ash-sprite\"");
+    ok(BASE[5]);
+    ok(BASE[6]);
+    ok("\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-forge-golem\"");
+}
+
+static const char *fired_id(int i)
+{
+    return st.fired[i].card ? st.fired[i].card->id : "(none)";
+}
+
+/* ---- A1: an Evolution fires [on entry] -------------------------------- */
+
+/* snap A1: "An Evolution card's [on entry] trigger fires when the Evolution is placed on the monster" */
+Test(snap, snap_a1_evolution_fires_on_entry)
+{
+    start(NULL);
+    base(15);
+    cr_assert_eq(st.n_fired, 0);
+    /* Forge Golem evolves in the active slot, where no promotion will ever fire it */
+    ok("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-forge-colossus\"");
+    cr_assert_eq(st.n_fired, 1, "A1: Forge Colossus's [on entry] fires as it is placed");
+    cr_assert_str_eq(fired_id(0), "cor-forge-colossus");
+    cr_assert_eq(st.fired[0].player, 0);
+    cr_assert(st.fired[0].slot_is_active);
+    cr_assert_eq(st.fired[0].ability, 0);
+    cr_assert_eq(st.side[0].active.depth, 2, "the stack is the same monster");
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
+    ok("\"type\":\"swap\",\"by\":\"p1\",\"slot\":1");   /* closes the Trigger's window (A3) */
+    cr_assert_eq(st.side[1].active.mod, -500, "the Trigger resolved: -500 on p2's active monster");
+}
+
+/* snap A1: "An Evolution card's [on entry] trigger fires when the Evolution is placed on the monster ... a Prime Evolution likewise." */
+Test(snap, snap_a1_prime_evolution_fires_on_entry)
+{
+    olverdict v = start_decks("open", NULL, P1_EMBER_DECK, P2_DECK);
+    cr_assert_eq(v.status, OL_V_OK, "header: %s %s", v.rule, v.msg);
+    ok("\"type\":\"bench\",\"by\":\"p1\",\"slots\":[\"cor-ember-whelp\",\"cor-magma-tortoise\",\"cor-ash-sprite\",\"flx-current-eel\"]");
+    for (size_t i = 1; i < 4; i++)
+        ok(BASE[i]);
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-ember-whelp\"");
+    cr_assert_eq(st.n_fired, 0, "Ember Whelp has only an [on reveal] (R4: a promotion fires [on entry])");
+    for (size_t i = 5; i < 15; i++)
+        ok(BASE[i]);
+    /* Round 2: Ember Whelp -> Ember Drake (no Trigger) */
+    ok("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-ember-drake\"");
+    cr_assert_eq(st.n_fired, 0);
+    for (size_t i = 15; i < 19; i++)
+        ok(BASE[i]);
+    /* Round 3: Ember Drake -> Ember Sovereign, the Prime Evolution */
+    ok("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-ember-sovereign\"");
+    cr_assert_eq(st.side[0].active.depth, 3);
+    cr_assert_eq(st.n_fired, 1, "A1: Ember Sovereign's [on entry] fires as it is placed");
+    cr_assert_str_eq(fired_id(0), "cor-ember-sovereign");
+    cr_assert(st.fired[0].slot_is_active);
+    /* its effect destroys a face-up Bench monster of the opponent: Grave Bat */
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,"
+       "\"targets\":[{\"p\":\"p2\",\"s\":1}]");
+    cr_assert(st.side[1].bench[1].present, "the Trigger waits for its window to close (A3)");
+    ok(END_P1);
+    cr_assert(!st.side[1].bench[1].present, "the Trigger resolved");
+    cr_assert_eq(st.side[1].lost, 1);
+}
+
+/* ---- A2: an Evolution in the Attack Phase ------------------------------ */
+
+/* snap A2: "An Evolution may be performed in the Attack Phase between attacks, never inside an open Blocker or Counter Window" */
+Test(snap, snap_a2_evolve_in_counter_window_comes_after_combat)
+{
+    start(NULL);
+    base(15);
+    ok(ATTACK_P2_ACTIVE);                                 /* Forge Golem 3000 */
+    ok("\"type\":\"block\",\"by\":\"p2\",\"slot\":1");    /* Grave Bat 3300 */
+    cr_assert_eq(st.window, WIN_COUNTER);
+    /* Inside the window, Forge Colossus (6000) would win the combat.  The
+     * evolve closes the window by arriving (A26): the combat is fought
+     * first, Forge Golem loses, and the evolve meets an empty active slot. */
+    illegal("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-forge-colossus\"", "snap:R4");
+    cr_assert_eq(st.window, WIN_NONE);
+    cr_assert(!st.side[0].active.present, "A2: the combat was fought before the Evolution");
+    cr_assert_eq(st.side[0].lost, 1);
+    cr_assert(st.side[1].bench[1].present, "Grave Bat survives");
+    cr_assert_eq(st.side[1].lost, 0);
+    cr_assert(!st.evolved && !st.side[0].reserve_used[0], "the Evolution was not performed");
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":1");
+    ok(END_P1);
+}
+
+/* ---- A4: the first promotions ------------------------------------------ */
+
+/* snap A4: "p1, then p2, promotes one Bench monster, flipping it as it is promoted, before the first turn of Round 1, and each promotion is followed by the announcements of its [on entry] triggers"
+ * (The engine does not yet refuse p2 promoting first: see RULINGS.md A4.) */
+Test(snap, snap_a4_setup_promotions_flip_and_announce_in_turn)
+{
+    olverdict v = start_decks("open", NULL, P1_ACOLYTE_DECK, P2_DECK);
+    cr_assert_eq(v.status, OL_V_OK, "header: %s %s", v.rule, v.msg);
+    ok("\"type\":\"bench\",\"by\":\"p1\",\"slots\":[\"cor-pyre-acolyte\",\"cor-forge-golem\",\"cor-ash-sprite\",\"flx-current-eel\"]");
+    for (size_t i = 1; i < 4; i++)
+        ok(BASE[i]);
+    cr_assert(st.setup_done);
+    cr_assert(st.side[0].promote_due && st.side[1].promote_due, "both active slots are empty");
+    /* no turn event before the promotions */
+    illegal("\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-forge-golem\"", "snap:R4");
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-pyre-acolyte\"");
+    cr_assert(st.side[0].active.face_up, "flipped as it is promoted");
+    cr_assert_eq(st.side[0].revealed, 1);
+    cr_assert_eq(st.n_fired, 1, "Pyre Acolyte's [on entry] fires");
+    illegal(BASE[5], "snap:10.4");   /* p1's Trigger is announced before p2 promotes */
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
+    ok(BASE[5]);
+    cr_assert(st.side[1].no_unlock, "p1's Trigger resolved before p2's promotion");
+    cr_assert(st.side[1].active.face_up);
+    cr_assert_eq(st.side[1].revealed, 1);
+    cr_assert_eq(st.round, 1, "all before the first turn of Round 1");
+    cr_assert_eq(st.turn, 0);
+    cr_assert_eq(st.step, STEP_UNLOCK);
+    ok(BASE[6]);
+}
+
+/* ---- A5: claims --------------------------------------------------------- */
+
+/* Ash Sprite (2500 with Kindle Fury) defeats Crypt Rat; p2 promotes Grave
+ * Bat (3300); Ash Sprite's Overdrive attack loses to it; p1 promotes Forge
+ * Golem.  No claim in between. */
+static void two_combats(void)
+{
+    ash_sprite_opening("\"rules\":{\"round1_attacks\":true}");
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    ok(ATTACK_P2_ACTIVE);
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":1,\"card\":\"obs-grave-bat\"");
+    cr_assert_eq(st.side[1].lost, 1, "Crypt Rat fell in p2's active slot");
+    ok(ATTACK_P2_ACTIVE);
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":1");
+    cr_assert_eq(st.side[0].lost, 1, "Ash Sprite fell in p1's active slot");
+}
+
+/* snap A5: "A claim of defeated monsters is compared with the monsters the engine has defeated since the previous claim or since the last combat or effect resolution, whichever is later, at the positions they held just before removal" */
+Test(snap, snap_a5_claim_defeated_matches)
+{
+    two_combats();
+    /* the latest resolution is the second combat: only Ash Sprite, at p1's
+     * active slot (now Forge Golem's) */
+    ok("\"type\":\"claim\",\"by\":\"table\",\"defeated\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    cr_assert_eq(st.n_defeated, 0, "the claim starts a new account");
+}
+
+/* snap A5: "A claim of defeated monsters is compared with the monsters the engine has defeated since the previous claim or since the last combat or effect resolution, whichever is later" */
+Test(snap, snap_a5_claim_defeated_mismatch)
+{
+    two_combats();
+    /* both combats: the first was before the latest resolution */
+    expect(play("\"type\":\"claim\",\"by\":\"table\",\"defeated\":[{\"p\":\"p2\",\"s\":\"a\"},{\"p\":\"p1\",\"s\":\"a\"}]"),
+           OL_V_MISMATCH, "snap:A5");
+    expect(play("\"type\":\"claim\",\"by\":\"table\",\"defeated\":[{\"p\":\"p2\",\"s\":\"a\"}]"), OL_V_MISMATCH, "snap:A5");
+    /* the right monster at another position */
+    expect(play("\"type\":\"claim\",\"by\":\"table\",\"defeated\":[{\"p\":\"p1\",\"s\":1}]"), OL_V_MISMATCH, "snap:A5");
+    ok("\"type\":\"claim\",\"by\":\"table\",\"defeated\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    /* and since that claim, nothing */
+    expect(play("\"type\":\"claim\",\"by\":\"table\",\"defeated\":[{\"p\":\"p1\",\"s\":\"a\"}]"), OL_V_MISMATCH, "snap:A5");
+}
+
+/* ---- A6: the shot clock --------------------------------------------------- */
+
+/* snap A6: "The shot clock is measured between consecutive events that both carry `t`" */
+Test(snap, snap_a6_no_t_no_warning)
+{
+    start(NULL);
+    base(7);
+    olverdict v = play_t("\"type\":\"pass\",\"by\":\"p1\"", 1000000);
+    cr_assert_eq(v.status, OL_V_OK, "%s", v.msg);
+    /* an event without t is never timed, however late it may be */
+    v = play("\"type\":\"pass\",\"by\":\"p1\"");
+    cr_assert_eq(v.status, OL_V_OK, "%s %s", v.rule, v.msg);
+    /* 60 s after the last timed event, but its predecessor carries no t */
+    v = play_t("\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-magma-tortoise\"", 1000000 + 60000);
+    cr_assert_eq(v.status, OL_V_OK, "A6: no gap to measure: %s %s", v.rule, v.msg);
+    /* two consecutive timed events are measured */
+    v = play_t(BASE[8], 1000000 + 60000 + 31000);
+    expect(v, OL_V_WARNING, "snap:16.1");
+}
+
+/* ---- A8: what "draw" means for effects ----------------------------------- */
+
+#define STOKE "\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-stoke-the-forge\",\"targets\":[]"
+#define SELECT_TWO "\"type\":\"select\",\"by\":\"p1\",\"cards\":[\"cor-meltdown\",\"cor-firewall\"]"
+
+/* snap A8: "draw prevention (9.8) stops it" */
+Test(snap, snap_a8_select_prevented_by_draw_prevention)
+{
+    start(NULL);
+    base(15);
+    ok(STOKE);   /* select 2 */
+    /* Death Grip: p1 is prevented from drawing; it resolves first (LIFO) */
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-death-grip\",\"targets\":[]");
+    illegal(SELECT_TWO, "snap:9.8");
+    cr_assert_eq(st.window, WIN_NONE, "the chain resolved (A26)");
+    cr_assert(st.side[0].no_draw);
+    cr_assert_eq(st.side[0].select_due, 0, "A8: the prevented selection is not owed");
+    cr_assert_eq(st.side[0].n_hand, 4);
+    ok(END_P1);   /* nothing is owed */
+}
+
+/* snap A8: "draw prevention (9.8) stops it, the Lock Freeze (9.4) does not" */
+Test(snap, snap_a8_select_allowed_in_lock_freeze)
+{
+    start(NULL);
+    base(15);
+    cr_assert_eq(st.round, 2, "Round 2 is in the Lock Freeze");
+    ok(STOKE);
+    ok("\"type\":\"pass\",\"by\":\"p2\"");
+    ok(SELECT_TWO);
+    cr_assert_eq(st.side[0].n_hand, 6, "4 after the Spell, +2 selected");
+    cr_assert_eq(st.side[0].select_due, 0);
+    illegal("\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-eruption\"]", "snap:9.4");   /* locking still is frozen */
+    ok(END_P1);
+}
+
+/* ---- A10: mandatory steps are owed ---------------------------------------- */
+
+/* P2_VEIL_DECK through Round 3: p2 swaps Veil Assassin into the active slot
+ * in Round 3, so p1 cannot unlock in Round 4 (A28). */
+static void veil_game_through_round_3(void)
+{
+    olverdict v = start_decks("open", NULL, P1_DECK, P2_VEIL_DECK);
+    cr_assert_eq(v.status, OL_V_OK, "header: %s %s", v.rule, v.msg);
+    for (size_t i = 0; i < 22; i++) {
+        if (i == 21) {
+            ok("\"type\":\"swap\",\"by\":\"p2\",\"slot\":2");
+            ok("\"type\":\"trigger\",\"by\":\"p2\",\"source\":{\"p\":\"p2\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
+        }
+        ok(i == 1 ? P2_VEIL_BENCH : i == 16 ? P2_VEIL_FLIP : BASE[i]);
+    }
+}
+
+/* snap A10: "A Standard Lock-in is owed only from Round 4 (R8), while the player has fewer than three Locked Supports (§9.7)" */
+Test(snap, snap_a10_no_lock_owed_with_three_locked)
+{
+    veil_game_through_round_3();
+    cr_assert_eq(st.round, 4);
+    cr_assert(st.side[0].no_unlock, "Veil Assassin's [on entry] prevents p1's unlock");
+    cr_assert_eq(st.side[0].n_locked, 3);
+    illegal(BASE[22], "snap:9.8");
+    ok(BASE[23]);   /* flip */
+    illegal(BASE[24], "snap:9.7");
+    ok(END_P1);     /* A10: with three Locked Supports, no Standard Lock-in is owed */
+    cr_assert_eq(st.turn, 1);
+}
+
+/* ---- A11: class-binding is checked when the card is played ----------------- */
+
+/* snap A11: "Class-binding (6.2, 6.3) is checked when the Spell or Counter is played ... losing that monster afterwards does not stop the card." */
+Test(snap, snap_a11_class_monster_defeated_spell_still_resolves)
+{
+    /* No core Counter destroys a monster: Void Denial is rewritten to destroy
+     * a face-up Bench monster of the opponent. */
+    load_core_text(replace_after(core_text(), "\"id\": \"obs-void-denial\"",
+                                 "\"op\": \"negate\",\n            \"target\": \"chain_link\"",
+                                 "\"op\": \"destroy\", \"target\": \"opp_bench\""),
+                   "core-with-destroy-counter");
+    start(NULL);
+    base(19);   /* Round 3: p1's only face-up Fluxion monster is Current Eel, Bench slot 3 */
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"flx-riptide-shift\",\"targets\":[{\"p\":\"p2\",\"s\":\"a\"}]");
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"p\":\"p1\",\"s\":3}]");
+    ok(ATTACK_P2_ACTIVE);   /* closes the window: the chain resolves LIFO */
+    cr_assert(!st.side[0].bench[3].present, "Current Eel was destroyed first");
+    cr_assert_eq(st.side[0].lost, 1);
+    cr_assert_eq(st.side[1].active.mod, -1500, "A11: Riptide Shift resolved without a Fluxion monster");
+}
+
+/* ---- A12: when [on entry] and [on reveal] fire ----------------------------- */
+
+/* snap A12: "[on entry] fires whenever a monster comes into the active slot by any means (a promotion, the Swap Phase, ...)" */
+Test(snap, snap_a12_swap_phase_fires_on_entry)
+{
+    olverdict v = start_decks("open", NULL, P1_DECK, P2_VEIL_DECK);
+    cr_assert_eq(v.status, OL_V_OK, "header: %s %s", v.rule, v.msg);
+    for (size_t i = 0; i < 16; i++)
+        ok(i == 1 ? P2_VEIL_BENCH : BASE[i]);
+    ok(P2_VEIL_FLIP);
+    cr_assert_eq(st.n_fired, 0, "A12: Veil Assassin has no [on reveal]; a flip fires no [on entry]");
+    ok("\"type\":\"swap\",\"by\":\"p2\",\"slot\":2");
+    cr_assert_str_eq(st.side[1].active.stack[0]->id, "obs-veil-assassin");
+    cr_assert_eq(st.n_fired, 1, "A12: the Swap Phase brought it into the active slot");
+    cr_assert_str_eq(fired_id(0), "obs-veil-assassin");
+    cr_assert_eq(st.fired[0].player, 1);
+    cr_assert(st.fired[0].slot_is_active);
+    illegal("\"type\":\"end\",\"by\":\"p2\"", "snap:10.4");
+    ok("\"type\":\"trigger\",\"by\":\"p2\",\"source\":{\"p\":\"p2\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
+    ok("\"type\":\"end\",\"by\":\"p2\"");
+    cr_assert(st.side[0].no_unlock, "the Trigger resolved on p1");
+}
+
+/* snap A12: "[on entry] fires whenever a monster comes into the active slot by any means (..., a Prime Singular's entry)" */
+Test(snap, snap_a12_prime_singular_fires_on_entry)
+{
+    olverdict v = start_decks("open", NULL, P1_MAELSTROM_DECK, P2_DECK);
+    cr_assert_eq(v.status, OL_V_OK, "header: %s %s", v.rule, v.msg);
+    for (size_t i = 0; i < 15; i++)
+        if (i != 6)   /* no fifth monster */
+            ok(BASE[i]);
+    /* Round 2: Forge Golem defeats Crypt Rat (Maelstrom's condition) */
+    ok(ATTACK_P2_ACTIVE);
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":1");
+    cr_assert_eq(st.side[1].lost, 1);
+    for (size_t i = 15; i < 19; i++)
+        ok(BASE[i]);
+    /* Round 3: four monsters revealed */
+    ok("\"type\":\"prime\",\"by\":\"p1\",\"card\":\"flx-maelstrom-heart-of-the-deep\"");
+    cr_assert_str_eq(st.side[0].active.stack[0]->id, "flx-maelstrom-heart-of-the-deep");
+    cr_assert_eq(st.n_fired, 1, "A12: a Prime Singular's entry fires its [on entry]");
+    cr_assert_str_eq(fired_id(0), "flx-maelstrom-heart-of-the-deep");
+    cr_assert(st.fired[0].slot_is_active);
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
+    /* p2's promotion closes the window: Grave Bat, p2's active monster, was destroyed */
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":2");
+    cr_assert_eq(st.side[1].lost, 2);
+    cr_assert_str_eq(st.side[1].active.stack[0]->id, "obs-wraith-sentry");
+}
+
+/* ---- A13: the fifth monster's timing -------------------------------------- */
+
+/* snap A13: "its `bench` event may come before or after that turn's Flip Step" -- placed before, "§10.3 lets ... its controller flip" it */
+Test(snap, snap_a13_fifth_monster_can_be_flipped_round1)
+{
+    start(NULL);
+    base(7);   /* Frost Skimmer, the fifth, placed face-down in Bench slot 0 */
+    cr_assert(!st.side[0].fifth_waiting && !st.side[0].bench[0].face_up);
+    ok("\"type\":\"flip\",\"by\":\"p1\",\"slot\":0,\"card\":\"flx-frost-skimmer\"");
+    cr_assert(st.side[0].bench[0].face_up);
+    cr_assert_str_eq(st.side[0].bench[0].stack[0]->id, "flx-frost-skimmer");
+    cr_assert_eq(st.side[0].revealed, 2);
+    cr_assert(!st.side[0].bench[1].face_up, "exactly one flip: Magma Tortoise stays face-down");
+    ok(BASE[8]);
+    ok(BASE[9]);
+}
+
+/* ---- A14: Overdrive after a fizzle ------------------------------------------ */
+
+/* snap A14: "a first attack that fizzled still counts as made, so the additional attack remains available" */
+Test(snap, snap_a14_overdrive_after_fizzle)
+{
+    ash_sprite_opening("\"rules\":{\"round1_attacks\":true}");
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    ok(ATTACK_P2_ACTIVE);
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-dark-mirror\",\"targets\":[]");   /* fizzle */
+    ok(ATTACK_P2_ACTIVE);   /* A14: Overdrive's additional attack */
+    cr_assert_eq(st.side[1].lost, 0, "the first attack fizzled without combat");
+    cr_assert_eq(st.attacks_made, 2);
+    cr_assert_eq(st.window, WIN_BLOCKER);
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":1,\"card\":\"obs-grave-bat\"");
+    cr_assert_eq(st.side[1].lost, 1, "the second attack was fought: 2500 against 1800");
+    illegal(ATTACK_P2_ACTIVE, "snap:11.7");
+}
+
+/* ---- A17: modifiers follow their monster ------------------------------------ */
+
+/* snap A17: "A temporary IMP modifier belongs to the monster it was given to, not to its slot: it follows the monster when it moves between the Bench and the active slot" */
+Test(snap, snap_a17_modifier_follows_swapped_monster)
+{
+    start(NULL);
+    base(15);
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":2}]");   /* Ash Sprite */
+    ok("\"type\":\"swap\",\"by\":\"p1\",\"slot\":2");
+    cr_assert_str_eq(st.side[0].active.stack[0]->id, "cor-ash-sprite");
+    cr_assert_eq(st.side[0].active.mod, 1500, "A17: the modifier came along to the active slot");
+    cr_assert_str_eq(st.side[0].bench[2].stack[0]->id, "cor-forge-golem");
+    cr_assert_eq(st.side[0].bench[2].mod, 0, "A17: the Bench slot keeps nothing");
+    ok(END_P1);
+    cr_assert_eq(st.side[0].active.mod, 0, "and it ends with the turn");
+}
+
+/* snap A17: "it follows the monster ... when it evolves (A1)" */
+Test(snap, snap_a17_modifier_survives_evolution)
+{
+    start(NULL);
+    base(15);
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    ok("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-forge-colossus\"");
+    cr_assert_eq(st.side[0].active.depth, 2);
+    cr_assert_str_eq(st.side[0].active.stack[1]->id, "cor-forge-colossus");
+    cr_assert_eq(st.side[0].active.mod, 1500, "A17: the evolved stack is the same monster");
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
+    ok("\"type\":\"swap\",\"by\":\"p1\",\"slot\":1");   /* Colossus goes to the Bench, still +1500 */
+    cr_assert_eq(st.side[0].bench[1].mod, 1500);
+    cr_assert_eq(st.side[0].active.mod, 0);
+}
+
+/* ---- A18: no IMP floor -------------------------------------------------------- */
+
+/* snap A18: "combat compares the final values as they are, even at or below zero; there is no floor" */
+Test(snap, snap_a18_negative_imp_compared_as_is)
+{
+    ash_sprite_opening("\"rules\":{\"round1_attacks\":true}");
+    /* Crypt Rat 1800 - 2500 = -700 */
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-searing-brand\",\"targets\":[{\"p\":\"p2\",\"s\":\"a\"}]");
+    ok(ATTACK_P2_ACTIVE);
+    cr_assert_eq(st.side[1].active.mod, -2500);
+    /* Ash Sprite 1000 - 2000 = -1000 */
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-death-grip\",\"targets\":[]");
+    /* -1000 against -700: with a floor both would be 0, a tie */
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":1");
+    cr_assert_eq(st.side[0].lost, 1, "A18: -1000 loses to -700");
+    cr_assert_eq(st.side[1].lost, 0);
+    cr_assert_str_eq(st.side[1].active.stack[0]->id, "obs-crypt-rat");
+}
+
+/* ---- A19: what "a single chain" is ---------------------------------------------- */
+
+/* snap A19: "All Counters played in one window form one chain: ... the Counter Window of one attack (each attack of an Overdrive has its own)" */
+Test(snap, snap_a19_overdrive_second_attack_new_chain)
+{
+    ash_sprite_opening("\"rules\":{\"round1_attacks\":true,\"chain_cap\":1}");
+    ok(ATTACK_P2_ACTIVE);
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-dark-mirror\",\"targets\":[]");   /* p2's one Counter */
+    cr_assert_eq(st.chain_count[1], 1);
+    ok(ATTACK_P2_ACTIVE);   /* the additional attack (A14): a new window */
+    uint64_t grip = seq;
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-death-grip\",\"targets\":[]");   /* A19: a new chain */
+    char body[256];
+    snprintf(body, sizeof body, "\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"seq\":%llu}]",
+             (unsigned long long)grip);
+    illegal(body, "snap:15.3");   /* but the cap binds within it */
+}
+
+/* ---- A21: a replaced monster is not defeated ------------------------------------ */
+
+/* snap A21: "A monster replaced by a Prime Singular goes to the Graveyard with its whole stack but is not defeated: it does not count toward conditions on defeated monsters and is not part of a claim's `defeated` list (A5)." */
+Test(snap, snap_a21_replaced_monster_not_defeated)
+{
+    olverdict v = start_decks("open", NULL, P1_MAELSTROM_DECK, P2_AURELION_DECK);
+    cr_assert_eq(v.status, OL_V_OK, "header: %s %s", v.rule, v.msg);
+    for (size_t i = 0; i < 15; i++)
+        if (i != 6 && i != 10)   /* neither lineup has a fifth monster */
+            ok(BASE[i]);
+    /* Round 2: Forge Golem defeats Crypt Rat; Grave Bat (3300) then defeats Forge Golem */
+    ok(ATTACK_P2_ACTIVE);
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":1");
+    ok(BASE[15]);
+    ok(BASE[16]);
+    ok("\"type\":\"attack\",\"by\":\"p2\",\"target\":{\"p\":\"p1\",\"s\":\"a\"}");
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":1");   /* Magma Tortoise */
+    cr_assert_eq(st.side[0].lost, 1);
+    ok("\"type\":\"claim\",\"by\":\"table\",\"defeated\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    ok(BASE[17]);
+    /* Round 3: Maelstrom replaces Magma Tortoise */
+    ok(BASE[18]);
+    uint8_t grave = st.side[0].n_grave;
+    ok("\"type\":\"prime\",\"by\":\"p1\",\"card\":\"flx-maelstrom-heart-of-the-deep\"");
+    cr_assert_eq(st.side[0].n_grave, grave + 1, "the replaced monster is in the Graveyard");
+    cr_assert_str_eq(st.side[0].grave[grave]->id, "cor-magma-tortoise");
+    cr_assert_eq(st.side[0].lost, 1, "A21: it is not defeated");
+    expect(play("\"type\":\"claim\",\"by\":\"table\",\"defeated\":[{\"p\":\"p1\",\"s\":\"a\"}]"), OL_V_MISMATCH,
+           "snap:A5");
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":2");   /* Grave Bat was destroyed */
+    ok(END_P1);
+    ok(BASE[20]);   /* p2's fourth monster revealed */
+    /* Aurelion needs two of p1's monsters defeated: only Forge Golem was */
+    illegal("\"type\":\"prime\",\"by\":\"p2\",\"card\":\"aet-aurelion-the-dawn-unbound\"", "snap:14.3");
+}
+
+/* ---- A22: effects one at a time, a win check after each ---------------------------- */
+
+/* snap A22: "the win condition (3.1, R5) is checked after each effect, each chain link and each combat; the first time it is met the game ends and nothing further resolves (3.4)" */
+Test(snap, snap_a22_first_effect_win_stops_rest)
+{
+    /* Two rewritten Spells: Meltdown destroys four face-up Bench monsters of
+     * the opponent; Searing Brand destroys the opponent's active monster,
+     * then gives p1's active monster +1000. */
+    char *text = core_text();
+    text = replace_after(text, "\"id\": \"cor-meltdown\"", "\"effects\": [",
+                         "\"effects\": [{\"op\": \"destroy\", \"target\": \"opp_bench\"}, {\"op\": \"destroy\", "
+                         "\"target\": \"opp_bench\"}, {\"op\": \"destroy\", \"target\": \"opp_bench\"},");
+    text = replace_after(text, "\"id\": \"cor-searing-brand\"",
+                         "\"op\": \"imp\",\n            \"target\": \"opp_monster\",\n            \"amount\": -2500",
+                         "\"op\": \"destroy\", \"target\": \"opp_active\"}, {\"op\": \"imp\", \"target\": "
+                         "\"own_active\", \"amount\": 1000");
+    load_core_text(text, "core-with-destroy-spells");
+    start(NULL);
+    base(30);   /* Round 5: all five of p2's monsters are face-up on the field */
+    ok("\"type\":\"unlock\",\"by\":\"p1\",\"lock\":2,\"card\":\"cor-meltdown\"");
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-meltdown\",\"targets\":[{\"p\":\"p2\",\"s\":0},"
+       "{\"p\":\"p2\",\"s\":1},{\"p\":\"p2\",\"s\":2},{\"p\":\"p2\",\"s\":3}]");
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-searing-brand\",\"targets\":[]");
+    cr_assert_eq(st.side[1].lost, 4, "Meltdown resolved: Crypt Rat is p2's last monster");
+    cr_assert(!st.over);
+    illegal(END_P1, "snap:3.4");   /* closes the window: Searing Brand resolves */
+    cr_assert(st.over);
+    cr_assert_eq(st.winner, 0, "A22: p2 lost at the first effect");
+    cr_assert_eq(st.side[1].lost, 5);
+    cr_assert_eq(st.side[0].active.mod, 0, "A22: the second effect did not resolve");
+}
+
+/* ---- A23: zone boundaries ---------------------------------------------------------- */
+
+/* snap A23: "they reach the Support Deck, the hand, the Graveyard or the Locked Support Zone only when the effect itself names that zone, and never the Monster Reserve" */
+Test(snap, snap_a23_target_outside_the_named_zone_illegal)
+{
+    /* No reference of openlog 7 names a card of the Monster Reserve, so the
+     * Reserve is out of reach by construction; the Locked Support Zone and
+     * the Graveyard can be named. */
+    start(NULL);
+    base(15);
+    /* Kindle Fury names a monster, not the Locked Support Zone */
+    illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"lock\":0}]",
+            "snap:7.8");
+    illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-searing-brand\",\"targets\":[{\"p\":\"p2\",\"lock\":0}]",
+            "snap:7.8");
+    uint64_t kindle = seq;
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    ok("\"type\":\"pass\",\"by\":\"p2\"");
+    uint64_t stoke = seq;
+    ok(STOKE);   /* Kindle Fury resolved and went to the Graveyard */
+    /* Void Denial names the chain: the resolved Kindle Fury is in the Graveyard */
+    char body[256];
+    snprintf(body, sizeof body, "\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"seq\":%llu}]",
+             (unsigned long long)kindle);
+    illegal(body, "snap:15.1");
+    snprintf(body, sizeof body, "\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"seq\":%llu}]",
+             (unsigned long long)stoke);
+    ok(body);
+}
 
 /* ---- A24: the order of setup events ---------------------------------- */
 
@@ -28,4 +621,30 @@ Test(snap, snap_a24_bench_before_select_and_players_interleave)
     ok(BASE[2]);
     for (size_t i = 4; i < 8; i++)
         ok(BASE[i]);
+}
+
+/* ---- A25: the "Timing Table" ---------------------------------------------------------- */
+
+/* snap A25: "keyword effects that happen at the same time resolve as section 17 orders them, and where it leaves the order open the active player chooses it (17.4, 17.12)" */
+Test(snap, snap_a25_simultaneous_keywords_active_player_orders)
+{
+    /* No core card fires two Triggers at once: Forge Colossus is given a
+     * second [on entry], listed first (ability 0: select one card); its
+     * own -500 becomes ability 1. */
+    load_core_text(replace_after(core_text(), "\"id\": \"cor-forge-colossus\"", "\"triggers\": [",
+                                 "\"triggers\": [{\"when\": \"on_entry\", \"effects\": [{\"op\": \"select\", "
+                                 "\"target\": \"controller\", \"amount\": 1}]},"),
+                   "core-with-two-triggers");
+    start(NULL);
+    base(15);
+    ok("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-forge-colossus\"");
+    cr_assert_eq(st.n_fired, 2, "both [on entry] Triggers fire at once");
+    /* p1, the active player, orders them: ability 1 first */
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":1,\"targets\":[]");
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
+    cr_assert_eq(st.side[1].active.mod, -500, "the first announced resolved first");
+    cr_assert_eq(st.side[0].select_due, 0, "the second waits for its window");
+    ok("\"type\":\"select\",\"by\":\"p1\",\"cards\":[\"cor-meltdown\"]");
+    cr_assert_eq(st.side[0].n_hand, 6);
+    ok(END_P1);
 }

@@ -662,6 +662,11 @@ static int belongs_to_window(const snap_state *s, const olevent *ev)
  * R12 keeps the event itself from changing anything. */
 static void close_window(snap_state *s)
 {
+    /* snap A5: a claim is compared with the monsters defeated "since the
+     * previous claim or since the last combat or effect resolution,
+     * whichever is later" -- closing a window starts a resolution. */
+    if (s->window != WIN_NONE)
+        s->n_defeated = 0;
     switch (s->window) {
     case WIN_BLOCKER:
     case WIN_COUNTER: resolve_chain(s); break;
@@ -955,6 +960,10 @@ static void do_bench_fifth(judge *j, int p)
     m->present = 1;
     m->id = h;
     sd->fifth_waiting = sd->fifth_due = 0;
+    /* snap R4: "Whenever a player's active slot is empty and they control a
+     * Bench monster, that player must promote one" -- the fifth monster may
+     * come to a field whose last monster has just fallen (R5). */
+    need_promotion(s, p);
 }
 
 static void do_bench(judge *j)
@@ -1001,6 +1010,11 @@ static void do_select(judge *j)
                     j->ev->n_cards, want);
             return;
         }
+    } else if (sd->no_draw) {
+        /* snap A8: a selection is a draw, and "draw prevention (9.8) stops it" */
+        ILLEGAL(j, "snap:9.8", "%s selects Support cards while an effect prevents them from drawing, which "
+                "stops selecting.", who(s, p));
+        return;
     } else {
         /* 9.1: "Support cards are never drawn randomly" -- nor selected freely */
         ILLEGAL(j, "snap:9.1", "%s selects Support cards without an effect that lets them.", who(s, p));
@@ -1627,7 +1641,7 @@ static void do_claim(judge *j)
         }
         if (!same) {
             fail(j, OL_V_MISMATCH, "snap:A5", "The table claims %zu monster%s defeated; the engine finds %u since the "
-                 "last claim.", ev->n_defeated, ev->n_defeated == 1 ? "" : "s", s->n_defeated);
+                 "last claim or resolution.", ev->n_defeated, ev->n_defeated == 1 ? "" : "s", s->n_defeated);
             return;
         }
     }
@@ -1686,13 +1700,17 @@ static int check_obligations(judge *j)
 }
 
 /* A decision that took longer than the shot clock (16.1, A6).  Time is
- * measured from the previous event with a `t`, legal or not: the clock
- * runs whatever the verdicts. */
+ * measured from the previous event when both carry a `t`, legal or not:
+ * the clock runs whatever the verdicts. */
 static void shot_clock(snap_state *s, const olevent *ev, olverdict *v)
 {
     int p = player_of(ev);
-    if (!ev->has_t)
+    if (!ev->has_t) {
+        /* snap A6: "measured between consecutive events that both carry `t`"
+         * -- after an event without one, the next gap is unknown. */
+        s->has_last_t = 0;
         return;
+    }
     if (p >= 0 && s->has_last_t && ev->t > s->last_t && ev->t - s->last_t > 30000 && v->status == OL_V_OK)
         olverdict_set(v, ev->match, ev->seq, OL_V_WARNING, "snap:16.1",
                       "%s took %llu seconds for this decision; the shot clock is 30 seconds.", s->names[p],

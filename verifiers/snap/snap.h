@@ -175,7 +175,7 @@ typedef struct snap_state {
     snap_fired fired[SNAP_TRIGGERS_MAX];  /* fired, not yet announced (R11) */
     uint8_t n_fired;
 
-    ol_ref defeated[SNAP_LINEUP * 2]; /* since the last claim (A5)      */
+    ol_ref defeated[SNAP_LINEUP * 2]; /* since the last claim or resolution (A5) */
     uint8_t n_defeated;
     uint8_t over;
     int8_t winner;                    /* -1 none                        */
