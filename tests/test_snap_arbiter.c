@@ -174,9 +174,8 @@ Test(snap, snap_a2_evolve_in_counter_window_comes_after_combat)
 
 /* ---- A4: the first promotions ------------------------------------------ */
 
-/* snap A4: "p1, then p2, promotes one Bench monster, flipping it as it is promoted, before the first turn of Round 1, and each promotion is followed by the announcements of its [on entry] triggers"
- * (The engine does not yet refuse p2 promoting first: see RULINGS.md A4.) */
-Test(snap, snap_a4_setup_promotions_flip_and_announce_in_turn)
+/* snap A4: "p1, then p2, promotes one Bench monster, flipping it as it is promoted, before the first turn of Round 1, and each promotion is followed by the announcements of its [on entry] triggers" */
+Test(snap, snap_a4_setup_promotions_p1_then_p2)
 {
     olverdict v = start_decks("open", NULL, P1_ACOLYTE_DECK, P2_DECK);
     cr_assert_eq(v.status, OL_V_OK, "header: %s %s", v.rule, v.msg);
@@ -187,6 +186,7 @@ Test(snap, snap_a4_setup_promotions_flip_and_announce_in_turn)
     cr_assert(st.side[0].promote_due && st.side[1].promote_due, "both active slots are empty");
     /* no turn event before the promotions */
     illegal("\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-forge-golem\"", "snap:R4");
+    illegal(BASE[5], "snap:A4");   /* p1 promotes first */
     ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-pyre-acolyte\"");
     cr_assert(st.side[0].active.face_up, "flipped as it is promoted");
     cr_assert_eq(st.side[0].revealed, 1);

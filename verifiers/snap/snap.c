@@ -802,8 +802,8 @@ static int active_player(judge *j, const char *what)
 {
     int p = player_of(j->ev);
     if (p < 0)
-        return ILLEGAL(j, "openlog:3", "%s is announced by the player who makes it, not by the %s.", what,
-                       ol_by_name(j->ev->by));
+        return ILLEGAL(j, "openlog:3", "The %s announced %s; a player's action is announced by that player.",
+                       ol_by_name(j->ev->by), what);
     if (!j->s->setup_done)
         return ILLEGAL(j, "snap:8", "%s announced %s before setup was complete.", who(j->s, p), what);
     if (p != j->s->turn)
@@ -945,7 +945,12 @@ static void do_bench_fifth(judge *j, int p)
         return;
     }
     if (j->ev->slot == OL_SLOT_ACTIVE || sd->bench[j->ev->slot].present) {
-        ILLEGAL(j, "snap:R1", "The fifth monster goes to an empty Bench slot; slot %d is not empty.", j->ev->slot);
+        if (j->ev->slot == OL_SLOT_ACTIVE)
+            ILLEGAL(j, "snap:R1", "%s placed the fifth monster in the active slot; it waits face-down for an empty "
+                    "Bench slot.", who(s, p));
+        else
+            ILLEGAL(j, "snap:R1", "%s placed the fifth monster in Bench slot %d, which is not empty; it goes to the "
+                    "slot the promotion emptied.", who(s, p), j->ev->slot);
         return;
     }
     if (take_href(j, &j->ev->card, &h, "The fifth monster"))
@@ -1063,8 +1068,11 @@ static void do_unlock(judge *j)
         return;
     }
     if (j->ev->lock >= sd->n_locked) {
-        ILLEGAL(j, "snap:9.6", "%s unlocked Locked Support %u, but holds only %u Locked Supports.", who(s, p), j->ev->lock,
-                sd->n_locked);
+        if (sd->n_locked)
+            ILLEGAL(j, "snap:9.6", "%s unlocked Locked Support %u, which does not exist: they hold %u, numbered 0 to %u "
+                    "in lock order.", who(s, p), j->ev->lock, sd->n_locked, sd->n_locked - 1u);
+        else
+            ILLEGAL(j, "snap:9.6", "%s unlocked a Support, but holds no Locked Support.", who(s, p));
         return;
     }
     const card *c = NULL;
@@ -1120,6 +1128,14 @@ static void do_promote(judge *j)
     snap_side *sd = P(s, p);
     if (!sd->promote_due) {
         ILLEGAL(j, "snap:R4", "%s promoted a monster, but their active slot is not empty.", who(s, p));
+        return;
+    }
+    /* snap A4: "p1, then p2, promotes one Bench monster, flipping it as it
+     * is promoted, before the first turn of Round 1" -- p1's [on entry]
+     * triggers may aim at p2's active monster, so the order matters. */
+    if (p == 1 && P(s, 0)->promote_due && s->round == 1 && s->turn == 0 && s->step == STEP_UNLOCK) {
+        ILLEGAL(j, "snap:A4", "%s promoted before p1; at the start of the game p1 promotes first, then p2.",
+                who(s, p));
         return;
     }
     snap_monster *m = monster_at(s, p, j->ev->slot);
@@ -1621,6 +1637,22 @@ static int same_ref(const ol_ref *a, const ol_ref *b)
     return a->p == b->p && a->slot == b->slot;
 }
 
+/* "p2's active monster, p1's monster in Bench slot 2", or "none". */
+static void refs_text(const ol_ref *r, size_t n, char *buf, size_t cap)
+{
+    size_t used = 0;
+    olverdict_format(buf, cap, "none");
+    for (size_t i = 0; i < n && used + 1 < cap; i++) {
+        if (r[i].slot == OL_SLOT_ACTIVE)
+            olverdict_format(buf + used, cap - used, "%s%s's active monster", i ? ", " : "", ol_player_name(r[i].p));
+        else
+            olverdict_format(buf + used, cap - used, "%s%s's monster in Bench slot %d", i ? ", " : "",
+                             ol_player_name(r[i].p), r[i].slot);
+        while (buf[used])
+            used++;
+    }
+}
+
 /* A5: a claim is compared, never applied. */
 static void do_claim(judge *j)
 {
@@ -1640,8 +1672,11 @@ static void do_claim(judge *j)
             same = found;
         }
         if (!same) {
-            fail(j, OL_V_MISMATCH, "snap:A5", "The table claims %zu monster%s defeated; the engine finds %u since the "
-                 "last claim or resolution.", ev->n_defeated, ev->n_defeated == 1 ? "" : "s", s->n_defeated);
+            char claimed[160], found[160];
+            refs_text(ev->defeated, ev->n_defeated, claimed, sizeof claimed);
+            refs_text(s->defeated, s->n_defeated, found, sizeof found);
+            fail(j, OL_V_MISMATCH, "snap:A5", "The table claims defeated: %s; since the last claim or resolution "
+                 "the engine finds defeated: %s.", claimed, found);
             return;
         }
     }
