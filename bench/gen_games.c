@@ -28,8 +28,16 @@
  * state after it, so every other event stays legal.  snap:16.1 is injected
  * as a legal event that comes 31-59 s after the previous one (needs --t).
  *
- * Exit: 0 written; 3 the match did not finish within --max-events, or the
- * rule could not be injected (try another seed); 2 bad usage or input.
+ * The two engines must agree on every legal candidate: hidden cards
+ * travelling as commitments or nulls change what can be checked, never
+ * whether an action is legal.  When they disagree (one accepts, the other
+ * does not), one of them is wrong: the generator stops and prints both
+ * verdicts rather than pass the candidate over.
+ *
+ * Exit: 0 written; 3 the match did not finish within --max-events, the
+ * rule could not be injected (try another seed), or the two engines
+ * disagreed on a candidate (a defect: both verdicts on stderr); 2 bad usage
+ * or input.
  */
 #include <jansson.h>
 #include <math.h>
@@ -408,6 +416,21 @@ static int judge_cand(const gcand *c, uint64_t t, snap_state *nt, snap_state *nr
     olevent_destroy(&et);
     olevent_destroy(&er);
     return 0;
+}
+
+/* The truth and the real engine judged the legal candidate `text` alike,
+ * or the generator stops (exit 3) with both verdicts. */
+static void engines_agree(const char *text, const olverdict *vt, const olverdict *vr)
+{
+    if (accepted(vt) == accepted(vr))
+        return;
+    fprintf(stderr,
+            "gen_games: seed %llu: the engines disagree at seq %llu on %s\n"
+            "  open mode: %s %s %s\n  %s mode: %s %s %s\n",
+            (unsigned long long)opt.seed, (unsigned long long)seq_next, text, ol_status_name(vt->status),
+            vt->rule[0] ? vt->rule : "-", vt->msg, mode_names[opt.mode], ol_status_name(vr->status),
+            vr->rule[0] ? vr->rule : "-", vr->msg);
+    exit(3);
 }
 
 static int emit(const char *text)
@@ -952,7 +975,8 @@ static int step_legal(void)
             t = clock ? t_now + 31000 + (uint64_t)rn(28000) : t_now + 1500 + (uint64_t)rn(18000);
         if (judge_cand(&cands[i], t, &nt, &nr, &vt, &vr, text, sizeof text))
             continue;
-        if (!accepted(&vt) || !accepted(&vr))
+        engines_agree(text, &vt, &vr);
+        if (!accepted(&vr))
             continue;
         if (clock) {
             if (vr.status != OL_V_WARNING || strcmp(vr.rule, "snap:16.1"))
@@ -996,7 +1020,10 @@ static int special_event(const char *type, int by, const char *extra)
     snap_state nt, nr;
     olverdict vt, vr;
     uint64_t t = opt.with_t ? next_t() : 0;
-    if (judge_cand(&c, t, &nt, &nr, &vt, &vr, text, sizeof text) || !accepted(&vr))
+    if (judge_cand(&c, t, &nt, &nr, &vt, &vr, text, sizeof text))
+        return -1;
+    engines_agree(text, &vt, &vr);
+    if (!accepted(&vr))
         return -1;
     truth = nt;
     real = nr;
@@ -1122,6 +1149,8 @@ int main(int argc, char **argv)
     closer = decode("{\"match\":\"x\",\"seq\":1,\"type\":\"end\",\"by\":\"table\"}");
     header_ev = decode(htext);
     olevent *ht = decode(htruth);
+    free(htext);
+    free(htruth);
     if (!header_ev || !ht)
         return 2;
     olverdict v;

@@ -77,7 +77,7 @@ typedef struct {
     char error[OL_MSG_MAX + 64]; /* UNREADABLE: one sentence; else ""         */
     char match[OL_MATCH_MAX + 1];/* the header's match id; "" without header  */
     const char *format;          /* "snap", ...; "" without header (static)   */
-    char engine[32];             /* verifier_engine(): "snap/1"; "" if none   */
+    char engine[32];             /* verifier_engine(): "snap/2"; "" if none   */
     int finished;                /* 1 when the engine says the game is over   */
     int winner;                  /* OL_P1, OL_P2, or -1 (none, or unfinished) */
     size_t counts[OL_V_COUNT];   /* verdicts per status                       */

@@ -23,6 +23,30 @@ for f in "$dir"/legal-*.jsonl; do
     done
 done
 
+# openlog 6: the hidden mode changes what can be checked, never what is
+# legal.  Every legal open-mode game, with its hidden cards announced
+# instead (header hidden "announced", hrefs null, nonces dropped; the Bench
+# slots the bench_facedown lever places face-up stay named, A29), verifies
+# with the same verdicts, winner and finished.
+for f in "$dir"/legal-open-*.jsonl; do
+    b=$(basename "$f" .jsonl)
+    bf=$(head -n 1 "$f" | jq '.rules.bench_facedown // 4')
+    jq -c --argjson bf "$bf" '
+        if .type == "match" then .hidden = "announced"
+        elif .type == "bench" and has("slots") then .slots |= [to_entries[] | if .key < $bf then null else .value end]
+        elif .type == "bench" then .card = null
+        elif .type == "select" or .type == "lock" then .cards |= map(null)
+        else . end | del(.nonce)' "$f" >"$TMP/$b.announced.jsonl" || { fail "$b: jq"; continue; }
+    summary='{status, verdicts, winner, finished}'
+    want=$("$ARBITER" verify --json "$f" | jq -c "$summary")
+    got=$("$ARBITER" verify --json "$TMP/$b.announced.jsonl" | jq -c "$summary")
+    if [ -n "$want" ] && [ "$got" = "$want" ]; then
+        pass "$b in announced mode: the same verdicts, winner and end"
+    else
+        fail "$b in announced mode: want $want, got $got"
+    fi
+done
+
 # An .expect holds one line "seq status rule" per verdict that is not ok
 # (one line, but for snap:8.1, which only follows an illegal header); the
 # status may be warning (the shot clock, snap:16.1): the log is then legal.

@@ -126,6 +126,30 @@ void base(size_t n)
         ok(BASE[i]);
 }
 
+/* The lever p1_hand n: p1 opens with the first n Supports of P1_DECK,
+ * then BASE goes on through p1's Round 1 flip (seq 8). */
+void big_hand_opening(size_t n)
+{
+    static const char *const supports[SNAP_SUPPORTS] = {
+        "cor-kindle-fury",  "cor-searing-brand",  "cor-stoke-the-forge", "cor-heat-haze",     "cor-crucible-rite",
+        "cor-eruption",     "cor-meltdown",       "cor-flashpoint-denial", "cor-resonant-flare", "cor-backdraft",
+        "cor-firewall",     "cor-smolder-trap",   "flx-undertow",        "flx-riptide-shift", "flx-ebb-and-flow",
+        "flx-frozen-moment", "flx-deep-current",  "flx-wave-break",      "flx-echoing-surge", "flx-misdirecting-fog"};
+    char rules[64], select[2048];
+    size_t used = 0;
+    cr_assert(n <= SNAP_SUPPORTS);
+    snprintf(rules, sizeof rules, "\"rules\":{\"p1_hand\":%zu}", n);
+    start(rules);
+    base(2);
+    used += (size_t)snprintf(select, sizeof select, "\"type\":\"select\",\"by\":\"p1\",\"cards\":[");
+    for (size_t i = 0; i < n; i++)
+        used += (size_t)snprintf(select + used, sizeof select - used, "%s\"%s\"", i ? "," : "", supports[i]);
+    snprintf(select + used, sizeof select - used, "]");
+    ok(select);
+    for (size_t i = 3; i < 8; i++)
+        ok(BASE[i]);
+}
+
 void expect(olverdict v, ol_status status, const char *rule)
 {
     cr_assert_eq(v.status, status, "want %s %s, got %s %s: %s", ol_status_name(status), rule,

@@ -6,7 +6,9 @@
  * verdict.  Event bodies are JSON members without the braces, match and
  * seq: "\"type\":\"end\",\"by\":\"p1\"".  The state is `st`; `seq` is the
  * next event's seq.  `db` is core.json, loaded at the first start unless
- * a test has set it first.
+ * a test has set it first.  big_hand_opening(n) starts with the lever
+ * p1_hand n (p1 selects the first n Supports of P1_DECK) and plays BASE
+ * through p1's Round 1 flip.
  */
 #ifndef ARBITER_TESTS_SNAPSCRIPT_H
 #define ARBITER_TESTS_SNAPSCRIPT_H
@@ -48,6 +50,7 @@ olverdict play_t(const char *body, uint64_t t);
 olverdict play(const char *body);
 void ok(const char *body);
 void base(size_t n);
+void big_hand_opening(size_t n);
 void expect(olverdict v, ol_status status, const char *rule);
 void illegal(const char *body, const char *rule);
 

@@ -8,6 +8,7 @@
 #include <criterion/criterion.h>
 #include <sodium/crypto_generichash.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "logformat/olcodec.h"
@@ -250,10 +251,9 @@ Test(snap, snap_15_4_a_negated_spell_does_not_resolve)
 Test(snap, snap_15_3_chain_cap_per_player)
 {
     start("\"rules\":{\"chain_cap\":1}");
-    base(14);
-    ok(BASE[14]);
-    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
-    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"seq\":16}]");
+    base(15);
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-death-grip\",\"targets\":[]");
     illegal("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-dark-mirror\",\"targets\":[]", "snap:15.3");
 }
 
@@ -290,6 +290,49 @@ Test(snap, snap_12_4_bench_targets_need_disruptor)
     start(NULL);
     base(15);
     illegal("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":1}", "snap:12.4");
+}
+
+/* snap 10.8.1: "If the attacking Monster has Disruptor, it may instead
+ * target a face-up Bench Monster." */
+Test(snap, snap_10_8_1_a_disruptor_targets_only_a_face_up_bench_monster)
+{
+    /* P2_DECK with Veil Assassin (Disruptor) in place of Wraith Sentry */
+    char *deck = replace_after(strdup(P2_DECK), "\"monsters\"", "obs-wraith-sentry", "obs-veil-assassin");
+    olverdict v = start_decks("open", NULL, P1_DECK, deck);
+    free(deck);
+    cr_assert_eq(v.status, OL_V_OK, "header: %s %s", v.rule, v.msg);
+    for (size_t i = 0; i < 16; i++)
+        ok(i == 1 ? "\"type\":\"bench\",\"by\":\"p2\",\"slots\":[\"obs-crypt-rat\",\"obs-grave-bat\",\"obs-veil-assassin\","
+                    "\"aet-cloud-monk\"]"
+                  : BASE[i]);
+    ok("\"type\":\"flip\",\"by\":\"p2\",\"slot\":2,\"card\":\"obs-veil-assassin\"");
+    ok("\"type\":\"swap\",\"by\":\"p2\",\"slot\":2");   /* Veil Assassin is p2's active monster */
+    ok("\"type\":\"trigger\",\"by\":\"p2\",\"source\":{\"p\":\"p2\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
+    for (size_t i = 17; i < 21; i++)
+        ok(BASE[i]);   /* Round 3 */
+    olverdict w = play("\"type\":\"attack\",\"by\":\"p2\",\"target\":{\"p\":\"p1\",\"s\":0}");   /* face-down */
+    expect(w, OL_V_ILLEGAL, "snap:10.8.1");
+    cr_assert(strstr(w.msg, "face-down") && !strstr(w.msg, "no Disruptor"), "%s", w.msg);
+    ok("\"type\":\"attack\",\"by\":\"p2\",\"target\":{\"p\":\"p1\",\"s\":1}");   /* Magma Tortoise, face-up */
+}
+
+/* snap 10.8.3: "After the Blocker window: Both players may play Counter
+ * cards." -- inside it, only the defending player acts (10.8.2, 15.7). */
+Test(snap, snap_10_8_3_the_attacker_counters_after_the_blocker_window)
+{
+    start(NULL);
+    base(15);
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");   /* seq 16 */
+    illegal("\"type\":\"counter\",\"by\":\"p1\",\"card\":\"cor-flashpoint-denial\",\"targets\":[{\"seq\":16}]",
+            "snap:10.8.3");
+    cr_assert_eq(st.window, WIN_BLOCKER, "the defender's Blocker Window stays open");
+    /* the defender's Counter declines the block: the Counter Window opens */
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-death-grip\",\"targets\":[]");   /* seq 18 */
+    cr_assert_eq(st.window, WIN_COUNTER);
+    ok("\"type\":\"counter\",\"by\":\"p1\",\"card\":\"cor-flashpoint-denial\",\"targets\":[{\"seq\":18}]");
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":1");   /* Death Grip negated: 3000 defeated 1800 */
+    cr_assert_eq(st.side[1].lost, 1);
+    cr_assert_eq(st.side[0].lost, 0);
 }
 
 Test(snap, snap_12_2_only_a_face_up_blocker_blocks)
@@ -471,6 +514,20 @@ Test(snap, snap_openlog_3_actions_are_announced_by_their_player)
     illegal("\"type\":\"flip\",\"by\":\"table\",\"slot\":1,\"card\":\"cor-magma-tortoise\"", "openlog:3");
 }
 
+/* openlog 3: `by` says "who announced it": a judge's ruling is announced by
+ * "judge", never by a player (16.4 "Judges have final authority"). */
+Test(snap, snap_openlog_3_only_the_judge_announces_a_ruling)
+{
+    start(NULL);
+    base(10);
+    illegal("\"type\":\"judge\",\"by\":\"p1\",\"ruling\":\"game_loss\",\"player\":\"p2\",\"text\":\"I say so.\"",
+            "openlog:3");
+    illegal("\"type\":\"judge\",\"by\":\"table\",\"ruling\":\"game_loss\",\"player\":\"p2\",\"text\":\"Slow play.\"",
+            "openlog:3");
+    cr_assert(!st.over, "nobody's game was lost");
+    ok(BASE[10]);
+}
+
 Test(snap, snap_openlog_4_one_header_per_match)
 {
     start(NULL);
@@ -494,11 +551,78 @@ Test(snap, snap_openlog_cards_unknown_card)
     illegal("\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"zzz-no-such-card\"", "openlog:cards");
 }
 
+/* snap 10: "players may act only during the step in which an action is
+ * permitted" -- no deeper section orders the Attack Phase before the Lock-in */
 Test(snap, snap_10_steps_come_in_a_fixed_order)
 {
     start(NULL);
     base(25);   /* Round 4, p1 has locked */
-    illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]", "snap:10");
+    illegal("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}", "snap:10");
+}
+
+/* snap 6.2: "They may be played only during your own Spell Phase." */
+Test(snap, snap_6_2_a_spell_only_in_its_players_own_spell_phase)
+{
+    start(NULL);
+    base(25);   /* Round 4, p1 has locked: the Spell Phase is over */
+    illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]", "snap:6.2");
+    /* and never in the opponent's turn */
+    illegal("\"type\":\"spell\",\"by\":\"p2\",\"card\":\"obs-night-terror\",\"targets\":[{\"p\":\"p2\",\"s\":\"a\"}]", "snap:6.2");
+}
+
+/* P2_DECK with Nyxora, the Last Eclipse (Prime Singular: condition one of
+ * p2's own monsters defeated, [on entry] destroy the opponent's active
+ * monster) in place of Aether Kite, the fifth (R1: none waits), played
+ * through Round 3's flip of p2's fourth monster; Crypt Rat fell attacking
+ * Forge Golem in Round 2, so Nyxora may be played. */
+static void nyxora_game(void)
+{
+    char *deck = replace_after(strdup(P2_DECK), "\"monsters\"", "aet-aether-kite", "obs-nyxora-the-last-eclipse");
+    deck = replace_after(deck, "\"reserve\"", "[", "[\"obs-nyxora-the-last-eclipse\",");
+    olverdict v = start_decks("open", NULL, P1_DECK, deck);
+    free(deck);
+    cr_assert_eq(v.status, OL_V_OK, "header: %s %s", v.rule, v.msg);
+    for (size_t i = 0; i < 17; i++)
+        if (i != 10)   /* p2 has no fifth monster */
+            ok(BASE[i]);
+    ok("\"type\":\"attack\",\"by\":\"p2\",\"target\":{\"p\":\"p1\",\"s\":\"a\"}");   /* 1800 against 3000 */
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":2");   /* Wraith Sentry */
+    for (size_t i = 17; i < 21; i++)
+        ok(BASE[i]);   /* p2's Round 3 flip: four monsters revealed */
+}
+
+/* snap 14.5: "A Prime Singular may be played only during the Prime
+ * Singular Step of the active player’s turn." */
+Test(snap, snap_14_5_a_prime_singular_only_in_its_step)
+{
+    nyxora_game();
+    ok("\"type\":\"attack\",\"by\":\"p2\",\"target\":{\"p\":\"p1\",\"s\":\"a\"}");   /* 1300 against 3000 */
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":1");   /* Grave Bat */
+    illegal("\"type\":\"prime\",\"by\":\"p2\",\"card\":\"obs-nyxora-the-last-eclipse\"", "snap:14.5");
+}
+
+/* snap 10.6: the Evolution Step comes before the Prime Singular Step and the
+ * Attack Phase (10.7, 10.8); only A2 lets an Evolution in between attacks. */
+Test(snap, snap_10_6_an_evolution_only_in_its_step)
+{
+    nyxora_game();
+    ok("\"type\":\"prime\",\"by\":\"p2\",\"card\":\"obs-nyxora-the-last-eclipse\"");
+    ok("\"type\":\"trigger\",\"by\":\"p2\",\"source\":{\"p\":\"p2\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":1");   /* Nyxora destroyed Forge Golem */
+    illegal("\"type\":\"evolve\",\"by\":\"p2\",\"slot\":1,\"card\":\"obs-grave-vampire\"", "snap:10.6");
+    /* after a single attack that fizzled: the Attack Phase is over too (A32) */
+    start(NULL);
+    base(15);
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-dark-mirror\",\"targets\":[]");   /* fizzle */
+    illegal("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-forge-colossus\"", "snap:10.6");
+    cr_assert_eq(st.step, STEP_SWAP, "the fizzled attack ended the Attack Phase");
+    /* and after one that was fought */
+    start(NULL);
+    base(15);
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":1");
+    illegal("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-forge-colossus\"", "snap:10.6");
 }
 
 Test(snap, snap_10_10_one_lock_in_per_turn)
@@ -514,6 +638,10 @@ Test(snap, snap_10_9_swap_with_a_face_up_bench_monster)
     start(NULL);
     base(15);
     illegal("\"type\":\"swap\",\"by\":\"p1\",\"slot\":3", "snap:10.9");   /* Current Eel is still face-down */
+    /* and the Swap Phase comes before the Lock-in Phase */
+    start(NULL);
+    base(25);
+    illegal("\"type\":\"swap\",\"by\":\"p1\",\"slot\":1", "snap:10.9");
 }
 
 /* The Overdrive script of A2, up to p2's promotion after the first attack. */
@@ -648,19 +776,16 @@ Test(snap, snap_9_9_remove_only_the_opponents_locked_support)
     cr_assert_eq(st.side[1].n_locked, 2, "9.9: the Locked Support is gone");
 }
 
+/* snap 3.3: "exhausting the Support Deck has no automatic consequence." */
 Test(snap, snap_3_3_an_empty_support_deck_gives_nothing_more)
 {
-    start("\"rules\":{\"p1_hand\":20}");
-    base(2);
-    ok("\"type\":\"select\",\"by\":\"p1\",\"cards\":[\"cor-kindle-fury\",\"cor-searing-brand\",\"cor-stoke-the-forge\","
-       "\"cor-heat-haze\",\"cor-crucible-rite\",\"cor-eruption\",\"cor-meltdown\",\"cor-flashpoint-denial\","
-       "\"cor-resonant-flare\",\"cor-backdraft\",\"cor-firewall\",\"cor-smolder-trap\",\"flx-undertow\","
-       "\"flx-riptide-shift\",\"flx-ebb-and-flow\",\"flx-frozen-moment\",\"flx-deep-current\",\"flx-wave-break\","
-       "\"flx-echoing-surge\",\"flx-misdirecting-fog\"]");
-    for (size_t i = 3; i < 8; i++)
-        ok(BASE[i]);
+    big_hand_opening(20);   /* p1's whole Support Deck is in hand */
     illegal("\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-heat-haze\"]", "snap:3.3");
-    ok("\"type\":\"end\",\"by\":\"p1\"");
+    /* a selection effect has nothing left to give: no `select` is owed */
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-stoke-the-forge\",\"targets\":[]");
+    ok("\"type\":\"end\",\"by\":\"p1\"");   /* closes the window: Stoke the Forge resolves */
+    cr_assert_eq(st.side[0].select_due, 0);
+    cr_assert_eq(st.turn, 1);
 }
 
 Test(snap, snap_16_1_the_clock_runs_through_illegal_events)
@@ -797,7 +922,7 @@ Test(snap, snap_11_3_a_counter_modifier_turns_the_combat)
     ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-death-grip\",\"targets\":[]");
     illegal("\"type\":\"end\",\"by\":\"p1\"", "snap:R4");
     cr_assert(!st.side[0].active.present, "1000 against 1800: Forge Golem is defeated");
-    cr_assert(st.side[0].no_draw, "Death Grip also prevents p1 from drawing (9.8)");
+    cr_assert(st.side[0].prevent_next.draw, "Death Grip also prevents p1 from drawing in their next turn (9.8, A28)");
     cr_assert_eq(st.side[1].active.mod, 0, "modifiers end with the combat (R7)");
 }
 

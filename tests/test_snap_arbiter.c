@@ -1,6 +1,6 @@
-/* test_snap_arbiter.c -- the Snap engine, arbiter's own rulings (A1-A31).
+/* test_snap_arbiter.c -- the Snap engine, arbiter's own rulings (A1-A36).
  *
- * One or more tests per ruling A1-A31 of verifiers/snap/RULINGS.md (the
+ * One or more tests per ruling A1-A36 of verifiers/snap/RULINGS.md (the
  * rulings arbiter made where snap.md is silent or contradicts itself),
  * named snap_<id>_<what> as its **Tests:** line lists them.  A ruling
  * that forbids something is broken and the verdict must cite it; a ruling
@@ -150,7 +150,7 @@ Test(snap, snap_a1_prime_evolution_fires_on_entry)
 
 /* ---- A2: an Evolution in the Attack Phase ------------------------------ */
 
-/* snap A2: "An Evolution may be performed in the Attack Phase between attacks, never inside an open Blocker or Counter Window" */
+/* snap A2: "An `evolve` that arrives while a Blocker or Counter Window is open closes that window first (A26), so the attack's combat is fought before the Evolution is judged" */
 Test(snap, snap_a2_evolve_in_counter_window_comes_after_combat)
 {
     start(NULL);
@@ -194,7 +194,7 @@ Test(snap, snap_a4_setup_promotions_p1_then_p2)
     illegal(BASE[5], "snap:10.4");   /* p1's Trigger is announced before p2 promotes */
     ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
     ok(BASE[5]);
-    cr_assert(st.side[1].no_unlock, "p1's Trigger resolved before p2's promotion");
+    cr_assert(st.side[1].prevent_next.unlock, "p1's Trigger resolved before p2's promotion");
     cr_assert(st.side[1].active.face_up);
     cr_assert_eq(st.side[1].revealed, 1);
     cr_assert_eq(st.round, 1, "all before the first turn of Round 1");
@@ -245,6 +245,25 @@ Test(snap, snap_a5_claim_defeated_mismatch)
     expect(play("\"type\":\"claim\",\"by\":\"table\",\"defeated\":[{\"p\":\"p1\",\"s\":\"a\"}]"), OL_V_MISMATCH, "snap:A5");
 }
 
+/* snap A5: a claim "is compared with the monsters the engine has defeated":
+ * each defeat once, in any order */
+Test(snap, snap_a5_a_claim_names_each_defeat_once)
+{
+    /* Meltdown rewritten to destroy two of the opponent's face-up Bench monsters */
+    load_core_text(replace_after(core_text(), "\"id\": \"cor-meltdown\"", "\"effects\": [",
+                                 "\"effects\": [{\"op\": \"destroy\", \"target\": \"opp_bench\"},"),
+                   "core-with-double-meltdown");
+    start(NULL);
+    base(30);   /* Round 5 */
+    ok("\"type\":\"unlock\",\"by\":\"p1\",\"lock\":2,\"card\":\"cor-meltdown\"");
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-meltdown\",\"targets\":[{\"p\":\"p2\",\"s\":0},{\"p\":\"p2\",\"s\":1}]");
+    /* the claim closes the window: Meltdown defeats p2's Bench 0 and Bench 1 */
+    expect(play("\"type\":\"claim\",\"by\":\"table\",\"defeated\":[{\"p\":\"p2\",\"s\":0},{\"p\":\"p2\",\"s\":0}]"),
+           OL_V_MISMATCH, "snap:A5");
+    cr_assert_eq(st.side[1].lost, 2);
+    ok("\"type\":\"claim\",\"by\":\"table\",\"defeated\":[{\"p\":\"p2\",\"s\":1},{\"p\":\"p2\",\"s\":0}]");
+}
+
 /* ---- A6: the shot clock --------------------------------------------------- */
 
 /* snap A6: "The shot clock is measured between consecutive events that both carry `t`" */
@@ -265,6 +284,21 @@ Test(snap, snap_a6_no_t_no_warning)
     expect(v, OL_V_WARNING, "snap:16.1");
 }
 
+/* snap A6: under R6 the gap before an event includes a window that closed
+ * by silence; the warning names the player who announced the late event */
+Test(snap, snap_a6_the_gap_includes_a_window_closed_by_silence)
+{
+    start(NULL);
+    base(15);
+    olverdict v = play_t(ATTACK_P2_ACTIVE, 1000000);
+    cr_assert_eq(v.status, OL_V_OK, "%s %s", v.rule, v.msg);
+    /* nobody answers the attack; 45 s later p2 promotes after the combat */
+    v = play_t("\"type\":\"promote\",\"by\":\"p2\",\"slot\":1", 1000000 + 45000);
+    expect(v, OL_V_WARNING, "snap:16.1");
+    cr_assert(strstr(v.msg, "p2 (bob)") && !strstr(v.msg, "p1 (alice)"), "%s", v.msg);
+    cr_assert_eq(st.side[1].lost, 1, "a warning is applied");
+}
+
 /* ---- A8: what "draw" means for effects ----------------------------------- */
 
 #define STOKE "\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-stoke-the-forge\",\"targets\":[]"
@@ -275,15 +309,42 @@ Test(snap, snap_a8_select_prevented_by_draw_prevention)
 {
     start(NULL);
     base(15);
-    ok(STOKE);   /* select 2 */
-    /* Death Grip: p1 is prevented from drawing; it resolves first (LIFO) */
+    /* Round 2: Death Grip answers p1's attack: -2000 for the combat, and p1
+     * is prevented from drawing in their next turn (A28) */
+    ok(ATTACK_P2_ACTIVE);
     ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-death-grip\",\"targets\":[]");
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":1");   /* Forge Golem 1000 lost to Crypt Rat 1800 */
+    ok(END_P1);
+    for (size_t i = 16; i < 19; i++)
+        ok(BASE[i]);   /* Round 3: p1 has flipped */
+    cr_assert(st.side[0].prevent.draw);
+    ok(STOKE);   /* select 2 */
     illegal(SELECT_TWO, "snap:9.8");
     cr_assert_eq(st.window, WIN_NONE, "the chain resolved (A26)");
-    cr_assert(st.side[0].no_draw);
     cr_assert_eq(st.side[0].select_due, 0, "A8: the prevented selection is not owed");
-    cr_assert_eq(st.side[0].n_hand, 4);
+    cr_assert_eq(st.side[0].n_hand, 4, "five opening Supports, Stoke the Forge played");
     ok(END_P1);   /* nothing is owed */
+}
+
+/* snap A8: "its controller chooses that many cards from their Support Deck
+ * (all of them, when fewer remain)" */
+Test(snap, snap_a8_a_selection_takes_exactly_what_the_effect_gives)
+{
+    /* p1 opens with 17 Supports: three remain, Stoke the Forge gives two */
+    big_hand_opening(17);
+    ok(STOKE);
+    illegal("\"type\":\"select\",\"by\":\"p1\",\"cards\":[\"flx-wave-break\",\"flx-echoing-surge\",\"flx-misdirecting-fog\"]",
+            "snap:A8");
+    illegal("\"type\":\"select\",\"by\":\"p1\",\"cards\":[\"flx-wave-break\"]", "snap:A8");
+    ok("\"type\":\"select\",\"by\":\"p1\",\"cards\":[\"flx-wave-break\",\"flx-echoing-surge\"]");
+    cr_assert_eq(st.side[0].n_hand, 16 + 2);
+    /* p1 opens with 19: one remains, and the same effect gives all of it */
+    big_hand_opening(19);
+    ok(STOKE);
+    illegal(END_P1, "snap:9.1");
+    cr_assert_eq(st.side[0].select_due, 1, "A8: all of them, when fewer remain");
+    ok("\"type\":\"select\",\"by\":\"p1\",\"cards\":[\"flx-misdirecting-fog\"]");
+    ok(END_P1);
 }
 
 /* snap A8: "draw prevention (9.8) stops it, the Lock Freeze (9.4) does not" */
@@ -323,7 +384,7 @@ Test(snap, snap_a10_no_lock_owed_with_three_locked)
 {
     veil_game_through_round_3();
     cr_assert_eq(st.round, 4);
-    cr_assert(st.side[0].no_unlock, "Veil Assassin's [on entry] prevents p1's unlock");
+    cr_assert(st.side[0].prevent.unlock, "Veil Assassin's [on entry] prevents p1's unlock");
     cr_assert_eq(st.side[0].n_locked, 3);
     illegal(BASE[22], "snap:9.8");
     ok(BASE[23]);   /* flip */
@@ -373,7 +434,7 @@ Test(snap, snap_a12_swap_phase_fires_on_entry)
     illegal("\"type\":\"end\",\"by\":\"p2\"", "snap:10.4");
     ok("\"type\":\"trigger\",\"by\":\"p2\",\"source\":{\"p\":\"p2\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
     ok("\"type\":\"end\",\"by\":\"p2\"");
-    cr_assert(st.side[0].no_unlock, "the Trigger resolved on p1");
+    cr_assert(st.side[0].prevent.unlock, "the Trigger resolved on p1, for p1's turn now begun");
 }
 
 /* snap A12: "[on entry] fires whenever a monster comes into the active slot by any means (..., a Prime Singular's entry)" */
@@ -647,4 +708,245 @@ Test(snap, snap_a25_simultaneous_keywords_active_player_orders)
     ok("\"type\":\"select\",\"by\":\"p1\",\"cards\":[\"cor-meltdown\"]");
     cr_assert_eq(st.side[0].n_hand, 6);
     ok(END_P1);
+}
+
+/* ---- A28: how long a prevention lasts ------------------------------------------------ */
+
+/* P2_VEIL_DECK played through BASE[n-1], Veil Assassin flipped in Round 2. */
+static void veil_base(size_t n)
+{
+    olverdict v = start_decks("open", NULL, P1_DECK, P2_VEIL_DECK);
+    cr_assert_eq(v.status, OL_V_OK, "header: %s %s", v.rule, v.msg);
+    for (size_t i = 0; i < n; i++)
+        ok(i == 1 ? P2_VEIL_BENCH : i == 16 ? P2_VEIL_FLIP : BASE[i]);
+}
+
+/* snap A28: "applies to its target player's next turn, never to the turn in
+ * progress (even when that turn is the target's own)" */
+Test(snap, snap_a28_a_prevention_in_the_targets_own_turn_waits_for_the_next)
+{
+    veil_base(24);   /* Round 4: p1 has unlocked and flipped */
+    ok(ATTACK_P2_ACTIVE);   /* Forge Golem 3000 defeats Crypt Rat 1800 */
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":2");   /* Veil Assassin enters */
+    ok("\"type\":\"trigger\",\"by\":\"p2\",\"source\":{\"p\":\"p2\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
+    ok(BASE[24]);   /* p1 locks; the Trigger resolves in p1's own turn */
+    cr_assert(st.side[0].prevent_next.unlock, "A28: it waits for p1's next turn");
+    ok(END_P1);
+    for (size_t i = 26; i < 30; i++)
+        ok(BASE[i]);   /* p2's Round 4 */
+    cr_assert(st.side[0].prevent.unlock);
+    illegal("\"type\":\"unlock\",\"by\":\"p1\",\"lock\":0,\"card\":\"cor-crucible-rite\"", "snap:9.8");
+    ok(END_P1);   /* no unlock owed; three Locked Supports: no lock either (A10) */
+    cr_assert(!st.side[0].prevent.unlock && !st.side[0].prevent_next.unlock, "A28: it ended with that turn");
+}
+
+/* snap A28: a Counter of the defender's prevents the attacker's next turn, not the turn of the attack */
+Test(snap, snap_a28_a_counter_prevents_the_attackers_next_turn)
+{
+    start(NULL);
+    base(24);   /* Round 4: p1 has unlocked and flipped */
+    ok(ATTACK_P2_ACTIVE);
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-death-grip\",\"targets\":[]");
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":1");   /* Forge Golem 1000 lost to Crypt Rat 1800 */
+    ok(BASE[24]);   /* A28: this turn's Standard Lock-in is not prevented */
+    ok(END_P1);
+    for (size_t i = 26; i < 30; i++)
+        ok(BASE[i]);
+    illegal("\"type\":\"unlock\",\"by\":\"p1\",\"lock\":0,\"card\":\"cor-crucible-rite\"", "snap:9.8");
+    ok(END_P1);
+}
+
+/* snap A28: "a next turn in the Lock Freeze still uses it up" */
+Test(snap, snap_a28_a_frozen_turn_uses_a_prevention_up)
+{
+    veil_base(17);   /* Round 2: p2 has flipped Veil Assassin */
+    ok("\"type\":\"swap\",\"by\":\"p2\",\"slot\":2");
+    ok("\"type\":\"trigger\",\"by\":\"p2\",\"source\":{\"p\":\"p2\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
+    ok(BASE[17]);   /* the Trigger resolves: p1's next turn is Round 3, in the Lock Freeze */
+    cr_assert(st.side[0].prevent.unlock);
+    ok(BASE[18]);
+    ok(BASE[19]);
+    cr_assert(!st.side[0].prevent.unlock && !st.side[0].prevent_next.unlock, "A28: the frozen turn used it up");
+    for (size_t i = 20; i < 24; i++)
+        ok(BASE[i]);   /* Round 4: p1 unlocks */
+}
+
+/* snap A28: "Before the first turn of Round 1 (the promotions of A4) Player 1's
+ * next turn is that first turn." */
+Test(snap, snap_a28_before_the_first_turn_p1s_next_turn_is_round_1)
+{
+    veil_base(5);   /* setup; p1 has promoted */
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":2,\"card\":\"obs-veil-assassin\"");
+    ok("\"type\":\"trigger\",\"by\":\"p2\",\"source\":{\"p\":\"p2\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
+    ok(BASE[6]);   /* the Trigger resolves before p1's first turn has begun */
+    cr_assert(st.side[0].prevent.unlock && !st.side[0].prevent_next.unlock, "A28: p1's next turn is Round 1's");
+    ok(BASE[7]);
+    ok(BASE[8]);
+    ok(END_P1);
+    cr_assert(!st.side[0].prevent.unlock && !st.side[0].prevent_next.unlock, "used up by Round 1");
+}
+
+/* ---- A32: modifiers and an attack that ends without combat --------------------------- */
+
+/* snap A32: a modifier given during an attack ends with that attack, with or
+ * without combat; a Spell's modifier (R7) waits for a combat that takes place */
+Test(snap, snap_a32_a_fizzled_attacks_modifiers_end_with_it)
+{
+    ash_sprite_opening("\"rules\":{\"round1_attacks\":true}");
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    ok(ATTACK_P2_ACTIVE);   /* Ash Sprite 2500 against Crypt Rat 1800 */
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-dark-mirror\",\"targets\":[]");   /* fizzle */
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-death-grip\",\"targets\":[]");    /* the attacker -2000 */
+    /* the chain resolves LIFO: -2000, then the fizzle; Overdrive's second attack */
+    ok(ATTACK_P2_ACTIVE);
+    cr_assert_eq(st.side[0].active.mod, 1500, "A32: the -2000 ended with the fizzled attack, the Spell's +1500 did not");
+    cr_assert_eq(st.side[1].lost, 0);
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":1,\"card\":\"obs-grave-bat\"");
+    cr_assert_eq(st.side[1].lost, 1, "2500 defeated 1800");
+    cr_assert_eq(st.side[0].lost, 0);
+    cr_assert_eq(st.side[0].active.mod, 0, "R7: the Spell's modifier ended with the combat it served");
+}
+
+/* ---- A33: passes ------------------------------------------------------------------------ */
+
+/* snap A33: "a `pass` by the defending player closes the Blocker Window (the Counter Window opens)" */
+Test(snap, snap_a33_the_defenders_pass_closes_the_blocker_window)
+{
+    start(NULL);
+    base(15);
+    ok(ATTACK_P2_ACTIVE);
+    illegal("\"type\":\"pass\",\"by\":\"p1\"", "snap:10.8.3");   /* the Blocker Window is the defender's */
+    cr_assert_eq(st.window, WIN_BLOCKER);
+    ok("\"type\":\"pass\",\"by\":\"p2\"");
+    cr_assert_eq(st.window, WIN_COUNTER, "A33: no Blocker; the Counter Window opens");
+    cr_assert(st.side[1].active.present, "the combat waits for the Counter Window");
+}
+
+/* snap A33: "a pass by each player in a row, with no Counter between, closes the window" */
+Test(snap, snap_a33_passes_in_a_row_close_the_counter_window)
+{
+    start(NULL);
+    base(15);
+    ok(ATTACK_P2_ACTIVE);
+    ok("\"type\":\"pass\",\"by\":\"p2\"");
+    ok("\"type\":\"pass\",\"by\":\"p1\"");
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-death-grip\",\"targets\":[]");   /* the passes start again */
+    ok("\"type\":\"pass\",\"by\":\"p1\"");
+    cr_assert_eq(st.window, WIN_COUNTER);
+    cr_assert(st.side[0].active.present, "one pass since the Counter: the window is open");
+    ok("\"type\":\"pass\",\"by\":\"p2\"");
+    cr_assert_eq(st.window, WIN_NONE, "A33: both passed in a row: the chain and the combat resolved");
+    cr_assert(!st.side[0].active.present, "Forge Golem 1000 lost to Crypt Rat 1800");
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":1");
+}
+
+/* snap A33: "a pass by a player who may not act in that window is illegal";
+ * outside a window a pass passes nothing */
+Test(snap, snap_a33_a_pass_by_a_player_who_may_not_respond_is_illegal)
+{
+    start(NULL);
+    base(12);   /* Round 1, p2 has flipped */
+    ok("\"type\":\"spell\",\"by\":\"p2\",\"card\":\"obs-night-terror\",\"targets\":[{\"p\":\"p2\",\"s\":\"a\"}]");
+    illegal("\"type\":\"pass\",\"by\":\"p1\"", "snap:R3");    /* p1 answers nothing in Round 1 */
+    illegal("\"type\":\"pass\",\"by\":\"p2\"", "snap:10.5");  /* nor does p2 answer their own Spell first */
+    cr_assert_eq(st.window, WIN_COUNTER, "only silence closes a window nobody may answer");
+    for (size_t i = 12; i < 15; i++)
+        ok(BASE[i]);   /* Round 2: p1 has flipped */
+    ok("\"type\":\"pass\",\"by\":\"p1\"");   /* no window: it passes nothing */
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    illegal("\"type\":\"pass\",\"by\":\"p1\"", "snap:10.5");
+    ok("\"type\":\"pass\",\"by\":\"p2\"");
+    cr_assert_eq(st.window, WIN_NONE, "A33: the one player who may answer passed");
+    cr_assert_eq(st.side[0].active.mod, 1500, "the Spell resolved");
+}
+
+/* ---- A34: a removed Locked Support stays hidden ---------------------------------------- */
+
+/* snap A34: "a Locked Support removed by an effect goes to the Graveyard unrevealed" */
+Test(snap, snap_a34_a_removed_locked_support_stays_hidden)
+{
+    start(NULL);
+    base(30);   /* Round 5 */
+    ok("\"type\":\"unlock\",\"by\":\"p1\",\"lock\":0,\"card\":\"cor-crucible-rite\"");
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-crucible-rite\",\"targets\":[{\"p\":\"p2\",\"lock\":0}]");
+    ok("\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-firewall\"]");   /* closes the window */
+    cr_assert_eq(st.side[1].n_locked, 2);
+    cr_assert_eq(st.side[1].n_grave, 1);
+    cr_assert_null(st.side[1].grave[0], "A34: unnamed even where the engine knows it (open mode)");
+    /* announced mode: it stays among what could never be checked */
+    olverdict v = start_decks("announced", NULL, P1_DECK,
+                              "{\"monsters\":[\"obs-crypt-rat\",\"obs-grave-bat\",\"obs-umbral-kitten\",\"aet-cloud-monk\","
+                              "\"aet-aether-kite\"]," P2_SUPPORTS ",\"reserve\":[\"obs-grave-vampire\"]}");
+    cr_assert_eq(v.status, OL_V_OK, "header: %s %s", v.rule, v.msg);
+    static const char *const hidden[] = {
+        "\"type\":\"bench\",\"by\":\"p1\",\"slots\":[null,null,null,null]",
+        "\"type\":\"bench\",\"by\":\"p2\",\"slots\":[null,null,null,null]",
+        "\"type\":\"select\",\"by\":\"p1\",\"cards\":[null,null,null,null,null]",
+        "\"type\":\"select\",\"by\":\"p2\",\"cards\":[null,null,null,null,null,null]",
+        "\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-forge-golem\"",
+        "\"type\":\"promote\",\"by\":\"p2\",\"slot\":0,\"card\":\"obs-crypt-rat\"",
+        "\"type\":\"bench\",\"by\":\"p1\",\"slot\":0,\"card\":null",
+        "\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-magma-tortoise\"",
+        "\"type\":\"lock\",\"by\":\"p1\",\"cards\":[null,null,null]",
+        END_P1,
+        "\"type\":\"bench\",\"by\":\"p2\",\"slot\":0,\"card\":null",
+        "\"type\":\"flip\",\"by\":\"p2\",\"slot\":1,\"card\":\"obs-grave-bat\"",
+        "\"type\":\"end\",\"by\":\"p2\"",
+        "\"type\":\"flip\",\"by\":\"p1\",\"slot\":2,\"card\":\"cor-ash-sprite\"",
+        END_P1,
+    };
+    for (size_t i = 0; i < sizeof hidden / sizeof hidden[0]; i++)
+        ok(hidden[i]);
+    snap_unverified u[2];
+    snap_unverifiable(&st, u);
+    cr_assert_eq(u[0].locked, 3);
+    cr_assert_eq(u[0].grave, 0);
+    ok("\"type\":\"flip\",\"by\":\"p2\",\"slot\":2,\"card\":\"obs-umbral-kitten\"");   /* [on reveal] */
+    ok("\"type\":\"trigger\",\"by\":\"p2\",\"source\":{\"p\":\"p2\",\"s\":2},\"ability\":0,\"targets\":[{\"p\":\"p1\",\"lock\":1}]");
+    ok("\"type\":\"end\",\"by\":\"p2\"");
+    snap_unverifiable(&st, u);
+    cr_assert_eq(u[0].locked, 2);
+    cr_assert_eq(u[0].grave, 1, "A34: the removed card was never named, and never will be");
+    cr_assert_null(st.side[0].grave[st.side[0].n_grave - 1]);
+}
+
+/* ---- A35: an attack's target is the defender's ---------------------------------------- */
+
+/* snap A35: "an attack's target is always a monster of the defending player" */
+Test(snap, snap_a35_a_redirect_aims_only_at_the_defenders_monsters)
+{
+    start(NULL);
+    for (size_t i = 0; i < 15; i++)
+        ok(i == 2   ? "\"type\":\"select\",\"by\":\"p1\",\"cards\":[\"cor-kindle-fury\",\"cor-backdraft\","
+                      "\"cor-stoke-the-forge\",\"cor-smolder-trap\",\"cor-flashpoint-denial\"]"
+           : i == 3 ? "\"type\":\"select\",\"by\":\"p2\",\"cards\":[\"obs-night-terror\",\"obs-soul-siphon\","
+                      "\"obs-shadow-step\",\"obs-void-denial\",\"obs-umbral-decoy\",\"obs-death-grip\"]"
+                    : BASE[i]);
+    ok(ATTACK_P2_ACTIVE);   /* Forge Golem 3000 against Crypt Rat 1800 */
+    ok("\"type\":\"pass\",\"by\":\"p2\"");   /* no Blocker */
+    /* Backdraft (redirect own_monster) in the attacker's hands names p1's own monsters */
+    illegal("\"type\":\"counter\",\"by\":\"p1\",\"card\":\"cor-backdraft\",\"targets\":[{\"p\":\"p1\",\"s\":1}]", "snap:A35");
+    illegal("\"type\":\"counter\",\"by\":\"p1\",\"card\":\"cor-backdraft\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]", "snap:A35");
+    /* in the defender's, it aims the attack at another of theirs: Grave Bat 3300 */
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-umbral-decoy\",\"targets\":[{\"p\":\"p2\",\"s\":1}]");
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":1");   /* closes the window: Forge Golem lost */
+    cr_assert_eq(st.side[0].lost, 1);
+    cr_assert_eq(st.side[1].lost, 0);
+}
+
+/* ---- A36: a Counter that acts on an attack needs one ------------------------------------ */
+
+/* snap A36: "a Counter whose effect concerns an attack ... may be played only while an attack is in progress" */
+Test(snap, snap_a36_an_attack_counter_only_during_an_attack)
+{
+    start(NULL);
+    base(15);
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");   /* 16 */
+    illegal("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-death-grip\",\"targets\":[]", "snap:A36");
+    illegal("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-dark-mirror\",\"targets\":[]", "snap:A36");
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"seq\":16}]");   /* it answers the Spell */
+    ok(ATTACK_P2_ACTIVE);   /* closes the window: Kindle Fury negated */
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-dark-mirror\",\"targets\":[]");   /* in the attack's window */
+    ok(END_P1);
+    cr_assert_eq(st.side[1].lost, 0, "the attack fizzled");
 }

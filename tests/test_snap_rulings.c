@@ -4,7 +4,7 @@
  * their reasoning in verifiers/snap/RULINGS.md), named snap_<id>_<what> as
  * its **Tests:** line lists them.  A ruling that forbids something is
  * broken and the verdict must cite it; a ruling that decides an outcome is
- * checked on the state after legal events.  Arbiter's own rulings A1-A31
+ * checked on the state after legal events.  Arbiter's own rulings A1-A36
  * are in test_snap_arbiter.c; the scripted game and helpers in
  * tests/snapscript.c.
  */
@@ -210,7 +210,7 @@ Test(snap, snap_r4_facedown_promotion_fires_on_entry)
     ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
     /* Umbral Kitten has only an [on reveal] Trigger: a promotion does not fire it */
     ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":0,\"card\":\"obs-umbral-kitten\"");
-    cr_assert(st.side[1].no_unlock, "the Acolyte's Trigger resolved: p2's next Unlock Step unlocks nothing");
+    cr_assert(st.side[1].prevent_next.unlock, "the Acolyte's Trigger resolved: p2's next Unlock Step unlocks nothing");
     cr_assert_eq(st.side[1].revealed, 1);
     cr_assert_eq(st.n_fired, 0, "[on reveal] belongs to the Flip Step, not to a promotion");
     ok("\"type\":\"bench\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-forge-golem\"");   /* nothing to announce */
@@ -326,23 +326,28 @@ typedef struct {
 } r6_outcome;
 
 /* Round 2: Kindle Fury on Forge Golem, then it attacks Crypt Rat, p2
- * promotes; with `passes`, both players log a pass in each window. */
+ * promotes; with `passes`, the players log the passes that close each
+ * window (A33) instead of leaving it to the next event. */
 static r6_outcome r6_game(int passes)
 {
     start(NULL);
     base(15);
     ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
     if (passes) {
+        /* snap A33: p2 alone may answer p1's lone Spell (10.5): p2's pass closes its window */
         ok("\"type\":\"pass\",\"by\":\"p2\"");
-        ok("\"type\":\"pass\",\"by\":\"p1\"");
-        cr_assert_eq(st.window, WIN_COUNTER, "a pass belongs to the window: it stays open");
-        cr_assert_eq(st.side[0].active.mod, 0);
+        cr_assert_eq(st.window, WIN_NONE, "A33: the Spell's window closed by p2's pass");
+        cr_assert_eq(st.side[0].active.mod, 1500);
     }
     ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
     if (passes) {
-        ok("\"type\":\"pass\",\"by\":\"p2\"");
-        cr_assert_eq(st.window, WIN_BLOCKER);
+        ok("\"type\":\"pass\",\"by\":\"p2\"");   /* A33: no Blocker; the Counter Window opens */
+        cr_assert_eq(st.window, WIN_COUNTER);
+        ok("\"type\":\"pass\",\"by\":\"p1\"");
+        cr_assert_eq(st.window, WIN_COUNTER, "A33: one pass does not close a window both may answer");
         cr_assert(st.side[1].active.present);
+        ok("\"type\":\"pass\",\"by\":\"p2\"");
+        cr_assert_eq(st.window, WIN_NONE, "A33: both passed in a row: the combat resolved");
     }
     ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":1");
     return (r6_outcome){st.side[0].active.mod, st.side[1].active.mod, st.side[0].lost, st.side[1].lost,

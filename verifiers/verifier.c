@@ -54,7 +54,7 @@ void verifier_unverified(const verifier *vf, unsigned out[2])
     snap_unverified u[2];
     snap_unverifiable(&vf->snap, u);
     for (int p = 0; p < 2; p++)
-        out[p] = (unsigned)u[p].bench + u[p].hand + u[p].locked + u[p].fifth;
+        out[p] = (unsigned)u[p].bench + u[p].hand + u[p].locked + u[p].fifth + u[p].grave;
 }
 
 const char *verifier_engine(const verifier *vf)

@@ -58,7 +58,7 @@ int verifier_finished(const verifier *vf, int *winner);
 void verifier_unverified(const verifier *vf, unsigned out[2]);
 
 /* The format's engine name and version, stored with each record
- * (openlog.md 10): "snap/1". */
+ * (openlog.md 10): "snap/2". */
 const char *verifier_engine(const verifier *vf);
 
 void verifier_destroy(verifier **vf);

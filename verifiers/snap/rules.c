@@ -101,7 +101,9 @@ static const snap_rule rules[] = {
     {SNAP("6.1"), "Only Monsters may attack, be attacked, or be defeated.",
      "Attacks are made by and against monsters only."},
     {SNAP("6.2"),
-     "Spells are class-bound: you may play a Spell only if you control a face-up Monster of the same class.",
+     "They may be played only during your own Spell Phase. Any number of Spells may be played per turn, "
+     "unless restricted by an effect. Spells are class-bound: you may play a Spell only if you control a "
+     "face-up Monster of the same class.",
      "A Spell is played only in its player's own Spell Phase and only while they control a face-up "
      "monster of its class."},
     {SNAP("6.3"),
@@ -561,9 +563,9 @@ static const snap_rule rules[] = {
      "stack is the same monster, but its new top card enters play; a Prime Evolution likewise.",
      "Placing an Evolution or Prime Evolution fires the new top card's [on entry] triggers."},
     {SNAP("A2"),
-     "An Evolution may be performed in the Attack Phase between attacks, never inside an open "
-     "Blocker or Counter Window or during combat resolution; it makes every further attack of that "
-     "turn impossible and ends the Attack Phase, and the turn continues with the Swap Phase.",
+     "An Evolution may be performed in the Attack Phase only between attacks, when an attack has ended "
+     "and another may still be declared (Overdrive); it makes every further attack of that turn "
+     "impossible and ends the Attack Phase, and the turn continues with the Swap Phase.",
      "Evolving between attacks ends the Attack Phase; the turn goes on with the Swap Phase."},
     {SNAP("A3"),
      "A Trigger ability resolves when the event after its `trigger` announcement arrives; until "
@@ -596,8 +598,8 @@ static const snap_rule rules[] = {
      "A card-giving effect is a free choice from the Support Deck, logged at once as a select event."},
     {SNAP("A9"),
      "The steps of a turn come in the order of section 10 and never go back: the first event that "
-     "belongs to a later step closes every earlier one, and an event of a closed step is illegal "
-     "(snap:10).",
+     "belongs to a later step closes every earlier one, and an event of a closed step is illegal, "
+     "citing the section that confines that action to its step, or section 10 where none does.",
      "A turn's steps only move forward; an action of a step already passed is illegal."},
     {SNAP("A10"),
      "A mandatory step (the unlock of 9.6, the flip of 10.3, the Standard Lock-in of 9.5) is owed "
@@ -693,9 +695,10 @@ static const snap_rule rules[] = {
      "account of the end, not an action in the game.",
      "A claim after the end of the game is compared, not refused."},
     {SNAP("A28"),
-     "An effect that prevents unlocking, locking or drawing applies to the rest of its target's current "
-     "turn if it is theirs, otherwise to their next turn, and ends when that turn ends.",
-     "A prevention lasts until the end of its target's current or next turn."},
+     "An effect that prevents unlocking, locking or drawing applies to its target player's next turn, "
+     "never to the turn in progress (even when that turn is the target's own), and ends when that turn "
+     "ends; a next turn in the Lock Freeze still uses it up.",
+     "A prevention waits for its target's next turn and lasts through it."},
     {SNAP("A29"),
      "With the lever bench_facedown N (18.6, fewer face-down Bench Monsters at setup), the Bench slots "
      "from N on are placed face-up at setup, so their cards are named in the bench event in every hidden "
@@ -711,6 +714,35 @@ static const snap_rule rules[] = {
      "closes (R6), and its chain, trigger and combat resolve, which may end the game. A live match "
      "never ends by silence.",
      "A window open at the end of the log closes, and what waits in it resolves."},
+    {SNAP("A32"),
+     "A temporary IMP modifier given while an attack is in progress (by an effect of that attack's "
+     "Blocker or Counter Window) applies to that attack only and ends when the attack ends, whether its "
+     "combat resolves or it fizzles without combat; a modifier given outside an attack (R7: a Spell of "
+     "the Spell Phase) ends only with a combat its monster takes part in, or with the turn, so it "
+     "survives an attack that fizzled.",
+     "An attack's modifiers end with it, combat or not; a Spell's wait for a real combat."},
+    {SNAP("A33"),
+     "A `pass` by the defending player closes the Blocker Window (the Counter Window opens); in a Counter "
+     "Window (after an attack's Blocker Window, a Spell or a Counter) or a Resonance Window (A3), a pass "
+     "by each player who may answer there, in a row with no Counter between, closes the window and its "
+     "chain or trigger resolves.",
+     "A logged pass gives up the moment: the defender's ends the Blocker Window, everyone's ends a Counter Window."},
+    {SNAP("A34"),
+     "A Locked Support removed by an effect goes to the Graveyard unrevealed: no effect of the card "
+     "database reveals it, so it stays a face-down card in the Graveyard in every hidden mode and every "
+     "view, and in commit and announced mode it counts among the cards that could never be checked "
+     "(openlog 6).",
+     "A removed Locked Support lies face-down in the Graveyard, unnamed."},
+    {SNAP("A35"),
+     "An attack's target is always a monster of the defending player: a redirect effect may aim the "
+     "attack only at a face-up monster of the defending player, so a redirect Counter that names one of "
+     "the attacking player's monsters is illegal.",
+     "No effect turns an attack against the attacker's own monsters."},
+    {SNAP("A36"),
+     "A Counter any of whose effects acts on the attack in progress (a `fizzle` or `redirect`, or an "
+     "effect on the `attacker` or `defender`) may be played only while an attack is in progress, in its "
+     "Blocker or Counter Window; in a Spell's window it is illegal.",
+     "A Counter written against an attack is played only during one."},
 };
 
 const snap_rule *snap_rules(size_t *n)

@@ -231,7 +231,7 @@ static int unlock_allowed(const snap_state *s, int p)
      * Player 2 "does not unlock Supports this round". */
     if (s->round == 1 && !(p == 0 && s->p1_round1_unlock))
         return 0;
-    return !in_freeze(s) && !sd->no_unlock && !sd->no_draw;
+    return !in_freeze(s) && !sd->prevent.unlock && !sd->prevent.draw;
 }
 
 /* Unlocks the active player still owes this Unlock Step (9.6, 18.2). */
@@ -257,22 +257,49 @@ static int flip_owed(const snap_state *s)
     return s->step <= STEP_FLIP && !s->flipped && facedown_on_bench(&s->side[s->turn]);
 }
 
+/* Every monster on the field, for what happens to all of them at once. */
+static snap_monster *field_monster(snap_state *s, int i)
+{
+    snap_side *sd = P(s, i / (SNAP_BENCH + 1));
+    int slot = i % (SNAP_BENCH + 1);
+    return slot == SNAP_BENCH ? &sd->active : &sd->bench[slot];
+}
+#define FIELD_SLOTS (2 * (SNAP_BENCH + 1))
+
+/* R7: modifiers last until "the end of the turn" at the latest. */
 static void expire_modifiers(snap_state *s)
 {
-    for (int p = 0; p < 2; p++) {
-        P(s, p)->active.mod = 0;
-        for (int i = 0; i < SNAP_BENCH; i++)
-            P(s, p)->bench[i].mod = 0;
-    }
+    for (int i = 0; i < FIELD_SLOTS; i++)
+        field_monster(s, i)->mod = field_monster(s, i)->attack_mod = 0;
 }
 
 static void begin_turn(snap_state *s, uint8_t p)
 {
+    /* snap A28: what waited for this player's next turn is in force now */
+    P(s, p)->prevent = P(s, p)->prevent_next;
+    memset(&P(s, p)->prevent_next, 0, sizeof P(s, p)->prevent_next);
     s->turn = p;
     s->step = STEP_UNLOCK;
     s->unlocks_done = s->flipped = s->evolved = s->attacks_made = 0;
     s->attacks_allowed = 1;
     s->locked_this_turn = 0;
+}
+
+/* snap A4: the setup promotions come "before the first turn of Round 1":
+ * until p1 acts in it, that turn has not begun. */
+static int before_first_turn(const snap_state *s)
+{
+    return s->round == 1 && s->turn == 0 && s->step == STEP_UNLOCK && !s->unlocks_done;
+}
+
+/* snap A28: "An effect that prevents unlocking, locking or drawing applies
+ * to its target player's next turn, never to the turn in progress (even when
+ * that turn is the target's own)" -- before the first turn (A4) p1's next
+ * turn is the first one, whose begin_turn has already run. */
+static snap_prevention *prevention_for(snap_state *s, int p)
+{
+    snap_side *sd = P(s, p);
+    return p == s->turn && before_first_turn(s) ? &sd->prevent : &sd->prevent_next;
 }
 
 /* ---- triggers ------------------------------------------------------ */
@@ -460,6 +487,7 @@ static int check_targets(judge *j, const card_effect *fx, int n_fx, const ol_ref
 typedef struct {
     int player;           /* who controls the effect */
     int src_p, src_slot;  /* the source monster, for TGT_SELF; src_p < 0: none */
+    int attack;           /* played in the windows of the attack in progress (A32) */
 } fx_ctx;
 
 /* Resolve a fixed or chosen selector to a monster position. */
@@ -537,9 +565,13 @@ static void apply_effects(snap_state *s, const fx_ctx *c, const card_effect *fx,
         snap_monster *m = monster_target(s, c, fx[i].target, chosen, &p, &slot) ? monster_at(s, p, slot) : NULL;
         switch (fx[i].op) {
         case FX_IMP:
-            /* 11.3: "Multiple modifiers stack additively" */
-            if (m && m->present && m->face_up)
+            /* 11.3: "Multiple modifiers stack additively"; snap A32: one given
+             * for an attack ends with that attack */
+            if (m && m->present && m->face_up) {
                 m->mod += fx[i].amount;
+                if (c->attack)
+                    m->attack_mod += fx[i].amount;
+            }
             break;
         case FX_NEGATE:
             for (int l = 0; chosen && l < s->n_chain; l++)
@@ -554,24 +586,31 @@ static void apply_effects(snap_state *s, const fx_ctx *c, const card_effect *fx,
             if (m && m->present)
                 defeat(s, p, slot);
             break;
-        case FX_PREVENT_UNLOCK: P(s, tp)->no_unlock = 1; break;
-        case FX_PREVENT_LOCK: P(s, tp)->no_lock = 1; break;
-        case FX_PREVENT_DRAW: P(s, tp)->no_draw = 1; break;   /* 9.8 */
+        case FX_PREVENT_UNLOCK: prevention_for(s, tp)->unlock = 1; break;
+        case FX_PREVENT_LOCK: prevention_for(s, tp)->lock = 1; break;
+        case FX_PREVENT_DRAW: prevention_for(s, tp)->draw = 1; break;   /* 9.8 */
         case FX_SWAP:
             /* 12.3: Swap by an ability "does not consume the once-per-game Swap Phase" */
             if (m && m->present && slot != OL_SLOT_ACTIVE && P(s, p)->active.present)
                 swap_in(s, p, slot);
             break;
-        case FX_SELECT:
-            /* 9.1: a draw "refers to the Support access rules"; 9.8 prevents it */
-            if (!P(s, c->player)->no_draw)
-                P(s, c->player)->select_due = (uint8_t)(P(s, c->player)->select_due + fx[i].amount);
+        case FX_SELECT: {
+            /* 9.1: a draw "refers to the Support access rules"; 9.8 prevents it;
+             * snap A8: "that many cards (all of them, when fewer remain)" (3.3) */
+            snap_side *sd = P(s, c->player);
+            int due = sd->select_due + fx[i].amount, left = SNAP_SUPPORTS - sd->support_taken;
+            if (!sd->prevent.draw)
+                sd->select_due = (uint8_t)(due < left ? due : left);
             break;
+        }
         case FX_REMOVE_LOCKED: {
-            /* 9.9: "its position in the lock order is lost" */
+            /* 9.9: "its position in the lock order is lost"; snap A34: it goes
+             * to the Graveyard unrevealed (7.4), whoever knows it */
             snap_side *sd = chosen ? P(s, chosen->p) : NULL;
             if (sd && chosen->lock < sd->n_locked) {
-                to_grave(s, chosen->p, sd->locked[chosen->lock].card);
+                if (!sd->locked[chosen->lock].card)
+                    sd->buried++;
+                to_grave(s, chosen->p, NULL);
                 memmove(&sd->locked[chosen->lock], &sd->locked[chosen->lock + 1],
                         (sd->n_locked - chosen->lock - 1) * sizeof sd->locked[0]);
                 sd->n_locked--;
@@ -592,6 +631,49 @@ static void apply_effects(snap_state *s, const fx_ctx *c, const card_effect *fx,
 
 /* ---- windows (R6) --------------------------------------------------- */
 
+/* A window opens: nobody has passed in it yet (A33). */
+static void open_window(snap_state *s, snap_window w)
+{
+    s->window = w;
+    s->passed = 0;
+}
+
+/* A lone Spell of p's is on the chain: only the opponent may answer it
+ * first (10.5, A19). */
+static int own_spell_alone(const snap_state *s, int p)
+{
+    return s->window == WIN_COUNTER && s->n_chain == 1 && s->chain[0].is_spell && s->chain[0].player == p;
+}
+
+/* snap A33: the rule that bars player p from answering (a Counter or a pass)
+ * in the open Counter or Resonance Window; NULL when p may answer. */
+static const char *answer_barred(const snap_state *s, int p)
+{
+    if (s->round == 1 && p == 0)
+        return "snap:R3";
+    if (s->window == WIN_RESONANCE && s->trig.negated)
+        return "snap:A20";
+    if (own_spell_alone(s, p))
+        return "snap:10.5";
+    return NULL;
+}
+
+/* The attack in progress ends, by its combat or without one (a fizzle,
+ * A15).  snap A32: the modifiers given for it end with it (11.3 "apply only
+ * for the current combat"), and the Attack Phase goes on only while an
+ * attack remains (10.8.1, 11.7). */
+static void end_attack(snap_state *s)
+{
+    s->attack_on = 0;
+    for (int i = 0; i < FIELD_SLOTS; i++) {
+        snap_monster *m = field_monster(s, i);
+        m->mod -= m->attack_mod;
+        m->attack_mod = 0;
+    }
+    if (s->attacks_made >= s->attacks_allowed && !s->over)
+        s->step = STEP_SWAP;
+}
+
 /* 11.2: compare final IMP; the lower is defeated; equal, neither. */
 static void resolve_combat(snap_state *s)
 {
@@ -602,19 +684,19 @@ static void resolve_combat(snap_state *s)
     if (att->present && def && def->present && def->face_up) {
         int32_t ia = imp_of(att), id = imp_of(def);
         /* R7: modifiers last "until the end of the next combat" */
-        att->mod = def->mod = 0;
+        att->mod = att->attack_mod = def->mod = def->attack_mod = 0;
         if (ia > id)
             defeat(s, d, ds);
         else if (id > ia)
             defeat(s, a, OL_SLOT_ACTIVE);
     }
-    if (s->attacks_made >= s->attacks_allowed && !s->over)
-        s->step = STEP_SWAP;
+    end_attack(s);
 }
 
 /* 15.4: "Chains resolve in last-in, first-out (LIFO) order." */
 static void resolve_chain(snap_state *s)
 {
+    int attack = s->attack_on;   /* the chain of an attack's windows (A32) */
     s->window = WIN_NONE;
     for (int i = s->n_chain - 1; i >= 0; i--)   /* 7.7: "sent to the Graveyard after resolution" */
         to_grave(s, s->chain[i].player, s->chain[i].card);
@@ -622,13 +704,19 @@ static void resolve_chain(snap_state *s)
         snap_link *l = &s->chain[i];
         if (l->negated)
             continue;
-        fx_ctx c = {l->player, -1, 0};
+        fx_ctx c = {l->player, -1, 0, attack};
         apply_effects(s, &c, l->card->snap.effects, l->card->snap.n_effects, l->targets, l->n_targets, 0);
     }
     s->n_chain = 0;
     s->chain_count[0] = s->chain_count[1] = 0;
-    if (s->attack_on && !s->over)
-        resolve_combat(s);
+    /* 10.8.4: "After all Counters resolve: Combat is resolved" -- unless a
+     * link made the attack fizzle (A15, A32) */
+    if (attack && !s->over) {
+        if (s->attack_on)
+            resolve_combat(s);
+        else
+            end_attack(s);
+    }
 }
 
 static void resolve_trigger(snap_state *s)
@@ -637,7 +725,7 @@ static void resolve_trigger(snap_state *s)
     snap_pending_trigger *t = &s->trig;
     if (!t->negated && t->card) {
         const snap_trigger *tr = &t->card->snap.triggers[t->ability];
-        fx_ctx c = {t->player, t->source.p, t->source.slot};
+        fx_ctx c = {t->player, t->source.p, t->source.slot, s->attack_on};
         apply_effects(s, &c, tr->effects, tr->n_effects, t->targets, t->n_targets, t->skip);
     }
     /* a chain interrupted by a trigger's window goes on resolving */
@@ -798,7 +886,37 @@ static const char *class_article(card_class c)
 
 /* ---- checks every action of the active player shares ---------------- */
 
-static int active_player(judge *j, const char *what)
+#define STEP_END (STEP_LOCK + 1)   /* the End Phase (10.11): after the Lock-in */
+
+/* Each step of the turn and the deepest section that confines its action
+ * to it: to the active player's turn, and to the step itself.
+ *   10.1  "Each round consists of one turn per player, taken in alternating order."
+ *   6.2   "They may be played only during your own Spell Phase."
+ *   10.3  "they must flip exactly one of them face-up" (in the Flip Step)
+ *   10.6  "Once per turn, the active player may perform one Evolution."
+ *   14.5  "A Prime Singular may be played only during the Prime Singular Step
+ *          of the active player's turn."
+ *   10.9  "Once per game, the active player may perform a Swap."
+ *   10.10 "At the end of the active player's turn, Support cards may be locked."
+ *   10    "players may act only during the step in which an action is
+ *          permitted" -- where no deeper section orders the step (the Attack
+ *          Phase, the End Phase). */
+static const struct {
+    const char *name, *off_turn, *off_step;
+} steps[] = {
+    [STEP_UNLOCK] = {"the Unlock Step", "snap:10.1", "snap:10.2"},
+    [STEP_FLIP] = {"the Flip Step", "snap:10.1", "snap:10.3"},
+    [STEP_SPELL] = {"the Spell Phase", "snap:6.2", "snap:6.2"},
+    [STEP_EVOLVE] = {"the Evolution Step", "snap:10.1", "snap:10.6"},
+    [STEP_PRIME] = {"the Prime Singular Step", "snap:14.5", "snap:14.5"},
+    [STEP_ATTACK] = {"the Attack Phase", "snap:10.1", "snap:10"},
+    [STEP_SWAP] = {"the Swap Phase", "snap:10.1", "snap:10.9"},
+    [STEP_LOCK] = {"the Lock-in Phase", "snap:10.1", "snap:10.10"},
+    [STEP_END] = {"the End Phase", "snap:10.1", "snap:10"},
+};
+
+/* The player announcing an action of `step`, who must be the active player. */
+static int active_player(judge *j, snap_step step, const char *what)
 {
     int p = player_of(j->ev);
     if (p < 0)
@@ -807,7 +925,7 @@ static int active_player(judge *j, const char *what)
     if (!j->s->setup_done)
         return ILLEGAL(j, "snap:8", "%s announced %s before setup was complete.", who(j->s, p), what);
     if (p != j->s->turn)
-        return ILLEGAL(j, "snap:10.1", "%s announced %s during %s's turn.", who(j->s, p), what,
+        return ILLEGAL(j, steps[step].off_turn, "%s announced %s during %s's turn.", who(j->s, p), what,
                        who(j->s, j->s->turn));
     return p;
 }
@@ -829,8 +947,8 @@ static int steps_done(judge *j, int p, snap_step step, const char *what)
         return ILLEGAL(j, "snap:R1", "%s announced %s before placing their fifth monster on the empty "
                        "Bench slot.", who(s, p), what);
     if (s->step > step)
-        return ILLEGAL(j, "snap:10", "%s announced %s after that step of the turn was over; the steps come "
-                       "in a fixed order (10, 17).", who(s, p), what);
+        return ILLEGAL(j, steps[step].off_step, "%s announced %s after %s was over; the steps of a turn come in a "
+                       "fixed order and never go back.", who(s, p), what, steps[step].name);
     if (s->window != WIN_NONE)
         return ILLEGAL(j, "snap:15.2", "%s announced %s while a response window was open.", who(s, p), what);
     return 0;
@@ -1009,13 +1127,16 @@ static void do_select(judge *j)
             return;
         }
     } else if (sd->select_due) {
+        /* snap A8: "its controller chooses that many cards from their Support
+         * Deck (all of them, when fewer remain)" -- select_due is already the
+         * smaller of the two */
         want = sd->select_due;
-        if (j->ev->n_cards != want && j->ev->n_cards != (size_t)(SNAP_SUPPORTS - sd->support_taken)) {
-            ILLEGAL(j, "snap:9.1", "%s selects %zu cards; the effect lets them select %zu.", who(s, p),
-                    j->ev->n_cards, want);
+        if (j->ev->n_cards != want) {
+            ILLEGAL(j, "snap:A8", "%s selects %zu cards; the effect gives them exactly %zu from their Support Deck.",
+                    who(s, p), j->ev->n_cards, want);
             return;
         }
-    } else if (sd->no_draw) {
+    } else if (sd->prevent.draw) {
         /* snap A8: a selection is a draw, and "draw prevention (9.8) stops it" */
         ILLEGAL(j, "snap:9.8", "%s selects Support cards while an effect prevents them from drawing, which "
                 "stops selecting.", who(s, p));
@@ -1044,7 +1165,7 @@ static void do_select(judge *j)
 static void do_unlock(judge *j)
 {
     snap_state *s = j->s;
-    int p = active_player(j, "an unlock");
+    int p = active_player(j, STEP_UNLOCK, "an unlock");
     if (p < 0)
         return;
     snap_side *sd = P(s, p);
@@ -1058,7 +1179,7 @@ static void do_unlock(judge *j)
                 "Freeze.", who(s, p), s->round);
         return;
     }
-    if (sd->no_unlock || sd->no_draw) {
+    if (sd->prevent.unlock || sd->prevent.draw) {
         ILLEGAL(j, "snap:9.8", "%s unlocked a Support while an effect prevents unlocking.", who(s, p));
         return;
     }
@@ -1092,7 +1213,7 @@ static void do_unlock(judge *j)
 static void do_flip(judge *j)
 {
     snap_state *s = j->s;
-    int p = active_player(j, "a flip");
+    int p = active_player(j, STEP_FLIP, "a flip");
     if (p < 0 || steps_done(j, p, STEP_FLIP, "a flip"))
         return;
     if (s->flipped) {
@@ -1209,7 +1330,7 @@ static void do_trigger(judge *j)
     s->trig.skip = skip;
     s->trig.n_targets = (uint8_t)(ev->n_targets < CARD_MAX_EFFECTS ? ev->n_targets : CARD_MAX_EFFECTS);
     memcpy(s->trig.targets, ev->targets, s->trig.n_targets * sizeof(ol_ref));
-    s->window = WIN_RESONANCE;   /* A3 */
+    open_window(s, WIN_RESONANCE);   /* A3 */
 }
 
 static int push_link(judge *j, int p, const card *c, int is_spell)
@@ -1231,7 +1352,7 @@ static int push_link(judge *j, int p, const card *c, int is_spell)
 static void do_spell(judge *j)
 {
     snap_state *s = j->s;
-    int p = active_player(j, "a Spell");
+    int p = active_player(j, STEP_SPELL, "a Spell");
     if (p < 0 || steps_done(j, p, STEP_SPELL, "a Spell"))
         return;
     const card *c = cards_find(s->db, j->ev->card.card);
@@ -1250,7 +1371,38 @@ static void do_spell(judge *j)
         push_link(j, p, c, 1))
         return;
     s->step = STEP_SPELL;
-    s->window = WIN_COUNTER;   /* 10.5: "After each Spell is played, the opponent may respond" */
+    open_window(s, WIN_COUNTER);   /* 10.5: "After each Spell is played, the opponent may respond" */
+}
+
+/* snap A36: does the card act on the attack in progress -- the attack
+ * itself (fizzle, redirect), its attacker or its target? */
+static int acts_on_attack(const card *c)
+{
+    for (int i = 0; i < c->snap.n_effects; i++) {
+        const card_effect *e = &c->snap.effects[i];
+        if (e->op == FX_FIZZLE || e->op == FX_REDIRECT || e->target == TGT_ATTACKER || e->target == TGT_DEFENDER)
+            return 1;
+    }
+    return 0;
+}
+
+/* snap A35: "an attack's target is always a monster of the defending
+ * player" -- a redirect may not name one of the attacking player's. */
+static int redirect_fits(judge *j, const card *c, int p)
+{
+    snap_state *s = j->s;
+    size_t k = 0;
+    for (int i = 0; i < c->snap.n_effects && k < j->ev->n_targets; i++) {
+        const card_effect *e = &c->snap.effects[i];
+        if (!fx_target_is_chosen(e->target))
+            continue;
+        const ol_ref *r = &j->ev->targets[k++];
+        if (e->op == FX_REDIRECT && (int)r->p == s->turn)
+            return ILLEGAL(j, "snap:A35", "%s played %s to aim the attack at a monster of %s, the attacking player; "
+                           "an attack's target is always a monster of the defending player.", who(s, p), c->name,
+                           who(s, s->turn));
+    }
+    return 0;
 }
 
 static void do_counter(judge *j)
@@ -1265,6 +1417,13 @@ static void do_counter(judge *j)
     /* 15.2: "Counters may not be played outside these windows" */
     if (s->window == WIN_NONE) {
         ILLEGAL(j, "snap:15.2", "%s played a Counter with no Spell, attack or Trigger to respond to.", who(s, p));
+        return;
+    }
+    /* 10.8.3: "After the Blocker window: Both players may play Counter cards."
+     * -- inside it only the defending player acts (10.8.2, 15.7) */
+    if (s->window == WIN_BLOCKER && p == s->turn) {
+        ILLEGAL(j, "snap:10.8.3", "%s played a Counter in the Blocker Window of their own attack; the attacker's "
+                "Counters come after it, once the defender has blocked, passed or countered.", who(s, p));
         return;
     }
     /* R3: "p1 may play no Counter during Round 1 (either turn)" */
@@ -1296,8 +1455,15 @@ static void do_counter(judge *j)
         return;
     }
     /* 10.5: "After each Spell is played, the opponent may respond with Counters" (A19) */
-    if (s->window == WIN_COUNTER && s->n_chain == 1 && s->chain[0].is_spell && s->chain[0].player == p) {
+    if (own_spell_alone(s, p)) {
         ILLEGAL(j, "snap:10.5", "%s countered their own Spell; the opponent answers a Spell first.", who(s, p));
+        return;
+    }
+    /* snap A36: "a Counter whose effect concerns an attack ... may be played
+     * only while an attack is in progress" */
+    if (c && acts_on_attack(c) && !s->attack_on) {
+        ILLEGAL(j, "snap:A36", "%s played %s, which acts on an attack, while no attack is in progress.", who(s, p),
+                c->name);
         return;
     }
     /* 15.3: "Each player may contribute up to three (3) Counter cards to a single chain." */
@@ -1306,11 +1472,12 @@ static void do_counter(judge *j)
         return;
     }
     if (from_hand(j, p, j->ev->card.card, j->ev->nonce, "The Counter", &c) ||
-        check_targets(j, c->snap.effects, c->snap.n_effects, j->ev->targets, j->ev->n_targets, p, c->name, 0, NULL))
+        check_targets(j, c->snap.effects, c->snap.n_effects, j->ev->targets, j->ev->n_targets, p, c->name, 0, NULL) ||
+        redirect_fits(j, c, p))
         return;
     if (s->window == WIN_RESONANCE) {
         /* the Resonance Counter resolves at once against the Trigger */
-        fx_ctx x = {p, -1, 0};
+        fx_ctx x = {p, -1, 0, s->attack_on};
         apply_effects(s, &x, c->snap.effects, c->snap.n_effects, j->ev->targets, j->ev->n_targets, 0);
         to_grave(s, p, c);
         return;
@@ -1318,18 +1485,22 @@ static void do_counter(judge *j)
     if (push_link(j, p, c, 0))
         return;
     s->chain_count[p]++;
-    if (s->window == WIN_BLOCKER)
-        s->window = WIN_COUNTER;   /* 10.8.3: the Counter Window follows the Blocker Window */
+    /* 10.8.3: the Counter Window follows the Blocker Window -- the
+     * defender's Counter declines the block; A33: the passes start again */
+    open_window(s, WIN_COUNTER);
 }
 
 static void do_evolve(judge *j)
 {
     snap_state *s = j->s;
-    int p = active_player(j, "an Evolution");
+    int p = active_player(j, STEP_EVOLVE, "an Evolution");
     if (p < 0)
         return;
-    /* A2: an Evolution may also come between attacks, ending the Attack Phase */
-    int in_attack = s->step == STEP_ATTACK && !s->attack_on;
+    /* snap A2: an Evolution may also come "in the Attack Phase between
+     * attacks" -- one has ended and another may still be declared
+     * (Overdrive) -- and ends the Attack Phase */
+    int in_attack = s->step == STEP_ATTACK && !s->attack_on && s->attacks_made > 0 &&
+                    s->attacks_made < s->attacks_allowed;
     snap_side *sd = P(s, p);
     if (s->evolved && s->window == WIN_NONE) {
         /* 13.3: "A player may perform at most one Evolution per turn, globally." */
@@ -1388,7 +1559,7 @@ static int condition_met(const snap_state *s, int p, card_condition c)
 static void do_prime(judge *j)
 {
     snap_state *s = j->s;
-    int p = active_player(j, "a Prime Singular");
+    int p = active_player(j, STEP_PRIME, "a Prime Singular");
     if (p < 0 || steps_done(j, p, STEP_PRIME, "a Prime Singular"))
         return;
     snap_side *sd = P(s, p);
@@ -1427,7 +1598,7 @@ static void do_prime(judge *j)
 static void do_attack(judge *j)
 {
     snap_state *s = j->s;
-    int p = active_player(j, "an attack");
+    int p = active_player(j, STEP_ATTACK, "an attack");
     snap_monster *att = &P(s, p < 0 ? 0 : p)->active;
     /* 11.7 / 12.5: Overdrive grants "one additional attack"; active-only (12.7) */
     uint8_t allowed = att->present && (top(att)->snap.keywords & KW_OVERDRIVE) ? 2 : 1;
@@ -1468,10 +1639,16 @@ static void do_attack(judge *j)
         ILLEGAL(j, "snap:10.8.1", "%s attacked a slot that holds no monster of the opponent.", who(s, p));
         return;
     }
-    /* 10.8.1 / 12.4: only a Disruptor "may instead target a face-up Bench Monster" */
-    if (t->slot != OL_SLOT_ACTIVE && (!(top(att)->snap.keywords & KW_DISRUPTOR) || !def->face_up)) {
-        ILLEGAL(j, "snap:12.4", "%s attacked a Bench monster with %s, which has no Disruptor%s.", who(s, p),
-                top(att)->name, def->face_up ? "" : " (and the target is face-down)");
+    /* 12.4: "A Monster with Disruptor may attack a face-up Bench Monster" -- only one with Disruptor */
+    if (t->slot != OL_SLOT_ACTIVE && !(top(att)->snap.keywords & KW_DISRUPTOR)) {
+        ILLEGAL(j, "snap:12.4", "%s attacked a Bench monster with %s, which has no Disruptor; only a Disruptor "
+                "may attack the Bench.", who(s, p), top(att)->name);
+        return;
+    }
+    /* 10.8.1: "If the attacking Monster has Disruptor, it may instead target a face-up Bench Monster." */
+    if (t->slot != OL_SLOT_ACTIVE && !def->face_up) {
+        ILLEGAL(j, "snap:10.8.1", "%s attacked %s's face-down monster in Bench slot %d with %s; a Disruptor may "
+                "target only a face-up Bench monster.", who(s, p), who(s, t->p), t->slot, top(att)->name);
         return;
     }
     s->attacks_allowed = allowed;
@@ -1481,7 +1658,7 @@ static void do_attack(judge *j)
     s->attack_target = *t;
     s->blocked = 0;
     s->step = STEP_ATTACK;
-    s->window = WIN_BLOCKER;   /* 10.8.2 */
+    open_window(s, WIN_BLOCKER);   /* 10.8.2 */
 }
 
 static void do_block(judge *j)
@@ -1507,13 +1684,13 @@ static void do_block(judge *j)
     }
     s->attack_target = (ol_ref){.kind = OL_REF_MONSTER, .p = (ol_player)p, .slot = j->ev->slot};
     s->blocked = 1;
-    s->window = WIN_COUNTER;   /* 10.8.3 */
+    open_window(s, WIN_COUNTER);   /* 10.8.3 */
 }
 
 static void do_swap(judge *j)
 {
     snap_state *s = j->s;
-    int p = active_player(j, "a Swap");
+    int p = active_player(j, STEP_SWAP, "a Swap");
     if (p < 0 || steps_done(j, p, STEP_SWAP, "a Swap"))
         return;
     snap_side *sd = P(s, p);
@@ -1536,7 +1713,7 @@ static void do_swap(judge *j)
 static void do_lock(judge *j)
 {
     snap_state *s = j->s;
-    int p = active_player(j, "a lock");
+    int p = active_player(j, STEP_LOCK, "a lock");
     if (p < 0 || steps_done(j, p, STEP_LOCK, "a lock"))
         return;
     snap_side *sd = P(s, p);
@@ -1557,7 +1734,7 @@ static void do_lock(judge *j)
                 "(Rounds 2-3).", who(s, p), s->round);
         return;
     }
-    if (sd->no_lock || sd->no_draw) {
+    if (sd->prevent.lock || sd->prevent.draw) {
         ILLEGAL(j, "snap:9.8", "%s locked a Support while an effect prevents locking.", who(s, p));
         return;
     }
@@ -1587,15 +1764,15 @@ static void do_lock(judge *j)
 static int lock_owed(const snap_state *s)
 {
     const snap_side *sd = &s->side[s->turn];
-    return s->round >= 2u + s->freeze_rounds && !s->locked_this_turn && !sd->no_lock && !sd->no_draw &&
+    return s->round >= 2u + s->freeze_rounds && !s->locked_this_turn && !sd->prevent.lock && !sd->prevent.draw &&
            sd->n_locked < SNAP_LOCK_MAX && sd->support_taken < SNAP_SUPPORTS;
 }
 
 static void do_end(judge *j)
 {
     snap_state *s = j->s;
-    int p = active_player(j, "the end of the turn");
-    if (p < 0 || steps_done(j, p, STEP_LOCK + 1, "the end of the turn"))
+    int p = active_player(j, STEP_END, "the end of the turn");
+    if (p < 0 || steps_done(j, p, STEP_END, "the end of the turn"))
         return;
     if (lock_owed(s)) {
         ILLEGAL(j, "snap:9.5", "%s ended the turn without locking a Support; from Round %u on, exactly one is "
@@ -1603,7 +1780,7 @@ static void do_end(judge *j)
         return;
     }
     snap_side *sd = P(s, p);
-    sd->no_unlock = sd->no_lock = sd->no_draw = 0;   /* A28: a prevention lasts to the end of this turn */
+    memset(&sd->prevent, 0, sizeof sd->prevent);   /* A28: "and ends when that turn ends" */
     expire_modifiers(s);   /* R7: "or the end of the turn" */
     if (p == 1)
         s->round++;
@@ -1624,6 +1801,13 @@ static void do_concede(judge *j)
 
 static void do_judge(judge *j)
 {
+    /* openlog 3: `by` is "who announced it"; 16.4: "Judges have final
+     * authority" -- a ruling announced by anyone else is no ruling. */
+    if (j->ev->by != OL_BY_JUDGE) {
+        ILLEGAL(j, "openlog:3", "The %s announced a judge's ruling; only the judge announces a judge event.",
+                ol_by_name(j->ev->by));
+        return;
+    }
     /* A7: a game loss ends the game; the other player wins. */
     if (j->ev->ruling == OL_RULING_GAME_LOSS && j->ev->has_player && !j->s->over) {
         j->s->over = 1;
@@ -1664,11 +1848,14 @@ static void do_claim(judge *j)
         return;
     }
     if (ev->has_defeated) {
+        /* each defeat named once, in any order: a multiset comparison */
+        uint8_t matched[SNAP_LINEUP * 2] = {0};
         int same = ev->n_defeated == s->n_defeated;
         for (size_t i = 0; same && i < ev->n_defeated; i++) {
             int found = 0;
-            for (int k = 0; k < s->n_defeated; k++)
-                found |= same_ref(&ev->defeated[i], &s->defeated[k]);
+            for (int k = 0; k < s->n_defeated && !found; k++)
+                if (!matched[k] && same_ref(&ev->defeated[i], &s->defeated[k]))
+                    found = matched[k] = 1;
             same = found;
         }
         if (!same) {
@@ -1683,9 +1870,50 @@ static void do_claim(judge *j)
     s->n_defeated = 0;
 }
 
+/* snap A33: a logged pass.  Outside a window it passes nothing (R6: "pass
+ * may be logged"); the defender's pass declines the block and opens the
+ * Counter Window; a Counter or Resonance Window closes once every player
+ * who may answer in it has passed since its last Counter. */
 static void do_pass(judge *j)
 {
-    (void)j;   /* R6: "pass may be logged but is not required" */
+    snap_state *s = j->s;
+    int p = player_of(j->ev);
+    if (p < 0) {
+        ILLEGAL(j, "openlog:3", "A pass is announced by the player who passes.");
+        return;
+    }
+    /* snap A33: "Outside any window a pass passes nothing and changes nothing." */
+    if (s->window == WIN_NONE)
+        return;
+    if (s->window == WIN_BLOCKER) {
+        /* 10.8.3: "After the Blocker window: Both players may play Counter cards." */
+        if (p == s->turn) {
+            ILLEGAL(j, "snap:10.8.3", "%s passed in the Blocker Window of their own attack; only the defending "
+                    "player acts there, and the attacker answers in the Counter Window after it.", who(s, p));
+            return;
+        }
+        /* snap A33: "A `pass` by the defending player closes the Blocker Window" */
+        open_window(s, WIN_COUNTER);
+        return;
+    }
+    /* snap A33: "A pass by a player who may not act in that window is illegal" */
+    const char *bar = answer_barred(s, p);
+    if (bar) {
+        ILLEGAL(j, bar, "%s passed %s.", who(s, p),
+                !strcmp(bar, "snap:R3")    ? "in a window of Round 1, where Player 1 may play no Counter and so has "
+                                             "nothing to pass"
+                : !strcmp(bar, "snap:A20") ? "after a Resonance Counter answered the Trigger, whose window allows "
+                                             "nothing more"
+                                           : "on their own Spell, which only the opponent may answer first");
+        return;
+    }
+    /* snap A33: "a pass by each player who may answer there, in a row with no
+     * Counter between, closes the window and its chain or trigger resolves" */
+    s->passed |= (uint8_t)(1u << p);
+    for (int q = 0; q < 2; q++)
+        if (!answer_barred(s, q) && !(s->passed & (1u << q)))
+            return;
+    close_window(s);
 }
 
 static void do_header_again(judge *j)
@@ -1797,6 +2025,7 @@ void snap_unverifiable(const snap_state *s, snap_unverified out[2])
         for (int i = 0; i < sd->n_locked; i++)
             out[p].locked += unknown(&sd->locked[i]);
         out[p].fifth = sd->fifth_waiting && unknown(&sd->fifth);
+        out[p].grave = sd->buried;
     }
 }
 

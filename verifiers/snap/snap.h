@@ -17,8 +17,11 @@
  *     10.2       10.3     10.5      10.6       10.7      10.8       10.9     10.10   10.11
  *     do_unlock  do_flip  do_spell  do_evolve  do_prime  do_attack  do_swap  do_lock do_end
  *
- *   A2: an Evolution may also come in the ATTACK step between attacks; it
- *   ends the Attack Phase.
+ *   An action of a step already passed cites that step's own section (the
+ *   `steps` table: 6.2, 10.3, 10.6, 14.5, 10.9, 10.10; 10 for an attack),
+ *   and so does one out of turn where it names the turn (6.2, 14.5; else 10.1).
+ *   A2: an Evolution may also come in the ATTACK step between attacks (one
+ *   has ended, Overdrive allows another); it ends the Attack Phase.
  *
  *   Across the steps, three kinds of interruption, checked in this order
  *   before any action (check_obligations):
@@ -29,9 +32,15 @@
  *     BLOCKER (10.8.2) -> COUNTER (10.8.3) -> combat (resolve_combat)
  *     after a spell: COUNTER -> chain resolves LIFO (resolve_chain)
  *     after a trigger: RESONANCE (A3) -> the trigger resolves
+ *   or by passes (A33, do_pass): in BLOCKER only the defender acts, and
+ *   their block, Counter or pass opens COUNTER; COUNTER and RESONANCE close
+ *   when every player who may answer has passed since the last Counter.
+ *   An attack ends in end_attack(), after its combat or without one (a
+ *   fizzle, A15): its modifiers end, and the Attack Phase with the last
+ *   attack allowed (A32).
  *
  *   game over (3.1, R5, concession, A7 game loss): every event but `judge`
- *   is illegal (3.4).
+ *   (announced by the judge, openlog 3) and `claim` (A27) is illegal (3.4).
  *
  * INVARIANTS (checked by snap_check_invariants in tests)
  *   - A monster is in exactly one place: active, a bench slot, the waiting
@@ -43,14 +52,23 @@
  *   - Outcomes (combat, defeats, chain resolution, game end) are computed,
  *     never taken from the log; a `claim` is only compared (A5).
  *
+ * WHAT LASTS
+ *   - IMP modifiers (11.3): snap_monster.mod is all in force; attack_mod is
+ *     the part given for the attack in progress, which ends with it (A32);
+ *     the rest ends with the monster's next combat or the turn (R7).
+ *   - Preventions (9.8): an effect fills the target's prevent_next, their
+ *     next turn takes it over as prevent (begin_turn), its end clears it
+ *     (A28) -- never the turn in progress.
+ *
  * HIDDEN CARDS (openlog.md 6)
  *   Each hidden card is a snap_hidden: its identity when the engine knows
  *   it (open mode, or revealed), its commitment in commit mode, else
  *   nothing (announced mode).  At a reveal the card is checked against what
  *   is known: the identity, the commitment (openlog:commit), or -- in
  *   announced mode -- that it could have been there (in the decklist, not
- *   already seen).  What could never be checked is counted in
- *   snap_state.unverified.
+ *   already seen).  What could never be checked is counted by
+ *   snap_unverifiable().  A Locked Support removed by an effect goes to the
+ *   Graveyard as an unknown card in every mode (A34).
  */
 #ifndef ARBITER_SNAP_H
 #define ARBITER_SNAP_H
@@ -62,7 +80,7 @@
 #include "logformat/olverdict.h"
 #include "verifiers/cards.h"
 
-#define SNAP_ENGINE "snap/1"
+#define SNAP_ENGINE "snap/2"
 #define SNAP_BENCH 4
 #define SNAP_LINEUP 5
 #define SNAP_SUPPORTS 20
@@ -92,8 +110,16 @@ typedef struct {
     snap_hidden id;                   /* the base monster               */
     const card *stack[3];             /* face-up: base, evolutions      */
     uint8_t depth;                    /* cards in stack; 0 if face-down */
-    int32_t mod;                      /* temporary IMP modifier (11.3, R7) */
+    int32_t mod;                      /* temporary IMP modifiers in force (11.3, R7) */
+    int32_t attack_mod;               /* the part of mod given for the attack
+                                         in progress, which ends with it (A32) */
 } snap_monster;
+
+/* What an effect prevents (9.8): unlocking, locking, drawing (which also
+ * stops selecting, locking and unlocking). */
+typedef struct {
+    uint8_t unlock, lock, draw;
+} snap_prevention;
 
 typedef struct {
     snap_monster active, bench[SNAP_BENCH];
@@ -113,12 +139,14 @@ typedef struct {
     uint8_t n_reserve;
     const card *prime;                /* the lineup's Prime Singular    */
     const card *grave[SNAP_GRAVE_MAX];/* 7.7, oldest first; NULL: a card
-                                         that left face-down (9.9)      */
+                                         that left face-down (9.9, A34) */
     uint8_t n_grave;
+    uint8_t buried;                   /* of those, never identified (A34) */
     uint8_t revealed;                 /* R10                            */
     uint8_t lost;                     /* monsters defeated              */
     uint8_t swaps_used, benched, selected, opening_locked;
-    uint8_t no_unlock, no_lock, no_draw;  /* 9.8, for this player's next turn */
+    snap_prevention prevent;          /* in force in this player's turn (A28) */
+    snap_prevention prevent_next;     /* waiting for this player's next turn */
     uint8_t select_due;               /* cards an effect lets them select */
     uint8_t promote_due;              /* R4                             */
 } snap_side;
@@ -165,6 +193,8 @@ typedef struct snap_state {
     uint8_t setup_done;
 
     snap_window window;
+    uint8_t passed;                   /* A33: bit p set when player p has passed
+                                         since the window opened or its last Counter */
     snap_link chain[SNAP_CHAIN_MAX];
     uint8_t n_chain, chain_count[2];
     const card *attacker;             /* the first attack's monster (A14)  */
@@ -208,11 +238,13 @@ const snap_state *snap_of(const struct verifier *vf);
 
 /* What could never be checked (openlog 6): hidden cards whose identity the
  * engine never learned -- face-down monsters, cards in hand, Locked
- * Supports, the waiting fifth monster -- counted per player.  In announced
+ * Supports, the waiting fifth monster, Locked Supports an effect removed to
+ * the Graveyard unseen (A34) -- counted per player.  In announced
  * mode they were never named; in commit mode their commitments were never
  * opened.  Meaningful at any point; the final record reports it at the end. */
 typedef struct {
     uint8_t bench, hand, locked, fifth;
+    uint8_t grave;                    /* Locked Supports removed unseen (A34) */
 } snap_unverified;
 void snap_unverifiable(const snap_state *s, snap_unverified out[2]);
 
