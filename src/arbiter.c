@@ -29,6 +29,9 @@ static const subcommand commands[] = {
     {"convert", cmd_convert, "convert an open log between .mlog and .jsonl"},
     {"verify",  cmd_verify,  "verify open logs through the rules engine of their format"},
     {"replay",  cmd_replay,  "show the board at one event of a log, for a judge or a player"},
+    {"send",    cmd_send,    "stream logs to arbiterd as live tables and print the verdicts"},
+    {"audit",   cmd_audit,   "a stored match: timeline, hash-chain check, board at an event"},
+    {"list",    cmd_list,    "the matches in a store, with their status"},
 };
 
 void cli_error(const char *fmt, ...)

@@ -224,62 +224,9 @@ static void print_text(const verify_report *r)
     }
 }
 
-/* Set key to a string, or to null when the string is empty. */
-static int set_str_or_null(json_t *o, const char *key, const char *s)
-{
-    return json_object_set_new(o, key, s && s[0] ? json_string(s) : json_null());
-}
-
-/* The --json line of one report; keys in the order README.md documents. */
-static json_t *report_json(const verify_report *r)
-{
-    json_t *o = json_object(), *counts = json_object(), *list = json_array();
-    int bad = !o || !counts || !list;
-
-    bad = bad || json_object_set_new(o, "file", json_string(r->name));
-    bad = bad || set_str_or_null(o, "match", r->match);
-    bad = bad || set_str_or_null(o, "format", r->format);
-    bad = bad || set_str_or_null(o, "engine", r->engine);
-    bad = bad || json_object_set_new(o, "status", json_string(verify_status_name(r->status)));
-    bad = bad || set_str_or_null(o, "winner", r->finished && r->winner >= 0
-                                              ? ol_player_name((ol_player)r->winner) : NULL);
-    bad = bad || json_object_set_new(o, "finished", json_boolean(r->finished));
-    bad = bad || json_object_set_new(o, "events", json_integer((json_int_t)r->n_verdicts));
-    for (int s = 0; !bad && s < OL_V_COUNT; s++)
-        bad = json_object_set_new(counts, ol_status_name((ol_status)s),
-                                  json_integer((json_int_t)r->counts[s]));
-    for (size_t i = 0; !bad && i < r->n_verdicts; i++) {
-        const verify_entry *e = &r->verdicts[i];
-        if (e->v.status == OL_V_OK)
-            continue;
-        bad = json_array_append_new(list, olverdict_to_json(&e->v, e->stored == VERIFY_NONE
-                                                            ? NULL : &r->verdicts[e->stored].v));
-    }
-    /* set_new steals the reference even on failure: hand each over once. */
-    if (!bad) {
-        bad = json_object_set_new(o, "counts", counts);
-        counts = NULL;
-    }
-    bad = bad || json_object_set_new(o, "unverified", json_pack("{s:i, s:i}", "p1", (int)r->unverified[0],
-                                                                "p2", (int)r->unverified[1]));
-    if (!bad) {
-        bad = json_object_set_new(o, "verdicts", list);
-        list = NULL;
-    }
-    if (!bad && r->status == VERIFY_UNREADABLE)
-        bad = json_object_set_new(o, "error", json_string(r->error));
-    json_decref(counts);
-    json_decref(list);
-    if (bad) {
-        json_decref(o);
-        return NULL;
-    }
-    return o;
-}
-
 static int print_json(const verify_report *r)
 {
-    return cli_print_json(report_json(r));
+    return cli_print_json(verify_report_json(r));
 }
 
 /* Print one file's report (or its failure); its exit code. */

@@ -38,6 +38,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
+#include "logformat/olcodec.h"
 #include "src/verify.h"
 #include "verifiers/verifier.h"
 
@@ -47,8 +50,9 @@ typedef struct {
     size_t verdict;
 } verify_seen;
 
-/* The state of one verification; lives for one verify_reader() call. */
-typedef struct {
+/* The state of one verification; lives for one verify_reader() call, or
+ * as long as a verify_session (the daemon keeps one per live match). */
+struct verify_session {
     const cards *db;
     verify_report *rep;
     size_t cap;                /* capacity of rep->verdicts               */
@@ -63,7 +67,8 @@ typedef struct {
     size_t seen_cap;
     char *bytes;
     size_t bytes_len, bytes_cap;
-} verify_run;
+};
+typedef struct verify_session verify_run;
 
 const char *verify_status_name(verify_status s)
 {
@@ -363,6 +368,127 @@ static int run_reader(const cards *db, olreader *r, const char *name, uint64_t u
     free(run.seen);
     free(run.bytes);
     return rc;
+}
+
+/* Set key to a string, or to null when the string is empty. */
+static int set_str_or_null(json_t *o, const char *key, const char *s)
+{
+    return json_object_set_new(o, key, s && s[0] ? json_string(s) : json_null());
+}
+
+json_t *verify_report_json(const verify_report *r)
+{
+    json_t *o = json_object(), *counts = json_object(), *list = json_array();
+    int bad = !o || !counts || !list;
+
+    bad = bad || json_object_set_new(o, "file", json_string(r->name));
+    bad = bad || set_str_or_null(o, "match", r->match);
+    bad = bad || set_str_or_null(o, "format", r->format);
+    bad = bad || set_str_or_null(o, "engine", r->engine);
+    bad = bad || json_object_set_new(o, "status", json_string(verify_status_name(r->status)));
+    bad = bad || set_str_or_null(o, "winner", r->finished && r->winner >= 0
+                                              ? ol_player_name((ol_player)r->winner) : NULL);
+    bad = bad || json_object_set_new(o, "finished", json_boolean(r->finished));
+    bad = bad || json_object_set_new(o, "events", json_integer((json_int_t)r->n_verdicts));
+    for (int s = 0; !bad && s < OL_V_COUNT; s++)
+        bad = json_object_set_new(counts, ol_status_name((ol_status)s),
+                                  json_integer((json_int_t)r->counts[s]));
+    for (size_t i = 0; !bad && i < r->n_verdicts; i++) {
+        const verify_entry *e = &r->verdicts[i];
+        if (e->v.status == OL_V_OK)
+            continue;
+        bad = json_array_append_new(list, olverdict_to_json(&e->v, e->stored == VERIFY_NONE
+                                                            ? NULL : &r->verdicts[e->stored].v));
+    }
+    /* set_new steals the reference even on failure: hand each over once. */
+    if (!bad) {
+        bad = json_object_set_new(o, "counts", counts);
+        counts = NULL;
+    }
+    bad = bad || json_object_set_new(o, "unverified", json_pack("{s:i, s:i}", "p1", (int)r->unverified[0],
+                                                                "p2", (int)r->unverified[1]));
+    if (!bad) {
+        bad = json_object_set_new(o, "verdicts", list);
+        list = NULL;
+    }
+    if (!bad && r->status == VERIFY_UNREADABLE)
+        bad = json_object_set_new(o, "error", json_string(r->error));
+    json_decref(counts);
+    json_decref(list);
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* ---- sessions: the same judge, one event at a time ------------------- */
+
+int verify_session_new(const cards *db, const char *name, verify_session **out)
+{
+    verify_session *s = calloc(1, sizeof *s);
+
+    *out = NULL;
+    if (!s)
+        return VERIFY_ENOMEM;
+    s->db = db;
+    if (!(s->rep = report_new(name))) {
+        free(s);
+        return VERIFY_ENOMEM;
+    }
+    *out = s;
+    return VERIFY_OK;
+}
+
+int verify_session_event(verify_session *s, const olevent *ev, const char *raw, size_t len,
+                         const verify_entry **out)
+{
+    size_t before = s->rep->n_verdicts;
+    int rc;
+
+    *out = NULL;
+    if (s->stop) {
+        /* no engine for the format: every later event is unverifiable too */
+        olverdict v;
+        olverdict_set(&v, ev->match, ev->seq, OL_V_MALFORMED, NULL, "%s", s->rep->error);
+        rc = push_verdict(s, &v, VERIFY_NONE, NULL);
+    } else {
+        rc = judge_event(s, ev, raw, len);
+    }
+    if (rc != VERIFY_OK)
+        return rc;
+    if (s->rep->n_verdicts != before + 1)
+        return VERIFY_ENOMEM;   /* cannot happen: every path pushes one verdict */
+    conclude(s);
+    *out = &s->rep->verdicts[before];
+    return VERIFY_OK;
+}
+
+const verify_report *verify_session_report(const verify_session *s)
+{
+    return s->rep;
+}
+
+const verifier *verify_session_verifier(const verify_session *s)
+{
+    return s->vf;
+}
+
+uint64_t verify_session_next_seq(const verify_session *s)
+{
+    return s->expect;
+}
+
+void verify_session_destroy(verify_session **s)
+{
+    if (!s || !*s)
+        return;
+    verify_report_destroy(&(*s)->rep);
+    verifier_destroy(&(*s)->vf);
+    free((*s)->seen);
+    free((*s)->bytes);
+    free(*s);
+    *s = NULL;
 }
 
 int verify_reader(const cards *db, olreader *r, const char *name, verify_report **out)

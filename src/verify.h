@@ -115,6 +115,51 @@ int verify_reader(const cards *db, olreader *r, const char *name, verify_report 
 int verify_file_until(const cards *db, const char *path, uint64_t at_seq, verify_report **out,
                       verifier **vf_out);
 
+/* The report as `arbiter verify --json` prints it (README.md documents the
+ * keys and their order): a new reference, or NULL when out of memory.
+ * Only verdicts that are not ok are listed. */
+typedef struct json_t json_t;
+json_t *verify_report_json(const verify_report *r);
+
+/* ---- sessions: one match judged event by event (the daemon) ----------
+ *
+ * The judge of verify_file(), fed one event at a time, so that a live
+ * match gets the verdicts a batch run of its log would give, byte for byte
+ * (openlog.md 10).  A session is one match: the caller routes events by
+ * match id (an event of another match is openlog:match, as in a file).
+ * Malformed input never reaches a session (the codec refused it; the
+ * caller makes its verdict with olverdict_malformed()).  The end of a live
+ * log is never reached, so a session never closes windows by silence
+ * (snap A31).  Not thread-safe; distinct sessions are independent. */
+typedef struct verify_session verify_session;
+
+/* A new session judging against `db` (which must outlive it); `name`
+ * labels its report.  VERIFY_OK or VERIFY_ENOMEM (*out NULL). */
+int verify_session_new(const cards *db, const char *name, verify_session **out);
+
+/* Judge one event the codec accepted; `raw`/`len` are its bytes as
+ * received (kept for duplicate detection).  On VERIFY_OK *out points to its
+ * entry: the verdict and, for a duplicate, `stored` indexes the first
+ * verdict in verify_session_report()->verdicts.  The entry pointer is valid
+ * until the next call on this session.  VERIFY_ENOMEM: nothing changed
+ * that the caller may rely on; destroy the session. */
+int verify_session_event(verify_session *s, const olevent *ev, const char *raw, size_t len,
+                         const verify_entry **out);
+
+/* The report so far (counts, finished, winner, every verdict); valid until
+ * the next call on this session. */
+const verify_report *verify_session_report(const verify_session *s);
+
+/* The engine (NULL before an accepted header), for views; valid until the
+ * next call on this session. */
+const verifier *verify_session_verifier(const verify_session *s);
+
+/* The next seq the match expects: events 0..next-1 are stored. */
+uint64_t verify_session_next_seq(const verify_session *s);
+
+/* Frees everything and sets *s to NULL.  NULL-safe. */
+void verify_session_destroy(verify_session **s);
+
 /* VERIFY_LEGAL, VERIFY_ILLEGAL or VERIFY_UNREADABLE as "legal", "illegal",
  * "unreadable". */
 const char *verify_status_name(verify_status s);

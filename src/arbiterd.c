@@ -1,0 +1,1049 @@
+/* arbiterd.c -- the live judge: open-log events in over ZeroMQ, verdicts
+ * out, every verified record kept in LMDB (openlog.md 8-10).
+ *
+ * What: tables connect a DEALER to the ingest ROUTER and send one event per
+ * message; each event gets one reply, its verdict, once the event and its
+ * verdict are on disk.  Every stored event is also published on the feed
+ * (PUB, topic = match id) in the public view, and a query ROUTER answers
+ * judges and tools (health, match, events, state, verify, list).
+ *
+ * Why it is built this way: the promise is "nothing acknowledged is ever
+ * lost", and the price of that promise is an fsync per commit.  So the loop
+ * commits in groups: one turn of the loop drains every event that is
+ * already waiting (up to BATCH_MAX), judges them all in memory, writes them
+ * all in ONE LMDB write transaction, commits (fsync), and only then sends
+ * their verdicts.  Under load many events share one fsync; at rest an
+ * event waits for nothing but its own commit.
+ *
+ * How a verdict is made: each live match has a verify_session (src/verify.h),
+ * the very judge `arbiter verify` runs over a file, so live and batch
+ * verdicts are identical byte for byte.  Sessions hold the match's state in
+ * memory; the store is the truth.  Whenever a batch cannot be committed,
+ * every session the batch touched is dropped and the next event of that
+ * match rebuilds it from the store (rebuild_match), which is also what a
+ * restart does for every unfinished match.  MDB_MAP_FULL grows the map and
+ * retries the whole batch; MDB_PANIC (or any other failed commit) exits
+ * non-zero without acknowledging anything of the batch: the tables resend,
+ * and a resent event is answered `duplicate` with its stored verdict.
+ *
+ * Bad input never stops the loop: the codec bounds every read, a malformed
+ * event is quarantined with its reason and peer and answered `malformed`,
+ * ZMQ_MAXMSGSIZE drops absurd messages before they are read, and the
+ * ROUTER fair-queues tables, so one table flooding garbage costs the others
+ * only their share of a batch.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <signal.h>
+#include <sodium.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#include "logformat/olcodec.h"
+#include "src/carddb.h"
+#include "src/store.h"
+#include "src/verify.h"
+#include "src/view.h"
+#include "verifiers/verifier.h"
+
+#define BATCH_MAX 1024
+#define MSG_MAX (1 << 20)          /* ZMQ_MAXMSGSIZE; the codec's own limit is 64 KiB */
+#define CARDS_MAX 16
+#define TABLE_START 256
+
+static const char usage_text[] =
+    "usage: arbiterd [--db DIR] [--ingest EP] [--feed EP] [--query EP] [--cards FILE]...\n"
+    "                [--log-level error|warn|info|debug]\n"
+    "\n"
+    "The live judge of openlog.md 9: tables send events to the ingest ROUTER and\n"
+    "get each verdict once it is stored (fsync'd LMDB); the feed PUB publishes\n"
+    "every stored event in the public view; the query ROUTER answers health,\n"
+    "match, events, state, verify and list.\n"
+    "\n"
+    "  --db DIR       the store (default ./var/arbiter, created if missing)\n"
+    "  --ingest EP    default tcp://127.0.0.1:7420\n"
+    "  --feed EP      default tcp://127.0.0.1:7421\n"
+    "  --query EP     default tcp://127.0.0.1:7422\n"
+    "  --cards FILE   a card database; repeat for several (default: the same as\n"
+    "                 `arbiter verify`).  A header picks the one it names.\n"
+    "  --log-level L  what goes to stderr (default info)\n"
+    "\n"
+    "SIGTERM, SIGINT: finish and acknowledge the current batch, exit 0.\n"
+    "SIGHUP: reload the card databases.\n"
+    "exit: 0 stopped by a signal, 1 the store failed (nothing unstored was\n"
+    "acknowledged), 2 bad usage or cannot start.\n";
+
+enum { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
+
+typedef struct {
+    char id[OL_MATCH_MAX + 1];
+    verify_session *sess;          /* NULL: slot free */
+    const cards *db;
+    uint8_t chain[STORE_HASH];     /* h of the last stored event */
+} live;
+
+/* One message of a batch, kept until its verdict is sent (and for a retry). */
+typedef struct {
+    zmq_msg_t ident, body;
+    olevent *ev;                   /* decoded, or NULL (malformed)      */
+    char *reply;                   /* the verdict's bytes               */
+    size_t reply_len;
+    json_t *feed;                  /* {event, verdict} to publish, or NULL */
+    char match[OL_MATCH_MAX + 1];
+} item;
+
+typedef struct {
+    const char *dbdir, *ingest_ep, *feed_ep, *query_ep;
+    const char *card_files[CARDS_MAX];
+    int n_card_files;
+    int level;
+} options;
+
+typedef struct {
+    options o;
+    store *st;
+    void *zctx, *ingest, *feed, *query;
+    cards *dbs[CARDS_MAX * 4];
+    int n_dbs;
+    live *table;
+    size_t cap, used;
+    uint64_t quarantined;          /* last quarantine counter */
+    uint64_t events_stored, batches, started_ms;
+    item batch[BATCH_MAX];
+    int n_batch;
+} daemon_t;
+
+static volatile sig_atomic_t stop_flag, reload_flag;
+static int log_level = LOG_INFO;
+
+static void say(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(int level, const char *fmt, ...)
+{
+    static const char *const names[] = {"error", "warn", "info", "debug"};
+    va_list ap;
+    if (level > log_level)
+        return;
+    fprintf(stderr, "arbiterd: %s: ", names[level]);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static void on_signal(int sig)
+{
+    if (sig == SIGHUP)
+        reload_flag = 1;
+    else
+        stop_flag = 1;
+}
+
+static uint64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* ---- card databases --------------------------------------------------- */
+
+static int load_cards(daemon_t *d)
+{
+    for (int i = 0; i < d->o.n_card_files; i++) {
+        char err[2048];
+        cards *db = NULL;
+        if (d->n_dbs >= (int)(sizeof d->dbs / sizeof d->dbs[0])) {
+            say(LOG_ERROR, "too many card databases loaded; restart to reload");
+            return -1;
+        }
+        if (carddb_load_file(d->o.card_files[i], &db, err, sizeof err)) {
+            say(LOG_ERROR, "%s", err);
+            return -1;
+        }
+        d->dbs[d->n_dbs++] = db;   /* old ones stay: live sessions point into them */
+        say(LOG_INFO, "cards %s@%s from %s", cards_set(db), cards_version(db), d->o.card_files[i]);
+    }
+    return 0;
+}
+
+/* The newest database a header's "set@version" names; the first given when
+ * none does (the session then judges the header openlog:cards, as verify). */
+static const cards *cards_for(const daemon_t *d, const char *named)
+{
+    for (int i = d->n_dbs - 1; named && i >= 0; i--) {
+        const char *set = cards_set(d->dbs[i]);
+        size_t k = strlen(set);
+        if (!strncmp(named, set, k) && named[k] == '@' && !strcmp(named + k + 1, cards_version(d->dbs[i])))
+            return d->dbs[i];
+    }
+    return d->dbs[0];
+}
+
+/* ---- live matches: open addressing on the match id ---------------------- */
+
+static size_t hash_id(const char *s)
+{
+    size_t h = 1469598103934665603ull;
+    while (*s)
+        h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+    return h;
+}
+
+static live *find_live(daemon_t *d, const char *id)
+{
+    for (size_t i = hash_id(id) & (d->cap - 1);; i = (i + 1) & (d->cap - 1)) {
+        if (!d->table[i].id[0])
+            return NULL;
+        if (d->table[i].sess && !strcmp(d->table[i].id, id))
+            return &d->table[i];
+    }
+}
+
+static int grow_table(daemon_t *d);
+
+static live *add_live(daemon_t *d, const char *id)
+{
+    if ((d->used + 1) * 2 > d->cap && grow_table(d))
+        return NULL;
+    for (size_t i = hash_id(id) & (d->cap - 1);; i = (i + 1) & (d->cap - 1)) {
+        live *l = &d->table[i];
+        if (!l->id[0]) {
+            memset(l, 0, sizeof *l);
+            snprintf(l->id, sizeof l->id, "%s", id);
+            d->used++;
+            return l;
+        }
+    }
+}
+
+static int grow_table(daemon_t *d)
+{
+    size_t old_cap = d->cap;
+    live *old = d->table;
+    live *t = calloc(old_cap * 2, sizeof *t);
+    if (!t)
+        return -1;
+    d->table = t;
+    d->cap = old_cap * 2;
+    d->used = 0;
+    for (size_t i = 0; i < old_cap; i++)
+        if (old[i].sess) {
+            live *l = add_live(d, old[i].id);
+            *l = old[i];
+        }
+    free(old);
+    return 0;
+}
+
+/* Forget a match's in-memory state (the store keeps it).  The slot stays a
+ * tombstone (id set, no session) so probing still passes over it. */
+static void drop_live(live *l)
+{
+    verify_session_destroy(&l->sess);
+}
+
+/* ---- decoding ------------------------------------------------------------- */
+
+static int decode(const void *buf, size_t len, olevent **ev, olerror *err)
+{
+    memset(err, 0, sizeof *err);
+    if (len && ((const char *)buf)[0] == '{')
+        return olcodec_decode_json(buf, len, (ol_origin){0, 1}, ev, err);
+    return olcodec_decode_msgpack(buf, len, (ol_origin){0, 0}, ev, err);
+}
+
+/* ---- rebuilding a match from the store ------------------------------------ */
+
+typedef struct {
+    live *l;
+    uint64_t until;
+    int failed;
+} rebuild_ctx;
+
+static int rebuild_one(void *ctx, const store_event *e)
+{
+    rebuild_ctx *r = ctx;
+    olevent *ev = NULL;
+    olerror err;
+    const verify_entry *out;
+    if (decode(e->event, e->event_len, &ev, &err) != OL_OK ||
+        verify_session_event(r->l->sess, ev, (const char *)e->event, e->event_len, &out) != VERIFY_OK) {
+        olevent_destroy(&ev);
+        r->failed = 1;
+        return 1;
+    }
+    olevent_destroy(&ev);
+    memcpy(r->l->chain, e->chain, STORE_HASH);
+    return 0;
+}
+
+/* A session for `id` from its stored events up to seq `until`, in *l (a
+ * slot of the table, or a scratch one).  0, or -1 (logged). */
+static int rebuild_into(daemon_t *d, MDB_txn *txn, live *l, const char *id, uint64_t until)
+{
+    store_event first;
+    int rc = store_get_event(d->st, txn, id, 0, &first);
+    olevent *h = NULL;
+    olerror err;
+    memset(l->chain, 0, sizeof l->chain);
+    if (rc == MDB_NOTFOUND || (rc == 0 && decode(first.event, first.event_len, &h, &err) != OL_OK)) {
+        l->db = d->dbs[0];   /* nothing stored (or unreadable): a fresh match */
+    } else if (rc) {
+        say(LOG_ERROR, "reading match %s: %s", id, mdb_strerror(rc));
+        return -1;
+    } else {
+        l->db = cards_for(d, h->header.cards);
+    }
+    olevent_destroy(&h);
+    if (verify_session_new(l->db, id, &l->sess) != VERIFY_OK)
+        return -1;
+    rebuild_ctx r = {l, until, 0};
+    rc = store_each_event(d->st, txn, id, 0, until, rebuild_one, &r);
+    if (rc || r.failed) {
+        say(LOG_ERROR, "cannot rebuild match %s from the store", id);
+        verify_session_destroy(&l->sess);
+        return -1;
+    }
+    return 0;
+}
+
+static live *live_match(daemon_t *d, MDB_txn *txn, const char *id)
+{
+    live *l = find_live(d, id);
+    if (l)
+        return l;
+    if (!(l = add_live(d, id)))
+        return NULL;
+    if (rebuild_into(d, txn, l, id, UINT64_MAX)) {
+        l->sess = NULL;   /* tombstone */
+        return NULL;
+    }
+    return l;
+}
+
+/* ---- the summary of a match ---------------------------------------------- */
+
+static int put_summary(daemon_t *d, MDB_txn *txn, const live *l, const olevent *header)
+{
+    const verify_report *r = verify_session_report(l->sess);
+    char hash[65];
+    carddb_hash_hex(cards_hash(l->db), hash);
+    json_t *o = verify_report_json(r);
+    if (!o)
+        return -ENOMEM;
+    json_object_del(o, "file");
+    json_object_del(o, "verdicts");
+    json_object_set_new(o, "cards", json_sprintf("%s@%s", cards_set(l->db), cards_version(l->db)));
+    json_object_set_new(o, "cards_hash", json_string(hash));
+    json_object_set_new(o, "next_seq", json_integer((json_int_t)r->next_seq));
+    json_object_set_new(o, "updated", json_integer((json_int_t)now_ms()));
+    if (header && header->header.tournament)
+        json_object_set_new(o, "tournament", json_string(header->header.tournament));
+    else if (!header) {
+        /* keep what the first summary recorded */
+        const char *old;
+        size_t n;
+        if (!store_get_summary(d->st, txn, l->id, &old, &n)) {
+            json_t *prev = json_loadb(old, n, 0, NULL);
+            json_t *t = prev ? json_object_get(prev, "tournament") : NULL;
+            if (t)
+                json_object_set(o, "tournament", t);
+            json_decref(prev);
+        }
+    }
+    char *text = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    if (!text)
+        return -ENOMEM;
+    int rc = store_put_summary(d->st, txn, l->id, text, strlen(text));
+    free(text);
+    return rc;
+}
+
+/* ---- one event ------------------------------------------------------------ */
+
+static void peer_of(zmq_msg_t *body, const zmq_msg_t *ident, char *out, size_t cap)
+{
+    const char *addr = zmq_msg_gets(body, "Peer-Address");
+    const unsigned char *id = zmq_msg_data((zmq_msg_t *)ident);
+    size_t n = zmq_msg_size((zmq_msg_t *)ident), k;
+    k = (size_t)snprintf(out, cap, "%s/", addr ? addr : "local");
+    for (size_t i = 0; i < n && k + 3 < cap; i++)
+        k += (size_t)snprintf(out + k, cap - k, "%02x", id[i]);
+}
+
+static int encode_reply(item *it, json_t *verdict, int as_json)
+{
+    if (as_json) {
+        it->reply = json_dumps(verdict, JSON_COMPACT);
+        it->reply_len = it->reply ? strlen(it->reply) : 0;
+        return it->reply ? 0 : -ENOMEM;
+    }
+    return olcodec_json_to_msgpack(verdict, &it->reply, &it->reply_len) ? -ENOMEM : 0;
+}
+
+static int quarantine(daemon_t *d, MDB_txn *txn, const char *peer, const char *reason, const void *buf,
+                      size_t len)
+{
+    size_t shown = len > 4096 ? 4096 : len;   /* enough to see what it was */
+    char *hex = malloc(shown * 2 + 1);
+    if (!hex)
+        return -ENOMEM;
+    sodium_bin2hex(hex, shown * 2 + 1, buf, shown);
+    json_t *o = json_pack("{s:I, s:s, s:s, s:s, s:I}", "time", (json_int_t)now_ms(), "peer", peer, "reason",
+                          reason, "bytes_hex", hex, "length", (json_int_t)len);
+    free(hex);
+    char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    if (!text)
+        return -ENOMEM;
+    int rc = store_put_quarantine(d->st, txn, d->quarantined + 1, text, strlen(text));
+    free(text);
+    if (!rc)
+        d->quarantined++;
+    return rc;
+}
+
+/* Judge one message of the batch inside `txn`.  Returns 0 or a store error. */
+static int handle(daemon_t *d, MDB_txn *txn, item *it)
+{
+    const char *buf = zmq_msg_data(&it->body);
+    size_t len = zmq_msg_size(&it->body);
+    int as_json = len && buf[0] == '{';
+    char peer[STORE_PEER_MAX + 1];
+    olerror err;
+    olverdict v;
+    int rc;
+
+    peer_of(&it->body, &it->ident, peer, sizeof peer);
+    if (decode(buf, len, &it->ev, &err) != OL_OK) {
+        olverdict_malformed(&v, err.match, err.has_seq, err.seq, err.key, err.msg);
+        if ((rc = quarantine(d, txn, peer, v.msg, buf, len)))
+            return rc;
+        json_t *vj = olverdict_to_json(&v, NULL);
+        rc = vj ? encode_reply(it, vj, as_json) : -ENOMEM;
+        json_decref(vj);
+        say(LOG_DEBUG, "malformed from %s: %s", peer, v.msg);
+        return rc;
+    }
+    snprintf(it->match, sizeof it->match, "%s", it->ev->match);
+    live *l = find_live(d, it->ev->match);
+    if (!l) {
+        /* only a header, or a match the store knows, earns a session */
+        const char *s;
+        size_t n;
+        int known = !store_get_summary(d->st, txn, it->ev->match, &s, &n);
+        if (known || (it->ev->type == OL_MATCH && it->ev->seq == 0))
+            l = live_match(d, txn, it->ev->match);   /* NULL: logged; judged without the record */
+    }
+    live scratch = {0};
+    live *use = l;
+    if (!use) {
+        use = &scratch;
+        snprintf(scratch.id, sizeof scratch.id, "%s", it->ev->match);
+        scratch.db = d->dbs[0];
+        if (verify_session_new(scratch.db, it->ev->match, &scratch.sess) != VERIFY_OK)
+            return -ENOMEM;
+    }
+    if (use->sess == NULL || !use->db)
+        return -ENOMEM;
+    uint64_t before = verify_session_next_seq(use->sess);
+    const verify_entry *e = NULL;
+    if (verify_session_event(use->sess, it->ev, buf, len, &e) != VERIFY_OK) {
+        verify_session_destroy(&scratch.sess);
+        return -ENOMEM;
+    }
+    const verify_report *r = verify_session_report(use->sess);
+    const olverdict *stored = e->stored == VERIFY_NONE ? NULL : &r->verdicts[e->stored].v;
+    json_t *vj = olverdict_to_json(&e->v, stored);
+    char *vbytes = NULL;
+    size_t vlen = 0;
+    rc = vj ? olcodec_json_to_msgpack(vj, &vbytes, &vlen) : -ENOMEM;
+    if (!rc && verify_session_next_seq(use->sess) > before && use == l) {
+        /* the event took a seq: it is part of the record */
+        store_event se;
+        memset(&se, 0, sizeof se);
+        se.seq = it->ev->seq;
+        se.event = (const uint8_t *)buf;
+        se.event_len = len;
+        se.verdict = (const uint8_t *)vbytes;
+        se.verdict_len = vlen;
+        se.received_ms = now_ms();
+        snprintf(se.peer, sizeof se.peer, "%s", peer);
+        store_chain_next(l->chain, buf, len, vbytes, vlen, se.chain);
+        const verifier *vf = verify_session_verifier(l->sess);
+        if (vf)
+            view_state_hash(vf, se.state);
+        rc = store_put_event(d->st, txn, l->id, &se);
+        if (!rc)
+            memcpy(l->chain, se.chain, STORE_HASH);
+        if (!rc && e->v.status != OL_V_OK)
+            rc = store_put_rule(d->st, txn, e->v.rule[0] ? e->v.rule : e->v.status == OL_V_WARNING ? "warning" : "none",
+                                l->id, se.seq);
+        if (!rc)
+            rc = put_summary(d, txn, l, it->ev->type == OL_MATCH ? it->ev : NULL);
+        if (!rc) {
+            d->events_stored++;
+            it->feed = json_pack("{s:o?, s:O}", "event", view_event_json(it->ev, VIEW_PUBLIC), "verdict", vj);
+        }
+    }
+    if (!rc)
+        rc = encode_reply(it, vj, as_json);
+    free(vbytes);
+    json_decref(vj);
+    verify_session_destroy(&scratch.sess);
+    return rc;
+}
+
+/* ---- the batch -------------------------------------------------------------- */
+
+static void item_clear(item *it, int close_msgs)
+{
+    olevent_destroy(&it->ev);
+    free(it->reply);
+    it->reply = NULL;
+    it->reply_len = 0;
+    json_decref(it->feed);
+    it->feed = NULL;
+    it->match[0] = 0;
+    if (close_msgs) {
+        zmq_msg_close(&it->ident);
+        zmq_msg_close(&it->body);
+    }
+}
+
+/* Read what is waiting on ingest (at least one message when `block`). */
+static int read_batch(daemon_t *d)
+{
+    d->n_batch = 0;
+    while (d->n_batch < BATCH_MAX) {
+        item *it = &d->batch[d->n_batch];
+        memset(it, 0, sizeof *it);
+        zmq_msg_init(&it->ident);
+        zmq_msg_init(&it->body);
+        if (zmq_msg_recv(&it->ident, d->ingest, ZMQ_DONTWAIT) < 0) {
+            zmq_msg_close(&it->ident);
+            zmq_msg_close(&it->body);
+            return errno == EAGAIN || errno == EINTR ? 0 : -1;
+        }
+        int more = zmq_msg_more(&it->ident);
+        if (!more || zmq_msg_recv(&it->body, d->ingest, 0) < 0) {
+            zmq_msg_close(&it->ident);
+            zmq_msg_close(&it->body);
+            continue;   /* an identity without a body: nothing to answer */
+        }
+        /* a multi-frame message: openlog 2 says one frame; drain the rest */
+        while (zmq_msg_more(&it->body)) {
+            zmq_msg_t extra;
+            zmq_msg_init(&extra);
+            zmq_msg_recv(&extra, d->ingest, 0);
+            zmq_msg_close(&extra);
+        }
+        d->n_batch++;
+    }
+    return 0;
+}
+
+/* Drop the sessions this batch touched: after an aborted transaction the
+ * store, not memory, says where each match is. */
+static void forget_batch(daemon_t *d)
+{
+    for (int i = 0; i < d->n_batch; i++) {
+        live *l = d->batch[i].match[0] ? find_live(d, d->batch[i].match) : NULL;
+        if (l)
+            drop_live(l);
+        item_clear(&d->batch[i], 0);
+    }
+}
+
+/* Judge and commit the batch; retry after MDB_MAP_FULL.  0 committed, -1
+ * the store failed (nothing of the batch may be acknowledged). */
+static int commit_batch(daemon_t *d)
+{
+    for (;;) {
+        MDB_txn *txn = NULL;
+        int rc = mdb_txn_begin(store_env(d->st), NULL, 0, &txn);
+        for (int i = 0; !rc && i < d->n_batch; i++)
+            rc = handle(d, txn, &d->batch[i]);
+        if (!rc)
+            rc = mdb_txn_commit(txn);   /* fsync: after this, verdicts may go out */
+        else
+            mdb_txn_abort(txn);
+        if (!rc)
+            return 0;
+        forget_batch(d);
+        if (rc == MDB_MAP_FULL && store_grow(d->st) == 0) {
+            say(LOG_INFO, "store map full: grown, retrying the batch of %d", d->n_batch);
+            continue;
+        }
+        say(LOG_ERROR, "cannot commit a batch of %d events: %s", d->n_batch,
+            rc < 0 ? strerror(-rc) : mdb_strerror(rc));
+        return -1;
+    }
+}
+
+static void send_batch(daemon_t *d)
+{
+    for (int i = 0; i < d->n_batch; i++) {
+        item *it = &d->batch[i];
+        if (it->reply && (zmq_msg_send(&it->ident, d->ingest, ZMQ_SNDMORE) < 0 ||
+                          zmq_send(d->ingest, it->reply, it->reply_len, 0) < 0))
+            say(LOG_WARN, "a verdict could not be sent (the table left): %s", zmq_strerror(errno));
+        if (it->feed) {
+            char *bytes = NULL;
+            size_t n = 0;
+            if (!olcodec_json_to_msgpack(it->feed, &bytes, &n)) {
+                zmq_send(d->feed, it->match, strlen(it->match), ZMQ_SNDMORE);
+                zmq_send(d->feed, bytes, n, 0);
+            }
+            free(bytes);
+        }
+        item_clear(it, 1);
+    }
+    d->n_batch = 0;
+}
+
+/* ---- queries (openlog 9) ----------------------------------------------------- */
+
+static json_t *q_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static json_t *q_error(const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return json_pack("{s:b, s:s}", "ok", 0, "error", msg);
+}
+
+static json_t *verdict_json_of(const store_event *e)
+{
+    json_t *v = NULL;
+    if (olcodec_msgpack_to_json(e->verdict, e->verdict_len, (ol_origin){0, 0}, &v, NULL) != OL_OK)
+        return NULL;
+    return v;
+}
+
+typedef struct {
+    json_t *list;
+    view_kind view;
+} events_ctx;
+
+static int q_event_one(void *ctx, const store_event *e)
+{
+    events_ctx *c = ctx;
+    olevent *ev = NULL;
+    olerror err;
+    json_t *ej = NULL;
+    if (decode(e->event, e->event_len, &ev, &err) == OL_OK)
+        ej = view_event_json(ev, c->view);
+    olevent_destroy(&ev);
+    json_array_append_new(c->list, json_pack("{s:o?, s:o?, s:I, s:s}", "event", ej, "verdict", verdict_json_of(e),
+                                             "received", (json_int_t)e->received_ms, "peer", e->peer));
+    return 0;
+}
+
+static int want_view(json_t *req, view_kind *view, json_t **fail)
+{
+    const char *name = json_string_value(json_object_get(req, "view"));
+    if (!name)
+        name = "public";
+    if (view_parse(name, view)) {
+        *fail = q_error("Unknown view \"%s\": public, p1, p2 or judge.", name);
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct {
+    json_t *list;
+    const char *tournament, *status;
+} list_ctx;
+
+static int q_list_one(void *ctx, const char *match, const char *json, size_t len)
+{
+    list_ctx *c = ctx;
+    json_t *o = json_loadb(json, len, 0, NULL);
+    (void)match;
+    if (!o)
+        return 0;
+    const char *t = json_string_value(json_object_get(o, "tournament"));
+    const char *s = json_string_value(json_object_get(o, "status"));
+    if ((c->tournament && (!t || strcmp(t, c->tournament))) || (c->status && (!s || strcmp(s, c->status))))
+        json_decref(o);
+    else
+        json_array_append_new(c->list, o);
+    return 0;
+}
+
+static json_t *q_verify(daemon_t *d, json_t *req)
+{
+    json_t *log = json_object_get(req, "log");
+    verify_session *s = NULL;
+    if (!json_is_array(log))
+        return q_error("verify needs \"log\": an array of events.");
+    json_t *first = json_array_get(log, 0);
+    const char *named = json_string_value(json_object_get(first, "cards"));
+    if (verify_session_new(cards_for(d, named), "query", &s) != VERIFY_OK)
+        return q_error("Out of memory.");
+    size_t i;
+    json_t *e;
+    json_array_foreach(log, i, e) {
+        char *text = json_dumps(e, JSON_COMPACT);
+        olevent *ev = NULL;
+        olerror err;
+        const verify_entry *out;
+        if (text && decode(text, strlen(text), &ev, &err) == OL_OK)
+            verify_session_event(s, ev, text, strlen(text), &out);
+        olevent_destroy(&ev);
+        free(text);
+    }
+    json_t *rep = verify_report_json(verify_session_report(s));
+    verify_session_destroy(&s);
+    return json_pack("{s:b, s:o?}", "ok", 1, "report", rep);
+}
+
+static json_t *query(daemon_t *d, json_t *req)
+{
+    const char *op = json_string_value(json_object_get(req, "op"));
+    const char *match = json_string_value(json_object_get(req, "match"));
+    MDB_txn *txn = NULL;
+    json_t *out = NULL;
+    view_kind view = VIEW_PUBLIC;
+    if (!op)
+        return q_error("A query is a map with \"op\".");
+    if (!strcmp(op, "health"))
+        return json_pack("{s:b, s:s, s:I, s:I, s:I, s:I}", "ok", 1, "status", "serving", "live_matches",
+                         (json_int_t)d->used, "events_stored", (json_int_t)d->events_stored, "batches",
+                         (json_int_t)d->batches, "uptime_ms", (json_int_t)(now_ms() - d->started_ms));
+    if (!strcmp(op, "verify"))
+        return q_verify(d, req);
+    if (mdb_txn_begin(store_env(d->st), NULL, MDB_RDONLY, &txn))
+        return q_error("The store cannot be read.");
+    if (!strcmp(op, "list")) {
+        list_ctx c = {json_array(), json_string_value(json_object_get(req, "tournament")),
+                      json_string_value(json_object_get(req, "status"))};
+        store_each_match(d->st, txn, q_list_one, &c);
+        out = json_pack("{s:b, s:o}", "ok", 1, "matches", c.list);
+    } else if (!match) {
+        out = q_error("The op \"%s\" needs \"match\" (or is unknown: health, match, events, state, verify, list).",
+                      op);
+    } else if (!strcmp(op, "match")) {
+        const char *s;
+        size_t n;
+        if (store_get_summary(d->st, txn, match, &s, &n))
+            out = q_error("No match %s is stored.", match);
+        else
+            out = json_pack("{s:b, s:o?}", "ok", 1, "match", json_loadb(s, n, 0, NULL));
+    } else if (!strcmp(op, "events")) {
+        json_t *fail = NULL;
+        if (want_view(req, &view, &fail)) {
+            out = fail;
+        } else {
+            json_t *f = json_object_get(req, "from"), *t = json_object_get(req, "to");
+            events_ctx c = {json_array(), view};
+            store_each_event(d->st, txn, match, json_is_integer(f) ? (uint64_t)json_integer_value(f) : 0,
+                             json_is_integer(t) ? (uint64_t)json_integer_value(t) : UINT64_MAX, q_event_one, &c);
+            out = json_pack("{s:b, s:o}", "ok", 1, "events", c.list);
+        }
+    } else if (!strcmp(op, "state")) {
+        json_t *fail = NULL, *at = json_object_get(req, "at");
+        live scratch = {0};
+        if (want_view(req, &view, &fail)) {
+            out = fail;
+        } else if (rebuild_into(d, txn, &scratch, match, json_is_integer(at) ? (uint64_t)json_integer_value(at)
+                                                                               : UINT64_MAX)) {
+            out = q_error("Match %s cannot be replayed from the store.", match);
+        } else if (!verify_session_verifier(scratch.sess)) {
+            out = q_error("Match %s has no engine state.", match);
+        } else {
+            out = json_pack("{s:b, s:I, s:o?}", "ok", 1, "seq",
+                            (json_int_t)verify_session_next_seq(scratch.sess) - 1, "state",
+                            view_board_json(verify_session_verifier(scratch.sess), view));
+        }
+        verify_session_destroy(&scratch.sess);
+    } else {
+        out = q_error("Unknown op \"%s\": health, match, events, state, verify, list.", op);
+    }
+    mdb_txn_abort(txn);
+    return out ? out : q_error("Out of memory.");
+}
+
+static void serve_query(daemon_t *d)
+{
+    zmq_msg_t ident, body;
+    zmq_msg_init(&ident);
+    zmq_msg_init(&body);
+    if (zmq_msg_recv(&ident, d->query, ZMQ_DONTWAIT) < 0 || !zmq_msg_more(&ident) ||
+        zmq_msg_recv(&body, d->query, 0) < 0) {
+        zmq_msg_close(&ident);
+        zmq_msg_close(&body);
+        return;
+    }
+    const char *buf = zmq_msg_data(&body);
+    size_t len = zmq_msg_size(&body);
+    int as_json = len && buf[0] == '{';
+    json_t *req = NULL, *rep;
+    if (as_json)
+        req = json_loadb(buf, len, 0, NULL);
+    else if (olcodec_msgpack_to_json((const uint8_t *)buf, len, (ol_origin){0, 0}, &req, NULL) != OL_OK)
+        req = NULL;
+    rep = json_is_object(req) ? query(d, req) : q_error("A query is one map, in MessagePack or JSON.");
+    json_decref(req);
+    char *out = NULL;
+    size_t n = 0;
+    if (as_json) {
+        out = json_dumps(rep, JSON_COMPACT);
+        n = out ? strlen(out) : 0;
+    } else if (olcodec_json_to_msgpack(rep, &out, &n)) {
+        out = NULL;
+    }
+    json_decref(rep);
+    if (out && zmq_msg_send(&ident, d->query, ZMQ_SNDMORE) >= 0)
+        zmq_send(d->query, out, n, 0);
+    free(out);
+    zmq_msg_close(&ident);
+    zmq_msg_close(&body);
+}
+
+/* ---- start-up --------------------------------------------------------------- */
+
+typedef struct {
+    daemon_t *d;
+    MDB_txn *txn;
+    int n, failed;
+} recover_ctx;
+
+static int recover_one(void *ctx, const char *match, const char *json, size_t len)
+{
+    recover_ctx *c = ctx;
+    json_t *o = json_loadb(json, len, 0, NULL);
+    int finished = o && json_is_true(json_object_get(o, "finished"));
+    json_decref(o);
+    if (finished)
+        return 0;   /* rebuilt on demand if a table ever resends to it */
+    if (!live_match(c->d, c->txn, match))
+        c->failed++;
+    else
+        c->n++;
+    return 0;
+}
+
+static int recover(daemon_t *d)
+{
+    MDB_txn *txn = NULL;
+    int rc = mdb_txn_begin(store_env(d->st), NULL, MDB_RDONLY, &txn);
+    if (rc)
+        return rc;
+    recover_ctx c = {d, txn, 0, 0};
+    rc = store_each_match(d->st, txn, recover_one, &c);
+    if (!rc)
+        rc = store_last_quarantine(d->st, txn, &d->quarantined);
+    mdb_txn_abort(txn);
+    say(LOG_INFO, "recovered %d unfinished match%s from the store%s", c.n, c.n == 1 ? "" : "es",
+        c.failed ? " (some could not be rebuilt)" : "");
+    return rc;
+}
+
+static int save_cards(daemon_t *d)
+{
+    MDB_txn *txn = NULL;
+    int rc = mdb_txn_begin(store_env(d->st), NULL, 0, &txn);
+    for (int i = 0; !rc && i < d->o.n_card_files; i++) {
+        FILE *f = fopen(d->o.card_files[i], "rb");
+        char *buf = NULL;
+        long n = -1;
+        if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
+            (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+            uint8_t h[STORE_HASH];
+            char hex[65];
+            crypto_generichash(h, sizeof h, (const unsigned char *)buf, (size_t)n, NULL, 0);
+            sodium_bin2hex(hex, sizeof hex, h, sizeof h);
+            rc = store_put_cards(d->st, txn, hex, buf, (size_t)n);
+        }
+        free(buf);
+        if (f)
+            fclose(f);
+    }
+    if (rc) {
+        mdb_txn_abort(txn);
+        return rc;
+    }
+    return mdb_txn_commit(txn);
+}
+
+static void *open_socket(daemon_t *d, int type, const char *ep)
+{
+    void *s = zmq_socket(d->zctx, type);
+    int one = 1, zero = 0;
+    int64_t max = MSG_MAX;
+    if (!s)
+        return NULL;
+    zmq_setsockopt(s, ZMQ_LINGER, &zero, sizeof zero);
+    if (type == ZMQ_ROUTER) {
+        /* a ROUTER otherwise drops replies to unknown peers silently */
+        zmq_setsockopt(s, ZMQ_ROUTER_MANDATORY, &one, sizeof one);
+        zmq_setsockopt(s, ZMQ_MAXMSGSIZE, &max, sizeof max);
+    }
+    if (zmq_bind(s, ep)) {
+        say(LOG_ERROR, "cannot bind %s: %s", ep, zmq_strerror(errno));
+        zmq_close(s);
+        return NULL;
+    }
+    return s;
+}
+
+static int parse_options(int argc, char **argv, options *o)
+{
+    static const char *const levels[] = {"error", "warn", "info", "debug"};
+    memset(o, 0, sizeof *o);
+    o->dbdir = "var/arbiter";
+    o->ingest_ep = "tcp://127.0.0.1:7420";
+    o->feed_ep = "tcp://127.0.0.1:7421";
+    o->query_ep = "tcp://127.0.0.1:7422";
+    o->level = LOG_INFO;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage_text, stdout);
+            exit(0);
+        }
+        if (!val) {
+            fprintf(stderr, "arbiterd: %s needs a value\n%s", a, usage_text);
+            return -1;
+        }
+        i++;
+        if (!strcmp(a, "--db")) {
+            o->dbdir = val;
+        } else if (!strcmp(a, "--ingest")) {
+            o->ingest_ep = val;
+        } else if (!strcmp(a, "--feed")) {
+            o->feed_ep = val;
+        } else if (!strcmp(a, "--query")) {
+            o->query_ep = val;
+        } else if (!strcmp(a, "--cards") && o->n_card_files < CARDS_MAX) {
+            o->card_files[o->n_card_files++] = val;
+        } else if (!strcmp(a, "--log-level")) {
+            int k = -1;
+            for (int l = 0; l < 4; l++)
+                if (!strcmp(val, levels[l]))
+                    k = l;
+            if (k < 0) {
+                fprintf(stderr, "arbiterd: unknown log level %s\n", val);
+                return -1;
+            }
+            o->level = k;
+        } else {
+            fprintf(stderr, "arbiterd: unknown option %s\n%s", a, usage_text);
+            return -1;
+        }
+    }
+    if (!o->n_card_files)
+        o->card_files[o->n_card_files++] = carddb_default_path();
+    return 0;
+}
+
+static int make_parents(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *p = path + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(path, 0700) && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return 0;
+}
+
+static void shutdown_daemon(daemon_t *d)
+{
+    for (size_t i = 0; i < d->cap; i++)
+        verify_session_destroy(&d->table[i].sess);
+    free(d->table);
+    if (d->ingest)
+        zmq_close(d->ingest);
+    if (d->feed)
+        zmq_close(d->feed);
+    if (d->query)
+        zmq_close(d->query);
+    if (d->zctx)
+        zmq_ctx_term(d->zctx);
+    store_close(&d->st);
+    for (int i = 0; i < d->n_dbs; i++)
+        cards_destroy(&d->dbs[i]);
+}
+
+int main(int argc, char **argv)
+{
+    static daemon_t d;
+    char err[512];
+    int rc = 2;
+
+    if (parse_options(argc, argv, &d.o))
+        return 2;
+    log_level = d.o.level;
+    if (sodium_init() < 0)
+        return 2;
+    d.started_ms = now_ms();
+    d.cap = TABLE_START;
+    if (!(d.table = calloc(d.cap, sizeof *d.table)) || load_cards(&d) || !d.n_dbs)
+        goto out;
+    if (make_parents(d.o.dbdir) || store_open(d.o.dbdir, 0, &d.st, err, sizeof err)) {
+        say(LOG_ERROR, "%s", err);
+        goto out;
+    }
+    if (save_cards(&d) || recover(&d))
+        goto out;
+    if (!(d.zctx = zmq_ctx_new()) || !(d.ingest = open_socket(&d, ZMQ_ROUTER, d.o.ingest_ep)) ||
+        !(d.feed = open_socket(&d, ZMQ_PUB, d.o.feed_ep)) || !(d.query = open_socket(&d, ZMQ_ROUTER, d.o.query_ep)))
+        goto out;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    say(LOG_INFO, "serving: ingest %s, feed %s, query %s, store %s", d.o.ingest_ep, d.o.feed_ep, d.o.query_ep,
+        d.o.dbdir);
+    rc = 0;
+    while (!stop_flag) {
+        zmq_pollitem_t items[] = {{d.ingest, 0, ZMQ_POLLIN, 0}, {d.query, 0, ZMQ_POLLIN, 0}};
+        if (zmq_poll(items, 2, 500) < 0 && errno != EINTR) {
+            say(LOG_ERROR, "poll: %s", zmq_strerror(errno));
+            rc = 1;
+            break;
+        }
+        if (reload_flag) {
+            reload_flag = 0;
+            say(LOG_INFO, "SIGHUP: reloading the card databases");
+            if (load_cards(&d) == 0)
+                save_cards(&d);
+        }
+        if (items[0].revents & ZMQ_POLLIN) {
+            if (read_batch(&d) == 0 && d.n_batch) {
+                if (commit_batch(&d)) {
+                    rc = 1;   /* nothing of this batch is acknowledged */
+                    break;
+                }
+                d.batches++;
+                send_batch(&d);
+            }
+        }
+        if (items[1].revents & ZMQ_POLLIN)
+            serve_query(&d);
+    }
+    say(LOG_INFO, "stopping (%llu events stored in %llu batches)", (unsigned long long)d.events_stored,
+        (unsigned long long)d.batches);
+out:
+    shutdown_daemon(&d);
+    return rc;
+}

@@ -1,0 +1,113 @@
+/* store.h -- the durable record of every match: LMDB, one environment.
+ *
+ * The daemon writes, `arbiter audit` and `arbiter list` read (read-only,
+ * beside the running daemon: LMDB readers never block the writer).  The
+ * store keeps what openlog.md 10 asks a record to pin.
+ *
+ * Databases of the environment (all keys and values are bytes):
+ *
+ *   matches     match id -> JSON summary (UTF-8, compact):
+ *                 {"match","format","cards","cards_hash","engine",
+ *                  "tournament","status","finished","winner","next_seq",
+ *                  "counts":{status:n},"updated"}
+ *               status is "legal" or "illegal" as `arbiter verify` would say
+ *               of the events stored so far.
+ *   events      match id, 0x00, seq as 8 bytes big-endian -> a record:
+ *                 u32 event length, event bytes (as received),
+ *                 u32 verdict length, verdict bytes (MessagePack map, the
+ *                   reply sent for it),
+ *                 u64 receive time (ms since the epoch),
+ *                 u8 peer length, peer (text),
+ *                 32 bytes chain link h(n), 32 bytes judge-view state hash
+ *               (integers big-endian).  Only events that take a seq are
+ *               stored (ok, warning, illegal, mismatch: openlog.md 8).
+ *   quarantine  u64 arrival counter (big-endian) -> JSON
+ *                 {"time","peer","reason","bytes_hex"}: malformed input.
+ *   cards       BLAKE2b-256 of a card database file (hex) -> the file.
+ *   byrule      rule, 0x00, match id, 0x00, seq (8 bytes BE) -> empty: the
+ *               index of non-ok stored verdicts by the rule they cite.
+ *
+ * The hash chain (openlog.md 10): h(n) = BLAKE2b-256(h(n-1) || event bytes
+ * || verdict bytes), h(-1) = 32 zero bytes; store_chain_next() computes it.
+ *
+ * Errors: functions return 0 or a negative LMDB error code (mdb_strerror
+ * says what it is) -- MDB_MAP_FULL (the caller grows the map with
+ * store_grow() and retries the whole batch), MDB_NOTFOUND where a lookup
+ * finds nothing, ENOMEM as -ENOMEM.  Pointers into the store (store_event's
+ * fields) are valid until the transaction they were read in ends.
+ */
+#ifndef ARBITER_STORE_H
+#define ARBITER_STORE_H
+
+#include <lmdb.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define STORE_HASH 32
+#define STORE_PEER_MAX 255
+
+typedef struct store store;
+
+/* One stored event, as read back: pointers into LMDB's map. */
+typedef struct {
+    uint64_t seq;
+    const uint8_t *event;
+    size_t event_len;
+    const uint8_t *verdict;
+    size_t verdict_len;
+    uint64_t received_ms;
+    char peer[STORE_PEER_MAX + 1];
+    uint8_t chain[STORE_HASH];
+    uint8_t state[STORE_HASH];
+} store_event;
+
+/* Open (creating it, mode 0700) the store in directory `dir`.  readonly:
+ * MDB_RDONLY, for audits beside a running daemon (the directory must
+ * exist).  A writer runs mdb_reader_check() to clear stale readers left by
+ * killed processes.  0 and *out, or an error (errno value negated, or an
+ * LMDB code) and *out NULL; `err` gets one sentence. */
+int store_open(const char *dir, int readonly, store **out, char *err, size_t errlen);
+
+/* Close and free; NULL-safe; sets *s to NULL. */
+void store_close(store **s);
+
+/* The environment, for transactions: mdb_txn_begin(store_env(s), ...). */
+MDB_env *store_env(store *s);
+
+/* Double the map size (after MDB_MAP_FULL); no transaction may be open. */
+int store_grow(store *s);
+
+/* Writes, inside the caller's write transaction. */
+int store_put_event(store *s, MDB_txn *txn, const char *match, const store_event *e);
+int store_put_summary(store *s, MDB_txn *txn, const char *match, const char *json, size_t len);
+int store_put_quarantine(store *s, MDB_txn *txn, uint64_t counter, const char *json, size_t len);
+int store_put_cards(store *s, MDB_txn *txn, const char *hash_hex, const void *bytes, size_t len);
+int store_put_rule(store *s, MDB_txn *txn, const char *rule, const char *match, uint64_t seq);
+
+/* Reads, inside any transaction.  store_get_event: MDB_NOTFOUND when that
+ * seq is not stored.  store_get_summary: *json points into the map. */
+int store_get_event(store *s, MDB_txn *txn, const char *match, uint64_t seq, store_event *out);
+int store_get_summary(store *s, MDB_txn *txn, const char *match, const char **json, size_t *len);
+int store_get_cards(store *s, MDB_txn *txn, const char *hash_hex, const void **bytes, size_t *len);
+
+/* The highest quarantine counter in use, 0 when empty. */
+int store_last_quarantine(store *s, MDB_txn *txn, uint64_t *counter);
+
+/* Call fn for each stored event of `match` in seq order, from seq `from`
+ * to `to` inclusive; fn returning non-zero stops (and is returned). */
+typedef int (*store_event_fn)(void *ctx, const store_event *e);
+int store_each_event(store *s, MDB_txn *txn, const char *match, uint64_t from, uint64_t to,
+                     store_event_fn fn, void *ctx);
+
+/* Call fn for each match summary in match id order. */
+typedef int (*store_match_fn)(void *ctx, const char *match, const char *json, size_t len);
+int store_each_match(store *s, MDB_txn *txn, store_match_fn fn, void *ctx);
+
+/* Count the quarantine entries. */
+int store_count_quarantine(store *s, MDB_txn *txn, size_t *n);
+
+/* h(n) from h(n-1) and the event's and verdict's bytes (openlog.md 10). */
+void store_chain_next(const uint8_t prev[STORE_HASH], const void *event, size_t event_len, const void *verdict,
+                      size_t verdict_len, uint8_t out[STORE_HASH]);
+
+#endif
