@@ -376,9 +376,28 @@ static int set_str_or_null(json_t *o, const char *key, const char *s)
     return json_object_set_new(o, key, s && s[0] ? json_string(s) : json_null());
 }
 
+json_t *verify_report_verdicts_json(const verify_report *r)
+{
+    json_t *list = json_array();
+    int bad = !list;
+
+    for (size_t i = 0; !bad && i < r->n_verdicts; i++) {
+        const verify_entry *e = &r->verdicts[i];
+        if (e->v.status == OL_V_OK)
+            continue;
+        bad = json_array_append_new(list, olverdict_to_json(&e->v, e->stored == VERIFY_NONE
+                                                            ? NULL : &r->verdicts[e->stored].v));
+    }
+    if (bad) {
+        json_decref(list);
+        return NULL;
+    }
+    return list;
+}
+
 json_t *verify_report_json(const verify_report *r)
 {
-    json_t *o = json_object(), *counts = json_object(), *list = json_array();
+    json_t *o = json_object(), *counts = json_object(), *list = verify_report_verdicts_json(r);
     int bad = !o || !counts || !list;
 
     bad = bad || json_object_set_new(o, "file", json_string(r->name));
@@ -393,13 +412,6 @@ json_t *verify_report_json(const verify_report *r)
     for (int s = 0; !bad && s < OL_V_COUNT; s++)
         bad = json_object_set_new(counts, ol_status_name((ol_status)s),
                                   json_integer((json_int_t)r->counts[s]));
-    for (size_t i = 0; !bad && i < r->n_verdicts; i++) {
-        const verify_entry *e = &r->verdicts[i];
-        if (e->v.status == OL_V_OK)
-            continue;
-        bad = json_array_append_new(list, olverdict_to_json(&e->v, e->stored == VERIFY_NONE
-                                                            ? NULL : &r->verdicts[e->stored].v));
-    }
     /* set_new steals the reference even on failure: hand each over once. */
     if (!bad) {
         bad = json_object_set_new(o, "counts", counts);

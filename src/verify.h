@@ -121,6 +121,10 @@ int verify_file_until(const cards *db, const char *path, uint64_t at_seq, verify
 typedef struct json_t json_t;
 json_t *verify_report_json(const verify_report *r);
 
+/* Just its "verdicts": every verdict that is not ok, in the log's order,
+ * each in its wire form.  A new reference, or NULL when out of memory. */
+json_t *verify_report_verdicts_json(const verify_report *r);
+
 /* ---- sessions: one match judged event by event (the daemon) ----------
  *
  * The judge of verify_file(), fed one event at a time, so that a live

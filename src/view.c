@@ -1,2 +1,743 @@
-/* view.c -- placeholder: the helper writing the view module replaces this file. */
+/* view.c -- a match's board and events as one viewer may see them.
+ *
+ * What: draws the Snap board held by a verifier -- as text for a judge at
+ * a table, as JSON for table software -- and filters events for a viewer,
+ * in the four views of openlog.md 9.  `arbiter replay`, `arbiter audit`
+ * and the daemon (feed, query socket, per-event state hash) all draw here.
+ *
+ * Why one module: hidden information is the one thing a view can get
+ * dangerously wrong.  Every hidden card shown anywhere goes through
+ * shown_of(), which asks view_can_see(); no other code decides who sees
+ * what, so a leak would have to be written here, where the rule is.
+ *
+ * How: the engine's state is read through snap_of() (read-only; the
+ * engine knows nothing of views).  A hidden card is shown as what the
+ * engine knows of it -- an identity, a commitment not yet opened, or
+ * nothing (announced mode) -- and only to a viewer allowed to see it.
+ * Text and JSON are built from the same helpers, so the two cannot
+ * disagree about what a view sees.
+ */
+#include <sodium/crypto_generichash.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "logformat/olcodec.h"
 #include "src/view.h"
+#include "verifiers/snap/snap.h"
+
+/* snap.md 14.3 / R10: monsters ever face-up before a Prime Singular. */
+#define VIEW_PRIME_THRESHOLD 4
+
+static const char *const view_names[] = {"public", "judge", "p1", "p2"};
+
+int view_parse(const char *name, view_kind *out)
+{
+    for (size_t i = 0; name && i < sizeof view_names / sizeof view_names[0]; i++)
+        if (!strcmp(name, view_names[i])) {
+            *out = (view_kind)i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *view_name(view_kind v)
+{
+    return (unsigned)v < sizeof view_names / sizeof view_names[0] ? view_names[v] : "?";
+}
+
+/* ---- who sees what ---------------------------------------------------------- */
+
+int view_can_see(view_kind v, int owner)
+{
+    switch (v) {
+    case VIEW_JUDGE: return 1;
+    case VIEW_P1: return owner == 0;
+    case VIEW_P2: return owner == 1;
+    case VIEW_PUBLIC: return 0;
+    }
+    return 0;
+}
+
+typedef enum {
+    SHOWN_HIDDEN,             /* not for this viewer                        */
+    SHOWN_CARD,               /* the identity                               */
+    SHOWN_COMMITTED,          /* commit mode, not yet revealed              */
+    SHOWN_UNKNOWN             /* the engine does not know it (announced)    */
+} shown_kind;
+
+typedef struct {
+    shown_kind kind;
+    const card *card;         /* SHOWN_CARD                                 */
+} shown;
+
+/* What `v` is shown of one hidden card of `owner`. */
+static shown shown_of(view_kind v, int owner, const snap_hidden *h)
+{
+    if (!view_can_see(v, owner))
+        return (shown){SHOWN_HIDDEN, NULL};
+    if (h->card)
+        return (shown){SHOWN_CARD, h->card};
+    return (shown){h->has_commit ? SHOWN_COMMITTED : SHOWN_UNKNOWN, NULL};
+}
+
+/* The same for a card the engine always knows (the Monster Reserve). */
+static shown shown_known(view_kind v, int owner, const card *c)
+{
+    snap_hidden h;
+
+    memset(&h, 0, sizeof h);
+    h.card = c;
+    return shown_of(v, owner, &h);
+}
+
+/* ---- names ------------------------------------------------------------------ */
+
+static const char *step_name(snap_step st)
+{
+    static const char *const names[] = {"setup", "unlock", "flip", "spell", "evolve",
+                                        "prime", "attack", "swap",  "lock",  "over"};
+    return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "?";
+}
+
+static const char *window_name(snap_window w)
+{
+    switch (w) {
+    case WIN_BLOCKER: return "blocker";
+    case WIN_COUNTER: return "counter";
+    case WIN_RESONANCE: return "resonance";
+    case WIN_NONE: break;
+    }
+    return NULL;
+}
+
+static const char *pname(int p)
+{
+    return p ? "p2" : "p1";
+}
+
+/* "alice" out of the engine's "p1 (alice)". */
+static void player_id(const snap_state *s, int p, char *out, size_t cap)
+{
+    const char *open = strchr(s->names[p], '(');
+    size_t n;
+
+    if (!open) {
+        snprintf(out, cap, "%s", s->names[p]);
+        return;
+    }
+    snprintf(out, cap, "%s", open + 1);
+    n = strlen(out);
+    if (n && out[n - 1] == ')')
+        out[n - 1] = '\0';
+}
+
+static const snap_monster *monster_at(const snap_state *s, int p, int slot)
+{
+    if (slot == OL_SLOT_ACTIVE)
+        return &s->side[p].active;
+    return slot >= 0 && slot < SNAP_BENCH ? &s->side[p].bench[slot] : NULL;
+}
+
+static const card *top(const snap_monster *m)
+{
+    return m && m->present && m->face_up && m->depth ? m->stack[m->depth - 1] : NULL;
+}
+
+static const char *link_kind(const snap_link *l)
+{
+    return l->is_spell ? "spell" : "counter";
+}
+
+/* ---- text ------------------------------------------------------------------- */
+
+typedef struct {
+    const snap_state *s;
+    view_kind view;
+    FILE *out;
+} drawing;
+
+/* One hidden card as words. */
+static const char *shown_text(shown sh)
+{
+    switch (sh.kind) {
+    case SHOWN_CARD: return sh.card->name;
+    case SHOWN_COMMITTED: return "committed, not yet revealed";
+    case SHOWN_UNKNOWN: return "unknown";
+    case SHOWN_HIDDEN: break;
+    }
+    return "hidden";
+}
+
+static void print_label(const drawing *d, const char *label)
+{
+    fprintf(d->out, "  %-10s ", label);
+}
+
+/* "Forge Colossus  IMP 3000 (+1500) = 4500  [blocker, overdrive]  stack: Forge Golem > Forge Colossus" */
+static void print_face_up(const drawing *d, const snap_monster *m)
+{
+    const card *c = top(m);
+    int32_t imp = c->snap.imp;
+    int first = 1;
+
+    fprintf(d->out, "%s  IMP %ld", c->name, (long)imp);
+    if (m->mod)
+        fprintf(d->out, " (%+ld) = %ld", (long)m->mod, (long)(imp + m->mod));
+    if (c->snap.keywords) {
+        fprintf(d->out, "  [");
+        for (uint32_t bit = 1; bit && bit <= KW_ALL; bit <<= 1) {
+            const char *k = (c->snap.keywords & bit) ? card_keyword_name(bit) : NULL;
+            if (!k)
+                continue;
+            fprintf(d->out, "%s%s", first ? "" : ", ", k);
+            first = 0;
+        }
+        fprintf(d->out, "]");
+    }
+    if (m->depth > 1) {
+        fprintf(d->out, "  stack: ");
+        for (int i = 0; i < m->depth; i++)
+            fprintf(d->out, "%s%s", i ? " > " : "", m->stack[i]->name);
+    }
+}
+
+static void print_monster(const drawing *d, int p, const char *label, const snap_monster *m)
+{
+    print_label(d, label);
+    if (!m->present) {
+        fprintf(d->out, "(empty)\n");
+        return;
+    }
+    if (m->face_up && m->depth) {
+        print_face_up(d, m);
+        fprintf(d->out, "\n");
+        return;
+    }
+    shown sh = shown_of(d->view, p, &m->id);
+    if (sh.kind == SHOWN_HIDDEN)
+        fprintf(d->out, "face-down\n");
+    else
+        fprintf(d->out, "face-down: %s\n", shown_text(sh));
+}
+
+/* The hand: "N cards", and for a viewer who may see it the names, then
+ * how many the engine cannot name ("3 committed, not yet revealed"). */
+static void print_hand(const drawing *d, int p)
+{
+    const snap_side *sd = &d->s->side[p];
+    int k = 0, committed = 0, unknown = 0;
+
+    print_label(d, "hand");
+    fprintf(d->out, "%u card%s", sd->n_hand, sd->n_hand == 1 ? "" : "s");
+    for (int i = 0; i < sd->n_hand; i++) {
+        shown sh = shown_of(d->view, p, &sd->hand[i]);
+        committed += sh.kind == SHOWN_COMMITTED;
+        unknown += sh.kind == SHOWN_UNKNOWN;
+        if (sh.kind == SHOWN_CARD)
+            fprintf(d->out, "%s %s", k++ ? "," : ":", shown_text(sh));
+    }
+    if (committed)
+        fprintf(d->out, "%s%d %s", k++ ? "; " : ": ", committed, shown_text((shown){SHOWN_COMMITTED, NULL}));
+    if (unknown)
+        fprintf(d->out, "%s%d %s", k++ ? "; " : ": ", unknown, shown_text((shown){SHOWN_UNKNOWN, NULL}));
+    fprintf(d->out, "\n");
+}
+
+/* Locked Supports in lock order, by the index the log names them with
+ * ({"p","lock"}): "2 Locked Supports: [0] Heat Haze; [1] Eruption". */
+static void print_locked(const drawing *d, int p)
+{
+    const snap_side *sd = &d->s->side[p];
+
+    print_label(d, "locked");
+    fprintf(d->out, "%u Locked Support%s", sd->n_locked, sd->n_locked == 1 ? "" : "s");
+    for (int i = 0; i < sd->n_locked; i++) {
+        shown sh = shown_of(d->view, p, &sd->locked[i]);
+        if (sh.kind != SHOWN_HIDDEN)
+            fprintf(d->out, "%s[%d] %s", i ? "; " : ": ", i, shown_text(sh));
+    }
+    fprintf(d->out, "\n");
+}
+
+static void print_reserve(const drawing *d, int p)
+{
+    const snap_side *sd = &d->s->side[p];
+    int n = 0, k = 0;
+
+    for (int i = 0; i < sd->n_reserve; i++)
+        n += !sd->reserve_used[i];
+    print_label(d, "reserve");
+    fprintf(d->out, "%d unused", n);
+    for (int i = 0; i < sd->n_reserve; i++) {
+        shown sh = shown_known(d->view, p, sd->reserve[i]);
+        if (sd->reserve_used[i] || sh.kind == SHOWN_HIDDEN)
+            continue;
+        fprintf(d->out, "%s %s", k++ ? "," : ":", shown_text(sh));
+    }
+    fprintf(d->out, "\n");
+}
+
+static void print_pending(const drawing *d, int p)
+{
+    const snap_state *s = d->s;
+    const snap_side *sd = &s->side[p];
+    int k = 0;
+
+    print_label(d, "pending");
+    for (int i = 0; i < s->n_fired; i++) {
+        const snap_fired *f = &s->fired[i];
+        if (f->player != p)
+            continue;
+        fprintf(d->out, "%strigger to announce: %s (%s)", k++ ? "; " : "", f->card->name,
+                trigger_when_name(f->card->snap.triggers[f->ability].when));
+    }
+    if (sd->promote_due)
+        fprintf(d->out, "%spromotion due", k++ ? "; " : "");
+    if (sd->select_due)
+        fprintf(d->out, "%sselect %u Support card%s", k++ ? "; " : "", sd->select_due,
+                sd->select_due == 1 ? "" : "s");
+    if (sd->fifth_due)
+        fprintf(d->out, "%sfifth monster to place", k++ ? "; " : "");
+    fprintf(d->out, "%s\n", k ? "" : "nothing");
+}
+
+static void print_player(const drawing *d, int p)
+{
+    const snap_state *s = d->s;
+    const snap_side *sd = &s->side[p];
+    char label[16];
+
+    fprintf(d->out, "\n%s%s\n", s->names[p], view_can_see(d->view, p) && d->view != VIEW_JUDGE ? "  (you)" : "");
+    print_monster(d, p, "active", &sd->active);
+    for (int i = 0; i < SNAP_BENCH; i++) {
+        snprintf(label, sizeof label, "bench %d", i);
+        print_monster(d, p, label, &sd->bench[i]);
+    }
+    if (sd->fifth_waiting) {
+        shown sh = shown_of(d->view, p, &sd->fifth);
+        print_label(d, "fifth");
+        fprintf(d->out, "waiting off the field%s%s\n", sh.kind == SHOWN_HIDDEN ? "" : ": ",
+                sh.kind == SHOWN_HIDDEN ? "" : shown_text(sh));
+    }
+    print_hand(d, p);
+    print_locked(d, p);
+    print_reserve(d, p);
+    print_label(d, "graveyard");
+    fprintf(d->out, "%u", sd->n_grave);
+    for (int i = 0; i < sd->n_grave; i++)
+        fprintf(d->out, "%s %s", i ? "," : ":", sd->grave[i] ? sd->grave[i]->name : "a face-down card");
+    fprintf(d->out, "\n");
+    print_label(d, "revealed");
+    fprintf(d->out, "%u monster%s (a Prime Singular needs %d)\n", sd->revealed, sd->revealed == 1 ? "" : "s",
+            VIEW_PRIME_THRESHOLD);
+    print_label(d, "defeated");
+    fprintf(d->out, "%u monster%s\n", sd->lost, sd->lost == 1 ? "" : "s");
+    print_label(d, "swaps");
+    fprintf(d->out, "%u of %u used\n", sd->swaps_used, s->swaps_per_game);
+    print_pending(d, p);
+}
+
+/* "p2 Crypt Rat (active)" */
+static void print_slot_ref(const drawing *d, int p, int slot)
+{
+    const card *c = top(monster_at(d->s, p, slot));
+
+    fprintf(d->out, "%s %s (", pname(p), c ? c->name : "a face-down monster");
+    if (slot == OL_SLOT_ACTIVE)
+        fprintf(d->out, "active)");
+    else
+        fprintf(d->out, "bench %d)", slot);
+}
+
+static void print_moment(const drawing *d)
+{
+    const snap_state *s = d->s;
+    const char *w = window_name(s->window);
+
+    if (s->over) {
+        if (s->winner >= 0)
+            fprintf(d->out, "game over: %s won\n", s->names[s->winner]);
+        else
+            fprintf(d->out, "game over: no winner\n");
+    } else if (!s->setup_done) {
+        fprintf(d->out, "setup (round %u)\n", s->round);
+    } else {
+        fprintf(d->out, "round %u, %s to play, %s step\n", s->round, s->names[s->turn], step_name(s->step));
+    }
+    fprintf(d->out, "window: %s\n", w ? w : "none");
+    if (s->n_chain) {
+        fprintf(d->out, "chain:");
+        for (int i = 0; i < s->n_chain; i++) {
+            const snap_link *l = &s->chain[i];
+            fprintf(d->out, "%s %d. %s %s (%s, seq %llu%s)", i ? "," : "", i + 1, pname(l->player),
+                    l->card ? l->card->name : "?", link_kind(l), (unsigned long long)l->seq,
+                    l->negated ? ", negated" : "");
+        }
+        fprintf(d->out, "\n");
+    }
+    if (s->window == WIN_RESONANCE && s->trig.card)
+        fprintf(d->out, "trigger: %s %s, ability %u (seq %llu%s)\n", pname(s->trig.player), s->trig.card->name,
+                s->trig.ability, (unsigned long long)s->trig.seq, s->trig.negated ? ", negated" : "");
+    if (s->attack_on) {
+        fprintf(d->out, "attack: ");
+        print_slot_ref(d, s->turn, OL_SLOT_ACTIVE);
+        fprintf(d->out, " -> ");
+        print_slot_ref(d, s->attack_target.p, s->attack_target.slot);
+        fprintf(d->out, "%s\n", s->blocked ? ", blocked" : "");
+    }
+}
+
+int view_board_print(FILE *out, const verifier *vf, view_kind v)
+{
+    drawing d = {snap_of(vf), v, out};
+
+    if (!d.s)
+        return -1;
+    print_moment(&d);
+    for (int p = 0; p < 2; p++)
+        print_player(&d, p);
+    return 0;
+}
+
+/* ---- JSON -------------------------------------------------------------------- */
+
+/* Set o[key] = v; 0, or -1 when v is NULL (out of memory) or setting fails.
+ * The reference to v is handed over in every case. */
+static int put(json_t *o, const char *key, json_t *v)
+{
+    return v && json_object_set_new(o, key, v) == 0 ? 0 : -1;
+}
+
+static int push(json_t *a, json_t *v)
+{
+    return v && json_array_append_new(a, v) == 0 ? 0 : -1;
+}
+
+/* o when nothing failed; else NULL, and o is freed. */
+static json_t *done(json_t *o, int bad)
+{
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* A hidden card: its id, null (hidden from this view or unknown to the
+ * engine) or "committed". */
+static json_t *shown_json(shown sh)
+{
+    switch (sh.kind) {
+    case SHOWN_CARD: return json_string(sh.card->id);
+    case SHOWN_COMMITTED: return json_string("committed");
+    case SHOWN_UNKNOWN:
+    case SHOWN_HIDDEN: break;
+    }
+    return json_null();
+}
+
+static json_t *slot_json(int slot)
+{
+    return slot == OL_SLOT_ACTIVE ? json_string("a") : json_integer(slot);
+}
+
+static json_t *keywords_json(uint32_t kw)
+{
+    json_t *a = json_array();
+    int bad = !a;
+
+    for (uint32_t bit = 1; !bad && bit <= KW_ALL; bit <<= 1)
+        if ((kw & bit) && card_keyword_name(bit))
+            bad = push(a, json_string(card_keyword_name(bit)));
+    return done(a, bad);
+}
+
+static json_t *monster_json(const drawing *d, int p, const snap_monster *m)
+{
+    const card *t = top(m);
+    json_t *o, *stack = NULL;
+    int bad;
+
+    if (!m->present)
+        return json_null();
+    if (!(o = json_object()))
+        return NULL;
+    if (!t) {
+        shown sh = shown_of(d->view, p, &m->id);
+        bad = put(o, "face_up", json_false());
+        bad = bad || put(o, "card", shown_json(sh));
+        bad = bad || put(o, "name", sh.kind == SHOWN_CARD ? json_string(sh.card->name) : json_null());
+    } else {
+        bad = put(o, "face_up", json_true());
+        bad = bad || put(o, "card", json_string(t->id));
+        bad = bad || put(o, "name", json_string(t->name));
+        bad = bad || put(o, "stack", stack = json_array());
+        for (int i = 0; !bad && i < m->depth; i++)
+            bad = push(stack, json_string(m->stack[i]->id));
+        bad = bad || put(o, "imp", json_integer(t->snap.imp));
+        bad = bad || put(o, "mod", json_integer(m->mod));
+        bad = bad || put(o, "total", json_integer((json_int_t)t->snap.imp + m->mod));
+        bad = bad || put(o, "keywords", keywords_json(t->snap.keywords));
+    }
+    return done(o, bad);
+}
+
+/* {"count": n, "cards": a}: takes a; NULL (and everything freed) on failure. */
+static json_t *counted_cards(json_t *o, json_t *a, int n, int bad)
+{
+    bad = bad || put(o, "count", json_integer(n));
+    if (!bad) {
+        bad = put(o, "cards", a);
+        a = NULL;
+    }
+    json_decref(a);
+    return done(o, bad);
+}
+
+static json_t *hidden_list_json(const drawing *d, int p, const snap_hidden *h, int n)
+{
+    json_t *o = json_object(), *a = json_array();
+    int bad = !o || !a;
+
+    for (int i = 0; !bad && i < n; i++)
+        bad = push(a, shown_json(shown_of(d->view, p, &h[i])));
+    return counted_cards(o, a, n, bad);
+}
+
+static json_t *reserve_json(const drawing *d, int p)
+{
+    const snap_side *sd = &d->s->side[p];
+    json_t *o = json_object(), *a = json_array();
+    int bad = !o || !a, n = 0;
+
+    for (int i = 0; !bad && i < sd->n_reserve; i++) {
+        if (sd->reserve_used[i])
+            continue;
+        n++;
+        bad = push(a, shown_json(shown_known(d->view, p, sd->reserve[i])));
+    }
+    return counted_cards(o, a, n, bad);
+}
+
+static json_t *pending_json(const drawing *d, int p)
+{
+    const snap_state *s = d->s;
+    const snap_side *sd = &s->side[p];
+    json_t *o = json_object(), *trig = json_array();
+    int bad = !o || !trig;
+
+    for (int i = 0; !bad && i < s->n_fired; i++) {
+        const snap_fired *f = &s->fired[i];
+        json_t *t;
+        if (f->player != p)
+            continue;
+        if (!(t = json_object())) {
+            bad = 1;
+            break;
+        }
+        bad = push(trig, t);
+        bad = bad || put(t, "card", json_string(f->card->id));
+        bad = bad || put(t, "slot", slot_json(f->slot_is_active ? OL_SLOT_ACTIVE : f->slot));
+        bad = bad || put(t, "ability", json_integer(f->ability));
+    }
+    if (!bad) {
+        bad = put(o, "triggers", trig);
+        trig = NULL;
+    }
+    bad = bad || put(o, "promote", json_boolean(sd->promote_due));
+    bad = bad || put(o, "select", json_integer(sd->select_due));
+    bad = bad || put(o, "fifth", json_boolean(sd->fifth_due));
+    json_decref(trig);
+    return done(o, bad);
+}
+
+static json_t *player_json(const drawing *d, int p)
+{
+    const snap_state *s = d->s;
+    const snap_side *sd = &s->side[p];
+    json_t *o = json_object(), *bench = NULL, *grave = NULL, *fifth = NULL;
+    char id[sizeof s->names[0]];
+    int bad = !o;
+
+    player_id(s, p, id, sizeof id);
+    bad = bad || put(o, "name", json_string(id));
+    bad = bad || put(o, "active", monster_json(d, p, &sd->active));
+    bad = bad || put(o, "bench", bench = json_array());
+    for (int i = 0; !bad && i < SNAP_BENCH; i++)
+        bad = push(bench, monster_json(d, p, &sd->bench[i]));
+    if (!bad && sd->fifth_waiting) {
+        bad = put(o, "fifth", fifth = json_object());
+        bad = bad || put(fifth, "card", shown_json(shown_of(d->view, p, &sd->fifth)));
+    } else {
+        bad = bad || put(o, "fifth", json_null());
+    }
+    bad = bad || put(o, "hand", hidden_list_json(d, p, sd->hand, sd->n_hand));
+    bad = bad || put(o, "locked", hidden_list_json(d, p, sd->locked, sd->n_locked));
+    bad = bad || put(o, "reserve", reserve_json(d, p));
+    bad = bad || put(o, "graveyard", grave = json_array());
+    for (int i = 0; !bad && i < sd->n_grave; i++)
+        bad = push(grave, sd->grave[i] ? json_string(sd->grave[i]->id) : json_null());
+    bad = bad || put(o, "revealed", json_integer(sd->revealed));
+    bad = bad || put(o, "lost", json_integer(sd->lost));
+    bad = bad || put(o, "swaps_used", json_integer(sd->swaps_used));
+    bad = bad || put(o, "pending", pending_json(d, p));
+    return done(o, bad);
+}
+
+static json_t *ref_json(const snap_state *s, int p, int slot)
+{
+    const card *t = top(monster_at(s, p, slot));
+    json_t *o = json_object();
+    int bad = !o;
+
+    bad = bad || put(o, "player", json_string(pname(p)));
+    bad = bad || put(o, "slot", slot_json(slot));
+    bad = bad || put(o, "card", t ? json_string(t->id) : json_null());
+    bad = bad || put(o, "name", t ? json_string(t->name) : json_null());
+    return done(o, bad);
+}
+
+static json_t *attack_json(const snap_state *s)
+{
+    json_t *o;
+    int bad;
+
+    if (!s->attack_on)
+        return json_null();
+    if (!(o = json_object()))
+        return NULL;
+    bad = put(o, "attacker", ref_json(s, s->turn, OL_SLOT_ACTIVE));
+    bad = bad || put(o, "target", ref_json(s, s->attack_target.p, s->attack_target.slot));
+    bad = bad || put(o, "blocked", json_boolean(s->blocked));
+    return done(o, bad);
+}
+
+static json_t *trigger_json(const snap_state *s)
+{
+    json_t *o;
+    int bad;
+
+    if (s->window != WIN_RESONANCE || !s->trig.card)
+        return json_null();
+    if (!(o = json_object()))
+        return NULL;
+    bad = put(o, "seq", json_integer((json_int_t)s->trig.seq));
+    bad = bad || put(o, "player", json_string(pname(s->trig.player)));
+    bad = bad || put(o, "card", json_string(s->trig.card->id));
+    bad = bad || put(o, "name", json_string(s->trig.card->name));
+    bad = bad || put(o, "ability", json_integer(s->trig.ability));
+    bad = bad || put(o, "negated", json_boolean(s->trig.negated));
+    return done(o, bad);
+}
+
+static json_t *chain_json(const snap_state *s)
+{
+    json_t *a = json_array();
+    int bad = !a;
+
+    for (int i = 0; !bad && i < s->n_chain; i++) {
+        const snap_link *l = &s->chain[i];
+        json_t *o = json_object();
+        bad = push(a, o);
+        bad = bad || put(o, "seq", json_integer((json_int_t)l->seq));
+        bad = bad || put(o, "player", json_string(pname(l->player)));
+        bad = bad || put(o, "kind", json_string(link_kind(l)));
+        bad = bad || put(o, "card", l->card ? json_string(l->card->id) : json_null());
+        bad = bad || put(o, "name", l->card ? json_string(l->card->name) : json_null());
+        bad = bad || put(o, "negated", json_boolean(l->negated));
+    }
+    return done(a, bad);
+}
+
+json_t *view_board_json(const verifier *vf, view_kind v)
+{
+    drawing d = {snap_of(vf), v, NULL};
+    const snap_state *s = d.s;
+    json_t *o, *players = NULL;
+    int bad;
+
+    if (!s || !(o = json_object()))
+        return NULL;
+    bad = put(o, "round", json_integer(s->round));
+    bad = bad || put(o, "turn", s->setup_done ? json_string(pname(s->turn)) : json_null());
+    bad = bad || put(o, "step", json_string(step_name(s->step)));
+    bad = bad || put(o, "window", window_name(s->window) ? json_string(window_name(s->window)) : json_null());
+    bad = bad || put(o, "chain", chain_json(s));
+    bad = bad || put(o, "attack", attack_json(s));
+    bad = bad || put(o, "trigger", trigger_json(s));
+    bad = bad || put(o, "players", players = json_object());
+    bad = bad || put(players, "p1", player_json(&d, 0));
+    bad = bad || put(players, "p2", player_json(&d, 1));
+    bad = bad || put(o, "over", json_boolean(s->over));
+    bad = bad || put(o, "winner", s->over && s->winner >= 0 ? json_string(pname(s->winner)) : json_null());
+    return done(o, bad);
+}
+
+int view_state_hash(const verifier *vf, uint8_t out[VIEW_HASH_BYTES])
+{
+    json_t *board = view_board_json(vf, VIEW_JUDGE);
+    char *text = board ? json_dumps(board, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    int rc = -1;
+
+    memset(out, 0, VIEW_HASH_BYTES);
+    if (text)
+        rc = crypto_generichash(out, VIEW_HASH_BYTES, (const unsigned char *)text, strlen(text), NULL, 0) ? -1 : 0;
+    free(text);
+    json_decref(board);
+    return rc;
+}
+
+/* ---- events ------------------------------------------------------------------- */
+
+/* A card id in an href is an identity; a commitment ({"c": hex}) or null
+ * reveals nothing.  Hide the identities `v` may not see. */
+static void hide_href(json_t *parent, const char *key, json_t *href, int visible)
+{
+    if (!visible && json_is_string(href))
+        json_object_set_new(parent, key, json_null());
+}
+
+static void hide_href_list(json_t *list, int visible)
+{
+    size_t i;
+    json_t *h;
+
+    json_array_foreach(list, i, h)
+        if (!visible && json_is_string(h))
+            json_array_set_new(list, i, json_null());
+}
+
+json_t *view_event_json(const olevent *ev, view_kind v)
+{
+    json_t *o = olcodec_to_json(ev);
+    int owner = ev->by == OL_BY_P1 ? 0 : ev->by == OL_BY_P2 ? 1 : -1;
+    int visible = v == VIEW_JUDGE || (owner >= 0 && view_can_see(v, owner));
+
+    if (!o || v == VIEW_JUDGE)
+        return o;
+    json_object_del(o, "nonce");
+    switch (ev->type) {
+    case OL_MATCH: {
+        /* A decklist says what the hidden zones may hold. */
+        json_t *players = json_object_get(o, "players");
+        for (int p = 0; p < 2; p++) {
+            json_t *seat = json_object_get(players, pname(p));
+            if (json_is_object(seat) && !view_can_see(v, p))
+                json_object_set_new(seat, "deck", json_null());
+        }
+        break;
+    }
+    case OL_BENCH:
+        /* setup: four face-down monsters; later: the fifth, face-down (R1) */
+        hide_href_list(json_object_get(o, "slots"), visible);
+        hide_href(o, "card", json_object_get(o, "card"), visible);
+        break;
+    case OL_SELECT:
+    case OL_LOCK:
+        hide_href_list(json_object_get(o, "cards"), visible);
+        break;
+    default:
+        break;   /* every other card an event names is public (openlog 6) */
+    }
+    return o;
+}

@@ -1,4 +1,75 @@
-/* view.h -- placeholder: the helper writing the view module replaces this file. */
+/* view.h -- a match's board and events as one viewer may see them.
+ *
+ * snap.md 7.2.1, 7.4, 7.5 and 16.4 make some zones hidden: face-down
+ * Bench monsters, the hand, the Locked Supports, the waiting fifth monster
+ * (R1) and the Monster Reserve.  Their controller knows them, a judge may
+ * inspect them, nobody else sees more than a count.  openlog.md 9 names
+ * four views -- "public", "p1", "p2", "judge" -- and every place that shows
+ * a board or an event to somebody (`arbiter replay`, `arbiter audit`, the
+ * daemon's feed and query socket) goes through this module, so that one
+ * rule, view_can_see(), decides visibility everywhere.
+ *
+ * What a permitted viewer sees of a hidden card is what the engine knows:
+ * the card in open mode or once revealed, "committed" for a commitment not
+ * yet opened (commit mode), nothing in announced mode.  Face-up monsters,
+ * the chain, the attack, graveyards and counts are public.
+ *
+ * Boards exist for Snap matches only (the one engine so far): the
+ * functions taking a verifier return NULL / -1 for any other.
+ *
+ * Pointers: nothing returned points into the verifier; JSON results are
+ * new references the caller json_decref's.
+ */
 #ifndef ARBITER_VIEW_H
 #define ARBITER_VIEW_H
+
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "logformat/olevent.h"
+#include "verifiers/verifier.h"
+
+#define VIEW_HASH_BYTES 32
+
+typedef enum { VIEW_PUBLIC, VIEW_JUDGE, VIEW_P1, VIEW_P2 } view_kind;
+
+/* "public", "judge", "p1", "p2" -> *out; 0, or -1 for any other name. */
+int view_parse(const char *name, view_kind *out);
+
+/* The name of a view, as view_parse() reads it. */
+const char *view_name(view_kind v);
+
+/* THE visibility rule: may `v` see the hidden cards of player `owner`
+ * (0 = p1, 1 = p2)?  A judge sees every player's, a player their own, the
+ * public nobody's. */
+int view_can_see(view_kind v, int owner);
+
+/* The board after the verifier's last event, as a new JSON object with the
+ * keys, in this order, that README.md documents for `arbiter replay
+ * --json`: "round", "turn", "step", "window", "chain", "attack",
+ * "trigger", "players", "over", "winner".  NULL when out of memory or when
+ * the match has no board (not Snap). */
+json_t *view_board_json(const verifier *vf, view_kind v);
+
+/* The same board drawn for a person on `out`: the game's moment (setup,
+ * round/turn/step, or game over), the window, chain, trigger and attack,
+ * then each player's zones.  0, or -1 when the match has no board. */
+int view_board_print(FILE *out, const verifier *vf, view_kind v);
+
+/* BLAKE2b-256 of the judge-view board (view_board_json, compact, keys in
+ * their documented order): the per-event state hash of openlog.md 10.
+ * Two records whose hashes agree at an event had the same board there.
+ * 0, or -1 when out of memory or the match has no board (out is zeroed). */
+int view_state_hash(const verifier *vf, uint8_t out[VIEW_HASH_BYTES]);
+
+/* An event as `v` may see it: a new JSON object (the event's own keys, in
+ * their canonical order) where every hidden card reference (href) of a
+ * player the view may not see is null, and -- except in the judge view --
+ * nonces are removed and the header's decklists of players the view may not
+ * see are null.  Revealing fields (`card` of flip, unlock, spell, counter,
+ * promote, evolve, prime) are public and kept.  Commitments ({"c": hex})
+ * reveal nothing and are kept.  NULL when out of memory. */
+json_t *view_event_json(const olevent *ev, view_kind v);
+
 #endif
