@@ -32,6 +32,7 @@
  * ROUTER fair-queues tables, so one table flooding garbage costs the others
  * only their share of a batch.
  */
+#include <assert.h>
 #include <errno.h>
 #include <jansson.h>
 #include <signal.h>
@@ -83,9 +84,13 @@ enum { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
 
 typedef struct {
     char id[OL_MATCH_MAX + 1];
-    verify_session *sess;          /* NULL: slot free */
+    verify_session *sess;          /* NULL: slot free (or a tombstone)   */
     const cards *db;
-    uint8_t chain[STORE_HASH];     /* h of the last stored event */
+    uint8_t chain[STORE_HASH];     /* h of the last stored event         */
+    char tournament[OL_STRING_MAX + 1];  /* the header's, "" when none  */
+    olevent *header;               /* the stored header (for views), or NULL */
+    size_t counts[OL_V_COUNT];     /* verdicts of the stored events      */
+    uint8_t dirty;                 /* an event was stored in this batch  */
 } live;
 
 /* One message of a batch, kept until its verdict is sent (and for a retry). */
@@ -174,6 +179,28 @@ static int load_cards(daemon_t *d)
 
 /* The newest database a header's "set@version" names; the first given when
  * none does (the session then judges the header openlog:cards, as verify). */
+/* The database whose content hash is `hash` (32 bytes): a loaded one, or
+ * the copy the store keeps (openlog.md 10: a record is re-judged with the
+ * database it was judged with), loaded now.  NULL when neither has it. */
+static const cards *cards_by_hash(daemon_t *d, MDB_txn *txn, const uint8_t *hash)
+{
+    char hex[65], err[2048];
+    const void *bytes;
+    size_t len;
+    cards *db = NULL;
+
+    for (int i = d->n_dbs - 1; i >= 0; i--)
+        if (!memcmp(cards_hash(d->dbs[i]), hash, 32))
+            return d->dbs[i];
+    carddb_hash_hex(hash, hex);
+    if (d->n_dbs >= (int)(sizeof d->dbs / sizeof d->dbs[0]) || store_get_cards(d->st, txn, hex, &bytes, &len) ||
+        carddb_load_buffer(bytes, len, hex, &db, err, sizeof err))
+        return NULL;
+    say(LOG_INFO, "cards %s@%s loaded from the store (%.12s...)", cards_set(db), cards_version(db), hex);
+    d->dbs[d->n_dbs++] = db;
+    return db;
+}
+
 static const cards *cards_for(const daemon_t *d, const char *named)
 {
     for (int i = d->n_dbs - 1; named && i >= 0; i--) {
@@ -195,31 +222,43 @@ static size_t hash_id(const char *s)
     return h;
 }
 
-static live *find_live(daemon_t *d, const char *id)
+/* The slot of `id`, live or a tombstone; NULL when it has none. */
+static live *find_slot(daemon_t *d, const char *id)
 {
     for (size_t i = hash_id(id) & (d->cap - 1);; i = (i + 1) & (d->cap - 1)) {
         if (!d->table[i].id[0])
             return NULL;
-        if (d->table[i].sess && !strcmp(d->table[i].id, id))
+        if (!strcmp(d->table[i].id, id))
             return &d->table[i];
     }
 }
 
+static live *find_live(daemon_t *d, const char *id)
+{
+    live *l = find_slot(d, id);
+    return l && l->sess ? l : NULL;
+}
+
 static int grow_table(daemon_t *d);
 
+/* A slot for `id` without a session: its tombstone, or a new one. */
 static live *add_live(daemon_t *d, const char *id)
 {
-    if ((d->used + 1) * 2 > d->cap && grow_table(d))
-        return NULL;
-    for (size_t i = hash_id(id) & (d->cap - 1);; i = (i + 1) & (d->cap - 1)) {
-        live *l = &d->table[i];
-        if (!l->id[0]) {
-            memset(l, 0, sizeof *l);
-            snprintf(l->id, sizeof l->id, "%s", id);
-            d->used++;
-            return l;
-        }
+    live *l = find_slot(d, id);
+    if (!l) {
+        if ((d->used + 1) * 2 > d->cap && grow_table(d))
+            return NULL;
+        for (size_t i = hash_id(id) & (d->cap - 1);; i = (i + 1) & (d->cap - 1))
+            if (!d->table[i].id[0]) {
+                l = &d->table[i];
+                d->used++;
+                break;
+            }
     }
+    assert(!l->sess);
+    memset(l, 0, sizeof *l);
+    snprintf(l->id, sizeof l->id, "%s", id);
+    return l;
 }
 
 static int grow_table(daemon_t *d)
@@ -233,7 +272,7 @@ static int grow_table(daemon_t *d)
     d->cap = old_cap * 2;
     d->used = 0;
     for (size_t i = 0; i < old_cap; i++)
-        if (old[i].sess) {
+        if (old[i].sess) {   /* tombstones are not carried over */
             live *l = add_live(d, old[i].id);
             *l = old[i];
         }
@@ -241,11 +280,13 @@ static int grow_table(daemon_t *d)
     return 0;
 }
 
-/* Forget a match's in-memory state (the store keeps it).  The slot stays a
- * tombstone (id set, no session) so probing still passes over it. */
-static void drop_live(live *l)
+/* Forget a match's in-memory state (the store keeps it; the next event of
+ * the match rebuilds it).  The slot stays a tombstone (id set, no session)
+ * so that probing still passes over it. */
+static void live_clear(live *l)
 {
     verify_session_destroy(&l->sess);
+    olevent_destroy(&l->header);
 }
 
 /* ---- decoding ------------------------------------------------------------- */
@@ -278,86 +319,107 @@ static int rebuild_one(void *ctx, const store_event *e)
         r->failed = 1;
         return 1;
     }
-    olevent_destroy(&ev);
+    r->l->counts[out->v.status]++;
+    if (e->seq == 0 && !r->l->header)
+        r->l->header = ev;   /* kept for views */
+    else
+        olevent_destroy(&ev);
     memcpy(r->l->chain, e->chain, STORE_HASH);
     return 0;
 }
 
 /* A session for `id` from its stored events up to seq `until`, in *l (a
- * slot of the table, or a scratch one).  0, or -1 (logged). */
-static int rebuild_into(daemon_t *d, MDB_txn *txn, live *l, const char *id, uint64_t until)
+ * slot of the table, or a scratch one).  The match is judged with the card
+ * database its record pins; a match with nothing stored yet starts with
+ * the newest database named `named` (its arriving header's "cards").
+ * 0, or -1 (logged). */
+static int rebuild_into(daemon_t *d, MDB_txn *txn, live *l, const char *id, uint64_t until, const char *named)
 {
-    store_event first;
-    int rc = store_get_event(d->st, txn, id, 0, &first);
-    olevent *h = NULL;
-    olerror err;
+    const char *sum;
+    size_t n;
+    int rc = store_get_summary(d->st, txn, id, &sum, &n);
+
     memset(l->chain, 0, sizeof l->chain);
-    if (rc == MDB_NOTFOUND || (rc == 0 && decode(first.event, first.event_len, &h, &err) != OL_OK)) {
-        l->db = d->dbs[0];   /* nothing stored (or unreadable): a fresh match */
+    memset(l->counts, 0, sizeof l->counts);
+    l->db = NULL;
+    if (rc == MDB_NOTFOUND) {
+        l->db = cards_for(d, named);
     } else if (rc) {
         say(LOG_ERROR, "reading match %s: %s", id, mdb_strerror(rc));
         return -1;
     } else {
-        l->db = cards_for(d, h->header.cards);
+        json_t *o = json_loadb(sum, n, 0, NULL);
+        const char *hex = json_string_value(json_object_get(o, "cards_hash"));
+        const char *t = json_string_value(json_object_get(o, "tournament"));
+        uint8_t hash[32];
+        if (hex && !sodium_hex2bin(hash, sizeof hash, hex, strlen(hex), NULL, NULL, NULL))
+            l->db = cards_by_hash(d, txn, hash);
+        snprintf(l->tournament, sizeof l->tournament, "%s", t ? t : "");
+        json_decref(o);
+        if (!l->db) {
+            say(LOG_ERROR, "match %s: the card database its record pins (%s) is neither loaded nor stored", id,
+                hex ? hex : "none");
+            return -1;
+        }
     }
-    olevent_destroy(&h);
     if (verify_session_new(l->db, id, &l->sess) != VERIFY_OK)
         return -1;
     rebuild_ctx r = {l, until, 0};
     rc = store_each_event(d->st, txn, id, 0, until, rebuild_one, &r);
     if (rc || r.failed) {
         say(LOG_ERROR, "cannot rebuild match %s from the store", id);
-        verify_session_destroy(&l->sess);
+        live_clear(l);
         return -1;
     }
     return 0;
 }
 
-static live *live_match(daemon_t *d, MDB_txn *txn, const char *id)
+static live *live_match(daemon_t *d, MDB_txn *txn, const char *id, const char *named)
 {
     live *l = find_live(d, id);
     if (l)
         return l;
     if (!(l = add_live(d, id)))
         return NULL;
-    if (rebuild_into(d, txn, l, id, UINT64_MAX)) {
-        l->sess = NULL;   /* tombstone */
-        return NULL;
-    }
+    if (rebuild_into(d, txn, l, id, UINT64_MAX, named))
+        return NULL;   /* the slot stays a tombstone */
     return l;
 }
 
 /* ---- the summary of a match ---------------------------------------------- */
 
-static int put_summary(daemon_t *d, MDB_txn *txn, const live *l, const olevent *header)
+/* The match's record in `matches` (store.h): what `arbiter verify --json`
+ * says of the events stored so far, minus the verdict list, plus what the
+ * record pins (openlog.md 10) and "rounds". */
+static int put_summary(daemon_t *d, MDB_txn *txn, const live *l)
 {
     const verify_report *r = verify_session_report(l->sess);
+    const verifier *vf = verify_session_verifier(l->sess);
     char hash[65];
-    carddb_hash_hex(cards_hash(l->db), hash);
     json_t *o = verify_report_json(r);
-    if (!o)
-        return -ENOMEM;
-    json_object_del(o, "file");
-    json_object_del(o, "verdicts");
-    json_object_set_new(o, "cards", json_sprintf("%s@%s", cards_set(l->db), cards_version(l->db)));
-    json_object_set_new(o, "cards_hash", json_string(hash));
-    json_object_set_new(o, "next_seq", json_integer((json_int_t)r->next_seq));
-    json_object_set_new(o, "updated", json_integer((json_int_t)now_ms()));
-    if (header && header->header.tournament)
-        json_object_set_new(o, "tournament", json_string(header->header.tournament));
-    else if (!header) {
-        /* keep what the first summary recorded */
-        const char *old;
-        size_t n;
-        if (!store_get_summary(d->st, txn, l->id, &old, &n)) {
-            json_t *prev = json_loadb(old, n, 0, NULL);
-            json_t *t = prev ? json_object_get(prev, "tournament") : NULL;
-            if (t)
-                json_object_set(o, "tournament", t);
-            json_decref(prev);
-        }
+    int bad = !o;
+
+    carddb_hash_hex(cards_hash(l->db), hash);
+    if (o) {
+        json_object_del(o, "file");
+        json_object_del(o, "verdicts");
     }
-    char *text = json_dumps(o, JSON_COMPACT);
+    /* The record's own verdicts: a duplicate, conflict, gap or malformed
+     * answer is never stored, so the summary does not count it either, and
+     * reads the same after a restart. */
+    json_t *counts = bad ? NULL : json_object_get(o, "counts");
+    for (int st = 0; counts && st < OL_V_COUNT; st++)
+        bad = bad || json_object_set_new(counts, ol_status_name((ol_status)st), json_integer((json_int_t)l->counts[st]));
+    bad = bad || json_object_set_new(o, "status", json_string(l->counts[OL_V_ILLEGAL] || l->counts[OL_V_MISMATCH]
+                                                                   ? "illegal" : "legal"));
+    bad = bad || json_object_set_new(o, "events", json_integer((json_int_t)r->next_seq));
+    bad = bad || json_object_set_new(o, "rounds", json_integer(vf ? verifier_round(vf) : 0));
+    bad = bad || json_object_set_new(o, "cards", json_sprintf("%s@%s", cards_set(l->db), cards_version(l->db)));
+    bad = bad || json_object_set_new(o, "cards_hash", json_string(hash));
+    bad = bad || json_object_set_new(o, "next_seq", json_integer((json_int_t)r->next_seq));
+    bad = bad || json_object_set_new(o, "tournament", l->tournament[0] ? json_string(l->tournament) : json_null());
+    bad = bad || json_object_set_new(o, "updated", json_integer((json_int_t)now_ms()));
+    char *text = bad ? NULL : json_dumps(o, JSON_COMPACT);
     json_decref(o);
     if (!text)
         return -ENOMEM;
@@ -439,12 +501,23 @@ static int handle(daemon_t *d, MDB_txn *txn, item *it)
         const char *s;
         size_t n;
         int known = !store_get_summary(d->st, txn, it->ev->match, &s, &n);
-        if (known || (it->ev->type == OL_MATCH && it->ev->seq == 0))
-            l = live_match(d, txn, it->ev->match);   /* NULL: logged; judged without the record */
+        int header = it->ev->type == OL_MATCH && it->ev->seq == 0;
+        if (known || header) {
+            l = live_match(d, txn, it->ev->match, header ? it->ev->header.cards : NULL);
+            if (!l) {
+                /* Its record cannot be read back: judging without it could
+                 * acknowledge what is never stored.  No reply; the table
+                 * resends, and the log says why. */
+                say(LOG_ERROR, "match %s: event %llu from %s left unanswered", it->ev->match,
+                    (unsigned long long)it->ev->seq, peer);
+                return 0;
+            }
+        }
     }
     live scratch = {0};
     live *use = l;
     if (!use) {
+        /* no header yet: judged (openlog:4) but never part of a record */
         use = &scratch;
         snprintf(scratch.id, sizeof scratch.id, "%s", it->ev->match);
         scratch.db = d->dbs[0];
@@ -486,11 +559,18 @@ static int handle(daemon_t *d, MDB_txn *txn, item *it)
         if (!rc && e->v.status != OL_V_OK)
             rc = store_put_rule(d->st, txn, e->v.rule[0] ? e->v.rule : e->v.status == OL_V_WARNING ? "warning" : "none",
                                 l->id, se.seq);
-        if (!rc)
-            rc = put_summary(d, txn, l, it->ev->type == OL_MATCH ? it->ev : NULL);
         if (!rc) {
+            l->counts[e->v.status]++;
+            l->dirty = 1;   /* its summary is written once, at the end of the batch */
             d->events_stored++;
-            it->feed = json_pack("{s:o?, s:O}", "event", view_event_json(it->ev, VIEW_PUBLIC), "verdict", vj);
+            if (it->ev->type == OL_MATCH && !l->header) {
+                snprintf(l->tournament, sizeof l->tournament, "%s",
+                         it->ev->header.tournament ? it->ev->header.tournament : "");
+                l->header = it->ev;   /* the match keeps its header for views */
+                it->ev = NULL;
+            }
+            it->feed = json_pack("{s:o?, s:O}", "event", view_event_json(it->ev ? it->ev : l->header, VIEW_PUBLIC,
+                                 l->header), "verdict", vj);
         }
     }
     if (!rc)
@@ -557,8 +637,20 @@ static void forget_batch(daemon_t *d)
     for (int i = 0; i < d->n_batch; i++) {
         live *l = d->batch[i].match[0] ? find_live(d, d->batch[i].match) : NULL;
         if (l)
-            drop_live(l);
+            live_clear(l);
         item_clear(&d->batch[i], 0);
+    }
+}
+
+/* A finished match gets few events more (claims, a judge's notes, tables
+ * resending): its session leaves memory and is rebuilt from the store if
+ * one comes, so that the daemon's memory follows the live matches only. */
+static void drop_finished(daemon_t *d)
+{
+    for (int i = 0; i < d->n_batch; i++) {
+        live *l = d->batch[i].match[0] ? find_live(d, d->batch[i].match) : NULL;
+        if (l && verify_session_report(l->sess)->finished)
+            live_clear(l);
     }
 }
 
@@ -571,12 +663,21 @@ static int commit_batch(daemon_t *d)
         int rc = mdb_txn_begin(store_env(d->st), NULL, 0, &txn);
         for (int i = 0; !rc && i < d->n_batch; i++)
             rc = handle(d, txn, &d->batch[i]);
+        for (int i = 0; !rc && i < d->n_batch; i++) {
+            live *l = d->batch[i].match[0] ? find_live(d, d->batch[i].match) : NULL;
+            if (l && l->dirty) {
+                rc = put_summary(d, txn, l);
+                l->dirty = 0;
+            }
+        }
         if (!rc)
             rc = mdb_txn_commit(txn);   /* fsync: after this, verdicts may go out */
         else
             mdb_txn_abort(txn);
-        if (!rc)
+        if (!rc) {
+            drop_finished(d);
             return 0;
+        }
         forget_batch(d);
         if (rc == MDB_MAP_FULL && store_grow(d->st) == 0) {
             say(LOG_INFO, "store map full: grown, retrying the batch of %d", d->n_batch);
@@ -633,6 +734,7 @@ static json_t *verdict_json_of(const store_event *e)
 typedef struct {
     json_t *list;
     view_kind view;
+    olevent *header;   /* the match's, for the views of its events */
 } events_ctx;
 
 static int q_event_one(void *ctx, const store_event *e)
@@ -642,7 +744,7 @@ static int q_event_one(void *ctx, const store_event *e)
     olerror err;
     json_t *ej = NULL;
     if (decode(e->event, e->event_len, &ev, &err) == OL_OK)
-        ej = view_event_json(ev, c->view);
+        ej = view_event_json(ev, c->view, c->header);
     olevent_destroy(&ev);
     json_array_append_new(c->list, json_pack("{s:o?, s:o?, s:I, s:s}", "event", ej, "verdict", verdict_json_of(e),
                                              "received", (json_int_t)e->received_ms, "peer", e->peer));
@@ -709,6 +811,14 @@ static json_t *q_verify(daemon_t *d, json_t *req)
     return json_pack("{s:b, s:o?}", "ok", 1, "report", rep);
 }
 
+static size_t live_count(const daemon_t *d)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->cap; i++)
+        n += d->table[i].sess != NULL;
+    return n;
+}
+
 static json_t *query(daemon_t *d, json_t *req)
 {
     const char *op = json_string_value(json_object_get(req, "op"));
@@ -716,11 +826,17 @@ static json_t *query(daemon_t *d, json_t *req)
     MDB_txn *txn = NULL;
     json_t *out = NULL;
     view_kind view = VIEW_PUBLIC;
+    static const char *const ops[] = {"health", "match", "events", "state", "verify", "list"};
+    int known = 0;
+    for (size_t i = 0; op && i < sizeof ops / sizeof ops[0]; i++)
+        known |= !strcmp(op, ops[i]);
     if (!op)
         return q_error("A query is a map with \"op\".");
+    if (!known)
+        return q_error("Unknown op \"%s\": health, match, events, state, verify, list.", op);
     if (!strcmp(op, "health"))
         return json_pack("{s:b, s:s, s:I, s:I, s:I, s:I}", "ok", 1, "status", "serving", "live_matches",
-                         (json_int_t)d->used, "events_stored", (json_int_t)d->events_stored, "batches",
+                         (json_int_t)live_count(d), "events_stored", (json_int_t)d->events_stored, "batches",
                          (json_int_t)d->batches, "uptime_ms", (json_int_t)(now_ms() - d->started_ms));
     if (!strcmp(op, "verify"))
         return q_verify(d, req);
@@ -732,24 +848,41 @@ static json_t *query(daemon_t *d, json_t *req)
         store_each_match(d->st, txn, q_list_one, &c);
         out = json_pack("{s:b, s:o}", "ok", 1, "matches", c.list);
     } else if (!match) {
-        out = q_error("The op \"%s\" needs \"match\" (or is unknown: health, match, events, state, verify, list).",
-                      op);
+        out = q_error("The op \"%s\" needs \"match\": the id of a stored match.", op);
     } else if (!strcmp(op, "match")) {
         const char *s;
         size_t n;
-        if (store_get_summary(d->st, txn, match, &s, &n))
+        json_t *fail = NULL;
+        store_event first;
+        olevent *h = NULL;
+        olerror err;
+        if (want_view(req, &view, &fail)) {
+            out = fail;
+        } else if (store_get_summary(d->st, txn, match, &s, &n)) {
             out = q_error("No match %s is stored.", match);
-        else
-            out = json_pack("{s:b, s:o?}", "ok", 1, "match", json_loadb(s, n, 0, NULL));
+        } else {
+            /* the header is the record's seq 0, shown in the view asked for */
+            json_t *header = NULL;
+            if (!store_get_event(d->st, txn, match, 0, &first) &&
+                decode(first.event, first.event_len, &h, &err) == OL_OK)
+                header = view_event_json(h, view, h);
+            olevent_destroy(&h);
+            out = json_pack("{s:b, s:o?, s:o?}", "ok", 1, "match", json_loadb(s, n, 0, NULL), "header", header);
+        }
     } else if (!strcmp(op, "events")) {
         json_t *fail = NULL;
         if (want_view(req, &view, &fail)) {
             out = fail;
         } else {
             json_t *f = json_object_get(req, "from"), *t = json_object_get(req, "to");
-            events_ctx c = {json_array(), view};
+            events_ctx c = {json_array(), view, NULL};
+            store_event first;
+            olerror err;
+            if (!store_get_event(d->st, txn, match, 0, &first))
+                decode(first.event, first.event_len, &c.header, &err);
             store_each_event(d->st, txn, match, json_is_integer(f) ? (uint64_t)json_integer_value(f) : 0,
                              json_is_integer(t) ? (uint64_t)json_integer_value(t) : UINT64_MAX, q_event_one, &c);
+            olevent_destroy(&c.header);
             out = json_pack("{s:b, s:o}", "ok", 1, "events", c.list);
         }
     } else if (!strcmp(op, "state")) {
@@ -757,8 +890,8 @@ static json_t *query(daemon_t *d, json_t *req)
         live scratch = {0};
         if (want_view(req, &view, &fail)) {
             out = fail;
-        } else if (rebuild_into(d, txn, &scratch, match, json_is_integer(at) ? (uint64_t)json_integer_value(at)
-                                                                               : UINT64_MAX)) {
+        } else if (rebuild_into(d, txn, &scratch, match,
+                                json_is_integer(at) ? (uint64_t)json_integer_value(at) : UINT64_MAX, NULL)) {
             out = q_error("Match %s cannot be replayed from the store.", match);
         } else if (!verify_session_verifier(scratch.sess)) {
             out = q_error("Match %s has no engine state.", match);
@@ -767,7 +900,7 @@ static json_t *query(daemon_t *d, json_t *req)
                             (json_int_t)verify_session_next_seq(scratch.sess) - 1, "state",
                             view_board_json(verify_session_verifier(scratch.sess), view));
         }
-        verify_session_destroy(&scratch.sess);
+        live_clear(&scratch);
     } else {
         out = q_error("Unknown op \"%s\": health, match, events, state, verify, list.", op);
     }
@@ -828,7 +961,7 @@ static int recover_one(void *ctx, const char *match, const char *json, size_t le
     json_decref(o);
     if (finished)
         return 0;   /* rebuilt on demand if a table ever resends to it */
-    if (!live_match(c->d, c->txn, match))
+    if (!live_match(c->d, c->txn, match, NULL))
         c->failed++;
     else
         c->n++;
@@ -966,7 +1099,7 @@ static int make_parents(const char *dir)
 static void shutdown_daemon(daemon_t *d)
 {
     for (size_t i = 0; i < d->cap; i++)
-        verify_session_destroy(&d->table[i].sess);
+        live_clear(&d->table[i]);
     free(d->table);
     if (d->ingest)
         zmq_close(d->ingest);

@@ -472,6 +472,7 @@ int verify_session_event(verify_session *s, const olevent *ev, const char *raw, 
     if (s->rep->n_verdicts != before + 1)
         return VERIFY_ENOMEM;   /* cannot happen: every path pushes one verdict */
     conclude(s);
+    s->rep->next_seq = s->expect;
     *out = &s->rep->verdicts[before];
     return VERIFY_OK;
 }

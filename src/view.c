@@ -707,7 +707,7 @@ static void hide_href_list(json_t *list, int visible)
             json_array_set_new(list, i, json_null());
 }
 
-json_t *view_event_json(const olevent *ev, view_kind v)
+json_t *view_event_json(const olevent *ev, view_kind v, const olevent *header)
 {
     json_t *o = olcodec_to_json(ev);
     int owner = ev->by == OL_BY_P1 ? 0 : ev->by == OL_BY_P2 ? 1 : -1;
@@ -727,11 +727,18 @@ json_t *view_event_json(const olevent *ev, view_kind v)
         }
         break;
     }
-    case OL_BENCH:
-        /* setup: four face-down monsters; later: the fifth, face-down (R1) */
-        hide_href_list(json_object_get(o, "slots"), visible);
+    case OL_BENCH: {
+        /* setup: four monsters, face-down but for the last ones under the
+         * bench_facedown lever (snap 18.6, A29), which start face-up and
+         * public; later: the fifth, face-down (R1) */
+        json_t *slots = json_object_get(o, "slots");
+        uint64_t down = header ? ol_header_lever(&header->header, "bench_facedown", 4) : 4;
+        for (size_t i = 0; i < json_array_size(slots); i++)
+            if (i < down && !visible && json_is_string(json_array_get(slots, i)))
+                json_array_set_new(slots, i, json_null());
         hide_href(o, "card", json_object_get(o, "card"), visible);
         break;
+    }
     case OL_SELECT:
     case OL_LOCK:
         hide_href_list(json_object_get(o, "cards"), visible);

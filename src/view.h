@@ -68,8 +68,11 @@ int view_state_hash(const verifier *vf, uint8_t out[VIEW_HASH_BYTES]);
  * player the view may not see is null, and -- except in the judge view --
  * nonces are removed and the header's decklists of players the view may not
  * see are null.  Revealing fields (`card` of flip, unlock, spell, counter,
- * promote, evolve, prime) are public and kept.  Commitments ({"c": hex})
- * reveal nothing and are kept.  NULL when out of memory. */
-json_t *view_event_json(const olevent *ev, view_kind v);
+ * promote, evolve, prime) are public and kept, and so are setup Bench slots
+ * that start face-up under the header's `bench_facedown` lever (snap 18.6):
+ * `header` is the match's header (NULL: every setup slot counts as hidden).
+ * Commitments ({"c": hex}) reveal nothing and are kept.  NULL when out of
+ * memory. */
+json_t *view_event_json(const olevent *ev, view_kind v, const olevent *header);
 
 #endif

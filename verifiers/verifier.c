@@ -57,6 +57,11 @@ void verifier_unverified(const verifier *vf, unsigned out[2])
         out[p] = (unsigned)u[p].bench + u[p].hand + u[p].locked + u[p].fifth + u[p].grave;
 }
 
+unsigned verifier_round(const verifier *vf)
+{
+    return vf->snap.setup_done ? vf->snap.round : 0;
+}
+
 const char *verifier_engine(const verifier *vf)
 {
     (void)vf;

@@ -57,6 +57,10 @@ int verifier_finished(const verifier *vf, int *winner);
  * never opened; 0 in open mode.  For the final record. */
 void verifier_unverified(const verifier *vf, unsigned out[2]);
 
+/* The round the match is in, or ended in (1..); 0 before setup is done.
+ * For summaries ("rounds" of a stored match, openlog.md 9). */
+unsigned verifier_round(const verifier *vf);
+
 /* The format's engine name and version, stored with each record
  * (openlog.md 10): "snap/2". */
 const char *verifier_engine(const verifier *vf);

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# e2e_openlog_client.sh -- arbiterd against tests/openlog_client.py, the
+# independent client written from openlog.md alone (no server source read),
+# as the wire contract's independent check: if the page is enough and the
+# daemon follows it, the client passes on a legal and an illegal log.
+#
+# Starts $ARBITERD (default $top_builddir/arbiterd) on ipc endpoints in a
+# temporary directory with a fresh store, streams
+#   fixtures/snap/legal-commit-concede.jsonl          (commit mode, legal)
+#   fixtures/snap/illegal-snap_9_4-lock-in-freeze.jsonl (open mode, snap:9.4)
+# through the client, stops the daemon with SIGTERM (it must exit 0) and
+# passes only if the client passed on both.  As a sanity check of the run
+# itself, the legal log must get no illegal verdict and the illegal one the
+# rule its file name cites.  Skips (77) when /usr/bin/python3 lacks zmq or
+# msgpack (Debian: python3-zmq python3-msgpack).
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${top_builddir:=$top_srcdir/build}"
+: "${ARBITERD:=$top_builddir/arbiterd}"
+: "${ARBITER_CARDS:=$top_srcdir/fixtures/cards/core.json}"
+export ARBITER_CARDS
+PY=/usr/bin/python3
+CLIENT="$top_srcdir/tests/openlog_client.py"
+
+if ! "$PY" -c 'import zmq, msgpack' 2>/dev/null; then
+    echo "SKIP e2e_openlog_client: $PY cannot import zmq and msgpack (install python3-zmq python3-msgpack)"
+    exit 77
+fi
+if [ ! -x "$ARBITERD" ]; then
+    echo "FAIL e2e_openlog_client: no daemon at $ARBITERD"
+    exit 1
+fi
+
+TMP=$(mktemp -d)
+pid=
+cleanup() {
+    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then kill -TERM "$pid"; wait "$pid"; fi
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+IN="ipc://$TMP/ingest" FEED="ipc://$TMP/feed" QUERY="ipc://$TMP/query"
+"$ARBITERD" --db "$TMP/db" --ingest "$IN" --feed "$FEED" --query "$QUERY" \
+    --log-level warn 2>"$TMP/arbiterd.err" &
+pid=$!
+# ready when the ipc files exist (the client's own sockets reconnect anyway)
+for _ in $(seq 50); do
+    [ -S "$TMP/ingest" ] && [ -S "$TMP/feed" ] && [ -S "$TMP/query" ] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+done
+if ! kill -0 "$pid" 2>/dev/null; then
+    echo "FAIL e2e_openlog_client: arbiterd did not start:"; cat "$TMP/arbiterd.err"
+    pid=; exit 1
+fi
+
+passed=0 failed=0
+pass() { passed=$((passed + 1)); printf 'PASS %s\n' "$*"; }
+fail() { failed=$((failed + 1)); printf 'FAIL %s\n' "$*"; }
+
+# run_log FILE WANT_RULE: WANT_RULE "" for a legal log.
+run_log() {
+    local log="$top_srcdir/fixtures/snap/$1" want="$2" name out rc
+    name=$(basename "$1" .jsonl)
+    out="$TMP/$name.out"
+    rc=0
+    "$PY" "$CLIENT" --ingest "$IN" --feed "$FEED" --query "$QUERY" "$log" >"$out" 2>&1 || rc=$?
+    if [ "$rc" -eq 0 ]; then
+        pass "$name: the client found the daemon as openlog.md says"
+    else
+        fail "$name: the client exited $rc"
+        sed -n '/^DEVIATIONS/,$p' "$out"
+        grep -v '^[0-9]' "$out" | grep -v '^#' | grep -v '^DEVIATIONS' | grep -v '^  - ' | head -20
+    fi
+    # verdict lines: "seq status rule msg"
+    if [ -z "$want" ]; then
+        if grep -Eq '^[0-9]+ (illegal|mismatch|malformed) ' "$out"; then
+            fail "$name: a legal log got a ruling: $(grep -E '^[0-9]+ (illegal|mismatch|malformed) ' "$out" | head -3)"
+        else
+            pass "$name: no illegal verdict"
+        fi
+    else
+        if grep -Eq "^[0-9]+ illegal $want " "$out"; then
+            pass "$name: illegal citing $want"
+        else
+            fail "$name: no verdict 'illegal $want': $(grep -E '^[0-9]+ ' "$out" | grep -v ' ok ' | head -3)"
+        fi
+    fi
+}
+
+run_log legal-commit-concede.jsonl ""
+run_log illegal-snap_9_4-lock-in-freeze.jsonl snap:9.4
+
+kill -TERM "$pid"
+rc=0; wait "$pid" || rc=$?
+pid=
+if [ "$rc" -eq 0 ]; then pass "arbiterd exits 0 on SIGTERM"; else fail "arbiterd exited $rc on SIGTERM: $(tail -5 "$TMP/arbiterd.err")"; fi
+
+printf 'e2e_openlog_client: %d passed, %d failed\n' "$passed" "$failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
