@@ -32,6 +32,7 @@ static const subcommand commands[] = {
     {"send",    cmd_send,    "stream logs to arbiterd as live tables and print the verdicts"},
     {"audit",   cmd_audit,   "a stored match: timeline, hash-chain check, board at an event"},
     {"list",    cmd_list,    "the matches in a store, with their status"},
+    {"query",   cmd_query,   "one request to arbiterd's query socket"},
 };
 
 void cli_error(const char *fmt, ...)

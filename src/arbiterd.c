@@ -853,9 +853,10 @@ static json_t *query(daemon_t *d, json_t *req)
     if (!known)
         return q_error("Unknown op \"%s\": health, match, events, state, verify, list, cards.", op);
     if (!strcmp(op, "health"))
-        return json_pack("{s:b, s:s, s:I, s:I, s:I, s:I}", "ok", 1, "status", "serving", "live_matches",
+        return json_pack("{s:b, s:s, s:I, s:I, s:I, s:I, s:I}", "ok", 1, "status", "serving", "live_matches",
                          (json_int_t)live_count(d), "events_stored", (json_int_t)d->events_stored, "batches",
-                         (json_int_t)d->batches, "uptime_ms", (json_int_t)(now_ms() - d->started_ms));
+                         (json_int_t)d->batches, "quarantined", (json_int_t)d->quarantined, "uptime_ms",
+                         (json_int_t)(now_ms() - d->started_ms));
     if (!strcmp(op, "verify"))
         return q_verify(d, req);
     if (mdb_txn_begin(store_env(d->st), NULL, MDB_RDONLY, &txn))

@@ -23,6 +23,7 @@ int cmd_replay(int argc, char **argv);
 int cmd_send(int argc, char **argv);
 int cmd_audit(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_query(int argc, char **argv);
 
 /* Load the card database at `path` (NULL: carddb_default_path()) into *db
  * for a command; on failure print "arbiter: card database ..." with every

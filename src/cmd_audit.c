@@ -141,10 +141,10 @@ static int parse(int argc, char **argv, audit_opts *o, int is_audit)
 /* ---- the daemon's query socket ------------------------------------------- */
 
 /* One request to a daemon's query ROUTER (openlog.md 9): a new reference to
- * its reply, or NULL with a sentence in err (no daemon, a timeout, a reply
- * that is not a map, or the daemon's own {"ok":false,"error"}).  JSON both
- * ways.  Takes the reference to req. */
-static json_t *query_call(const char *ep, json_t *req, char *err, size_t errlen)
+ * its reply, {"ok":false,...} included, or NULL with a sentence in err (no
+ * daemon, a timeout, a reply that is not a map).  JSON both ways.  Takes
+ * the reference to req. */
+static json_t *query_send(const char *ep, json_t *req, char *err, size_t errlen)
 {
     void *ctx = zmq_ctx_new(), *sock = ctx ? zmq_socket(ctx, ZMQ_DEALER) : NULL;
     char *text = json_dumps(req, JSON_COMPACT);
@@ -172,11 +172,6 @@ static json_t *query_call(const char *ep, json_t *req, char *err, size_t errlen)
         json_decref(rep);
         rep = NULL;
         snprintf(err, errlen, "arbiterd at %s answered something that is not a JSON map", ep);
-    } else if (!json_is_true(json_object_get(rep, "ok"))) {
-        const char *why = json_string_value(json_object_get(rep, "error"));
-        snprintf(err, errlen, "%s", why ? why : "arbiterd refused the request");
-        json_decref(rep);
-        rep = NULL;
     }
 out:
     zmq_msg_close(&m);
@@ -186,6 +181,20 @@ out:
         zmq_close(sock);
     if (ctx)
         zmq_ctx_term(ctx);
+    return rep;
+}
+
+/* query_send(), where only {"ok":true,...} is a reply: the daemon's
+ * refusal becomes NULL with its sentence in err. */
+static json_t *query_call(const char *ep, json_t *req, char *err, size_t errlen)
+{
+    json_t *rep = query_send(ep, req, err, errlen);
+    if (rep && !json_is_true(json_object_get(rep, "ok"))) {
+        const char *why = json_string_value(json_object_get(rep, "error"));
+        snprintf(err, errlen, "%s", why ? why : "arbiterd refused the request");
+        json_decref(rep);
+        rep = NULL;
+    }
     return rep;
 }
 
@@ -615,4 +624,53 @@ int cmd_list(int argc, char **argv)
     if (!o.json && rc == CLI_OK)
         fprintf(stderr, "%d match%s\n", c.n, c.n == 1 ? "" : "es");
     return rc;
+}
+
+/* ---- query -------------------------------------------------------------------- */
+
+static const char query_usage[] =
+    "usage: arbiter query [--endpoint EP] REQUEST\n"
+    "\n"
+    "Send one request to arbiterd's query socket (openlog.md 9) and print the\n"
+    "reply, one JSON map per line.  REQUEST is a JSON map with \"op\":\n"
+    "  {\"op\":\"health\"}   {\"op\":\"list\",\"status\":\"illegal\"}\n"
+    "  {\"op\":\"match\",\"match\":ID}   {\"op\":\"state\",\"match\":ID,\"at\":17,\"view\":\"p1\"}\n"
+    "  --endpoint EP  default tcp://127.0.0.1:7422\n"
+    "\n"
+    "exit: 0 the daemon answered ok, 1 it answered {\"ok\":false}, 2 bad usage or\n"
+    "no answer.\n";
+
+int cmd_query(int argc, char **argv)
+{
+    const char *ep = "tcp://127.0.0.1:7422", *text = NULL;
+    char err[512];
+
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            fputs(query_usage, stdout);
+            return CLI_OK;
+        }
+        if (!strcmp(argv[i], "--endpoint") && i + 1 < argc)
+            ep = argv[++i];
+        else if (!text && argv[i][0] != '-')
+            text = argv[i];
+        else {
+            fputs(query_usage, stderr);
+            return CLI_BADINPUT;
+        }
+    }
+    json_t *req = text ? json_loads(text, 0, NULL) : NULL;
+    if (!json_is_object(req)) {
+        json_decref(req);
+        cli_error("the request must be one JSON map, such as {\"op\":\"health\"}");
+        return CLI_BADINPUT;
+    }
+    json_t *rep = query_send(ep, req, err, sizeof err);
+    if (!rep) {
+        cli_error("%s", err);
+        return CLI_BADINPUT;
+    }
+    int ok = json_is_true(json_object_get(rep, "ok"));
+    int rc = cli_print_json(rep);
+    return rc ? rc : ok ? CLI_OK : CLI_ILLEGAL;
 }

@@ -35,7 +35,7 @@
 #define TABLES_MAX 4096
 
 static const char usage_text[] =
-    "usage: arbiter send FILE... [--endpoint EP] [--tables N] [--rate R] [--timeout MS] [--json] [--quiet]\n"
+    "usage: arbiter send FILE... [--endpoint EP] [--tables N] [--rate R] [--timeout MS] [--raw] [--json] [--quiet]\n"
     "\n"
     "Stream open logs (.jsonl or .mlog) to arbiterd as live tables and print\n"
     "each verdict as it arrives.\n"
@@ -47,6 +47,8 @@ static const char usage_text[] =
     "                 allow, with up to 64 events in flight)\n"
     "  --timeout MS   resend the unanswered events on a new connection after MS\n"
     "                 without a reply (default 2000)\n"
+    "  --raw          send each FILE whole as one message, bytes as they are (to\n"
+    "                 try what a table must not send: the daemon judges it)\n"
     "  --json         one verdict per line, as the daemon sent it (openlog.md 8)\n"
     "  --quiet        print only verdicts that are not ok, and the summary\n"
     "\n"
@@ -69,7 +71,7 @@ typedef struct {
 
 typedef struct {
     const char *endpoint;
-    int tables, json, quiet;
+    int tables, json, quiet, raw;
     double rate;
     long timeout_ms;
     char **files;
@@ -99,6 +101,25 @@ static int push_msg(table *t, const void *bytes, size_t len)
     memcpy(copy, bytes, len);
     t->events[t->n++] = (msg){copy, len};
     return 0;
+}
+
+/* --raw: the whole file is one message, its bytes as they are. */
+static int load_raw(table *t, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    long n = -1;
+    int rc = CLI_BADINPUT;
+
+    if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
+        (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n)
+        rc = push_msg(t, buf, (size_t)n) ? CLI_INTERNAL : CLI_OK;
+    else
+        cli_error("%s: cannot read it", path);
+    free(buf);
+    if (f)
+        fclose(f);
+    return rc;
 }
 
 /* Append every event of `path` to table t.  0, or CLI_BADINPUT (said). */
@@ -164,7 +185,13 @@ static int connect_table(void *ctx, table *t, const char *ep)
 static void show_verdict(const send_opts *o, const char *bytes, size_t len, int *bad)
 {
     json_t *v = NULL;
-    if (olcodec_msgpack_to_json((const uint8_t *)bytes, len, (ol_origin){0, 0}, &v, NULL) != OL_OK || !v) {
+    /* the daemon answers in the encoding it was spoken to: JSON for JSON */
+    if (len && bytes[0] == '{')
+        v = json_loadb(bytes, len, 0, NULL);
+    else if (olcodec_msgpack_to_json((const uint8_t *)bytes, len, (ol_origin){0, 0}, &v, NULL) != OL_OK)
+        v = NULL;
+    if (!json_is_object(v)) {
+        json_decref(v);
         printf("(a reply that is not a verdict, %zu bytes)\n", len);
         *bad = 1;
         return;
@@ -202,6 +229,8 @@ static int parse_opts(int argc, char **argv, send_opts *o)
             o->json = 1;
         } else if (!strcmp(a, "--quiet")) {
             o->quiet = 1;
+        } else if (!strcmp(a, "--raw")) {
+            o->raw = 1;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(usage_text, stdout);
             return -1;
@@ -267,7 +296,7 @@ int cmd_send(int argc, char **argv)
         !(items = calloc((size_t)o.tables, sizeof *items)) || !(ctx = zmq_ctx_new()))
         goto out;
     for (int i = 0; i < o.n_files; i++)
-        if ((rc = load_file(&tables[i % o.tables], o.files[i])))
+        if ((rc = (o.raw ? load_raw : load_file)(&tables[i % o.tables], o.files[i])))
             goto out;
     for (int i = 0; i < o.tables; i++) {
         total += tables[i].n;

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# e2e_daemon.sh -- a real arbiterd on ipc sockets with a real LMDB store in a
+# temporary folder (issue 4):
+#   - every Snap fixture streamed by several tables at once gets, event for
+#     event, the verdicts `arbiter verify` gives the file (openlog.md 10);
+#   - every stored record audits clean: chain intact, judged again as stored;
+#   - a tampered stored event breaks the audit's chain check at that event;
+#   - a restart rebuilds the matches and a resent log is answered duplicate,
+#     with the stored verdict, event for event;
+#   - duplicate, conflict and gap of openlog.md 8;
+#   - the malformed corpus, and a flood of garbage, over the socket: every
+#     message a malformed verdict and a quarantine entry, while another
+#     table streams a game to its end with its usual verdicts;
+#   - SIGTERM: exit 0.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/daemon.sh"
+cd "$top_srcdir" || exit 1
+command -v jq >/dev/null || { echo "jq is needed"; exit 77; }
+
+daemon_start || { fail "arbiterd starts"; finish; exit 1; }
+pass "arbiterd starts and answers health"
+
+# ---- live = batch, for every fixture ------------------------------------
+"$ARBITER" send --endpoint "$EP_IN" --tables 8 --json fixtures/snap/*.jsonl >"$TMP/live.jsonl" 2>"$TMP/send.err"
+n_live=$(wc -l <"$TMP/live.jsonl")
+n_events=$(cat fixtures/snap/*.jsonl | wc -l)
+[ "$n_live" -eq "$n_events" ] && pass "one verdict per event ($n_live)" ||
+    fail "$n_events events sent, $n_live verdicts came back"
+bad=0
+for f in fixtures/snap/*.jsonl; do
+    m=$(head -n 1 "$f" | jq -r .match)
+    jq -c --arg m "$m" 'select(.match == $m and .status != "ok")' "$TMP/live.jsonl" >"$TMP/l"
+    "$ARBITER" verify --json "$f" | jq -c '.verdicts[]' >"$TMP/b"
+    cmp -s "$TMP/l" "$TMP/b" || { bad=$((bad + 1)); echo "  live and batch differ for $f:"; diff "$TMP/b" "$TMP/l" | head -5; }
+done
+[ $bad -eq 0 ] && pass "live verdicts = batch verdicts for all $(ls fixtures/snap/*.jsonl | wc -l) fixtures" ||
+    fail "$bad fixtures judged differently live"
+
+# ---- every record audits clean ---------------------------------------------
+"$ARBITER" list --db "$STORE" --json >"$TMP/list" 2>/dev/null
+n_matches=$(wc -l <"$TMP/list")
+bad=0
+for m in $(jq -r .match "$TMP/list"); do
+    "$ARBITER" audit "$m" --db "$STORE" --json >"$TMP/a" 2>/dev/null
+    jq -e '.chain.intact and .judged_again.as_stored' "$TMP/a" >/dev/null || { bad=$((bad + 1)); echo "  $m does not audit clean"; }
+done
+[ $bad -eq 0 ] && [ "$n_matches" -gt 100 ] && pass "$n_matches records: chains intact, judged again as stored" ||
+    fail "$bad of $n_matches records do not audit clean"
+m=snap-open-prime-singular
+"$ARBITER" audit "$m" --query "$EP_Q" --json >"$TMP/aq" 2>/dev/null
+"$ARBITER" audit "$m" --db "$STORE" --json >"$TMP/ad" 2>/dev/null
+cmp -s "$TMP/aq" "$TMP/ad" && pass "audit over --query reads what --db reads" || fail "audit --query and --db differ"
+"$ARBITER" audit "$m" --db "$STORE" --at 20 --view public >"$TMP/pub" 2>/dev/null
+"$ARBITER" audit "$m" --db "$STORE" --at 20 --view judge >"$TMP/jud" 2>/dev/null
+grep -q 'face-down: ' "$TMP/jud" && ! grep -q 'face-down: ' "$TMP/pub" &&
+    pass "audit --at: the judge sees face-down cards, the public does not" ||
+    fail "audit --at views: hidden cards leak or are missing"
+
+# ---- recovery: a restart, then every stored event resent ------------------
+daemon_stop && pass "SIGTERM: arbiterd exits 0" || fail "SIGTERM: arbiterd exit code not 0"
+mdb_dump -a "$STORE" >/dev/null 2>&1 && pass "mdb_dump reads the store" || fail "mdb_dump cannot read the store"
+daemon_start || { fail "arbiterd restarts"; finish; exit 1; }
+f=fixtures/snap/legal-commit-coreon-obscura.jsonl
+"$ARBITER" send --endpoint "$EP_IN" --json "$f" >"$TMP/again" 2>/dev/null
+dup=$(jq -s '[.[] | select(.status == "duplicate" and .stored != null)] | length' "$TMP/again")
+[ "$dup" -eq "$(wc -l <"$f")" ] && pass "after a restart a resent log is answered duplicate, event for event" ||
+    fail "after a restart: $dup of $(wc -l <"$f") resent events answered duplicate"
+jq -s -e --slurpfile l "$TMP/live.jsonl" --arg m "$(head -n1 "$f" | jq -r .match)" \
+    '[.[].stored] == [$l[] | select(.match == $m)]' "$TMP/again" >/dev/null &&
+    pass "each duplicate carries the stored verdict" || fail "a duplicate's stored verdict differs from the first"
+
+# ---- duplicate, conflict, gap (openlog.md 8) ---------------------------------
+f=fixtures/snap/legal-open-concede.jsonl
+sed 's/"match":"[^"]*"/"match":"e2e-seq"/' "$f" | head -n 10 >"$TMP/seq.jsonl"
+sed -n 4p "$TMP/seq.jsonl" >>"$TMP/seq.jsonl"                                   # seq 3 again
+sed -n 4p "$TMP/seq.jsonl" | jq -c '. + {"note":"other bytes"}' >>"$TMP/seq.jsonl"  # seq 3, other bytes
+sed -n 10p "$TMP/seq.jsonl" | sed 's/"seq":9,/"seq":15,/' >>"$TMP/seq.jsonl"    # seq 15: a gap
+"$ARBITER" send --endpoint "$EP_IN" --json "$TMP/seq.jsonl" >"$TMP/seqv" 2>/dev/null
+tail -n 3 "$TMP/seqv" | jq -r '"\(.seq) \(.status) \(.rule // "-") \(.expect // "-") \(.stored.status // "-")"' >"$TMP/got"
+printf '3 duplicate - - ok\n3 conflict openlog:seq - -\n15 gap openlog:seq 10 -\n' >"$TMP/want"
+cmp -s "$TMP/got" "$TMP/want" && pass "duplicate (with stored), conflict, gap (with expect)" ||
+    { fail "duplicate/conflict/gap"; diff "$TMP/want" "$TMP/got"; }
+
+# ---- bad input over the socket, while another table streams ----------------
+q0=$("$ARBITER" query --endpoint "$EP_Q" '{"op":"health"}' | jq .quarantined)
+g=fixtures/snap/legal-open-overdrive-resonance.jsonl
+sed 's/"match":"[^"]*"/"match":"e2e-beside-garbage"/' "$g" >"$TMP/beside.jsonl"
+corpus=$(ls fixtures/malformed/* | grep -v EXPECT)
+n_corpus=$(echo "$corpus" | wc -l)
+flood=()
+for i in $(seq 1 40); do flood+=($corpus); done
+"$ARBITER" send --endpoint "$EP_IN" --raw --json --tables 4 "${flood[@]}" >"$TMP/garbage" 2>/dev/null &
+gp=$!
+"$ARBITER" send --endpoint "$EP_IN" --json --rate 200 "$TMP/beside.jsonl" >"$TMP/beside" 2>/dev/null
+brc=$?
+wait $gp
+n_flood=${#flood[@]}
+n_mal=$(jq -s '[.[] | select(.status == "malformed" and (.msg | length) > 10)] | length' "$TMP/garbage")
+[ "$n_mal" -eq "$n_flood" ] && pass "$n_flood garbage messages ($n_corpus kinds x 40): a malformed verdict each, with a sentence" ||
+    fail "$n_flood garbage messages, $n_mal malformed verdicts"
+q1=$("$ARBITER" query --endpoint "$EP_Q" '{"op":"health"}' | jq .quarantined)
+[ $((q1 - q0)) -eq "$n_flood" ] && pass "every one is in quarantine" || fail "quarantine grew by $((q1 - q0)), not $n_flood"
+"$ARBITER" verify --json "$g" | jq -c '.verdicts[] | del(.match)' >"$TMP/b"
+jq -c 'select(.status != "ok") | del(.match)' "$TMP/beside" >"$TMP/l"
+[ $brc -eq 0 ] && [ "$(wc -l <"$TMP/beside")" -eq "$(wc -l <"$g")" ] && cmp -s "$TMP/b" "$TMP/l" &&
+    pass "the table beside the flood streamed its game to the end, verdicts as in batch" ||
+    fail "the table beside the flood was disturbed"
+head -c 2000000 /dev/urandom >"$TMP/huge.bin"
+timeout 5 "$ARBITER" send --endpoint "$EP_IN" --raw --timeout 1000 "$TMP/huge.bin" >/dev/null 2>&1
+"$ARBITER" query --endpoint "$EP_Q" '{"op":"health"}' >/dev/null 2>&1 &&
+    pass "a 2 MB message (over ZMQ_MAXMSGSIZE) is dropped; the daemon goes on" || fail "a 2 MB message stopped the daemon"
+
+daemon_stop && pass "SIGTERM after all that: exit 0" || fail "SIGTERM: exit code not 0"
+
+# ---- a tampered event breaks the chain at that event -------------------------
+m=snap-open-prime-singular
+"$top_builddir/tests/store_tamper" "$STORE" "$m" 17 || fail "store_tamper"
+"$ARBITER" audit "$m" --db "$STORE" --json >"$TMP/t" 2>/dev/null
+rc=$?
+[ $rc -eq 1 ] && jq -e '.chain.intact == false and .chain.broken_at == 17' "$TMP/t" >/dev/null &&
+    pass "a tampered stored event breaks the chain check at that event (#17), exit 1" ||
+    fail "tampering #17: audit says $(jq -c .chain "$TMP/t"), exit $rc"
+"$ARBITER" audit "$m" --db "$STORE" | grep -q 'hash chain: BROKEN at #17' &&
+    pass "the human audit says so in words" || fail "the human audit does not name the broken link"
+finish
