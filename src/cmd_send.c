@@ -58,6 +58,8 @@ static const char usage_text[] =
 typedef struct {
     char *bytes;
     size_t len;
+    char match[OL_MATCH_MAX + 1];   /* "" for a --raw message            */
+    uint64_t seq;
 } msg;
 
 typedef struct {
@@ -85,7 +87,7 @@ static uint64_t mono_ms(void)
     return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-static int push_msg(table *t, const void *bytes, size_t len)
+static int push_msg(table *t, const void *bytes, size_t len, const olevent *ev)
 {
     if (t->n == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 128;
@@ -99,7 +101,12 @@ static int push_msg(table *t, const void *bytes, size_t len)
     if (!copy)
         return -1;
     memcpy(copy, bytes, len);
-    t->events[t->n++] = (msg){copy, len};
+    t->events[t->n] = (msg){copy, len, "", 0};
+    if (ev) {
+        snprintf(t->events[t->n].match, sizeof t->events[t->n].match, "%s", ev->match);
+        t->events[t->n].seq = ev->seq;
+    }
+    t->n++;
     return 0;
 }
 
@@ -113,7 +120,7 @@ static int load_raw(table *t, const char *path)
 
     if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
         (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n)
-        rc = push_msg(t, buf, (size_t)n) ? CLI_INTERNAL : CLI_OK;
+        rc = push_msg(t, buf, (size_t)n, NULL) ? CLI_INTERNAL : CLI_OK;
     else
         cli_error("%s: cannot read it", path);
     free(buf);
@@ -143,10 +150,10 @@ static int load_file(table *t, const char *path)
             char *mp = NULL;
             size_t n = 0;
             rc = olcodec_encode(ev, OL_ENC_MSGPACK, &mp, &n);
-            rc = rc == OL_OK ? push_msg(t, mp, n) : -1;
+            rc = rc == OL_OK ? push_msg(t, mp, n, ev) : -1;
             free(mp);
         } else if (rc == OL_EMALFORMED && raw) {
-            rc = push_msg(t, raw, len);   /* the daemon will judge it malformed */
+            rc = push_msg(t, raw, len, NULL);   /* the daemon will judge it malformed */
         } else if (rc != OL_EMALFORMED) {
             rc = -1;
         } else {
@@ -172,6 +179,12 @@ static int connect_table(void *ctx, table *t, const char *ep)
     if (!t->sock)
         return -1;
     zmq_setsockopt(t->sock, ZMQ_LINGER, &zero, sizeof zero);
+    /* No silent reconnection: ZeroMQ would reconnect under us and hand the
+     * new daemon what was queued after the old one died, so that replies
+     * no longer line up with what we sent.  We reconnect ourselves, with a
+     * new socket, and resend everything unanswered, in order. */
+    int never = -1;
+    zmq_setsockopt(t->sock, ZMQ_RECONNECT_IVL, &never, sizeof never);
     if (zmq_connect(t->sock, ep)) {
         cli_error("cannot connect to %s: %s", ep, zmq_strerror(errno));
         return -1;
@@ -182,22 +195,50 @@ static int connect_table(void *ctx, table *t, const char *ep)
 }
 
 /* Print one verdict; counts it in bad when it is not clean. */
-static void show_verdict(const send_opts *o, const char *bytes, size_t len, int *bad)
+/* A reply as a JSON map (the daemon answers in the encoding it was spoken
+ * to: JSON for JSON, else MessagePack), or NULL. */
+static json_t *reply_json(const char *bytes, size_t len)
 {
     json_t *v = NULL;
-    /* the daemon answers in the encoding it was spoken to: JSON for JSON */
     if (len && bytes[0] == '{')
         v = json_loadb(bytes, len, 0, NULL);
     else if (olcodec_msgpack_to_json((const uint8_t *)bytes, len, (ol_origin){0, 0}, &v, NULL) != OL_OK)
         v = NULL;
     if (!json_is_object(v)) {
         json_decref(v);
+        return NULL;
+    }
+    return v;
+}
+
+/* A `gap` that only says the transport lost events (they died with a
+ * daemon): the event it expects is one of ours still unanswered.  A gap in
+ * the log itself expects an event the table never had. */
+static int transport_gap(const table *t, json_t *v)
+{
+    const char *status = json_string_value(json_object_get(v, "status"));
+    const char *match = json_string_value(json_object_get(v, "match"));
+    json_t *expect = json_object_get(v, "expect");
+    if (!status || strcmp(status, "gap") || !match || !json_is_integer(expect))
+        return 0;
+    for (size_t i = t->acked; i < t->next; i++)
+        if (t->events[i].seq == (uint64_t)json_integer_value(expect) && !strcmp(t->events[i].match, match))
+            return 1;
+    return 0;
+}
+
+/* Print one verdict (v NULL: a reply that is not one); counts it in bad
+ * when it is not clean. */
+static void show_verdict(const send_opts *o, json_t *v, size_t len, int *bad, size_t *dups)
+{
+    if (!v) {
         printf("(a reply that is not a verdict, %zu bytes)\n", len);
         *bad = 1;
         return;
     }
     const char *status = json_string_value(json_object_get(v, "status"));
     int clean = status && (!strcmp(status, "ok") || !strcmp(status, "warning") || !strcmp(status, "duplicate"));
+    *dups += status && !strcmp(status, "duplicate");
     if (!clean)
         *bad = 1;
     if (o->json) {
@@ -206,13 +247,12 @@ static void show_verdict(const send_opts *o, const char *bytes, size_t len, int 
             printf("%s\n", s);
         free(s);
     } else if (!o->quiet || !clean) {
+        const char *match = json_string_value(json_object_get(v, "match"));
         const char *rule = json_string_value(json_object_get(v, "rule"));
         const char *m = json_string_value(json_object_get(v, "msg"));
-        printf("%s #%lld %s%s%s%s%s\n", json_string_value(json_object_get(v, "match")) ? json_string_value(json_object_get(v, "match")) : "?",
-               (long long)json_integer_value(json_object_get(v, "seq")), status ? status : "?", rule ? " " : "",
-               rule ? rule : "", m ? ": " : "", m ? m : "");
+        printf("%s #%lld %s%s%s%s%s\n", match ? match : "?", (long long)json_integer_value(json_object_get(v, "seq")),
+               status ? status : "?", rule ? " " : "", rule ? rule : "", m ? ": " : "", m ? m : "");
     }
-    json_decref(v);
 }
 
 static int parse_opts(int argc, char **argv, send_opts *o)
@@ -287,7 +327,7 @@ int cmd_send(int argc, char **argv)
     zmq_pollitem_t *items = NULL;
     void *ctx = NULL;
     int rc = parse_opts(argc, argv, &o), bad = 0;
-    size_t answered = 0, total = 0;
+    size_t answered = 0, total = 0, dups = 0;
 
     if (rc)
         goto out;
@@ -309,7 +349,7 @@ int cmd_send(int argc, char **argv)
         uint64_t now = mono_ms();
         for (int i = 0; i < o.tables; i++) {
             table *t = &tables[i];
-            if (t->acked < t->next && now - t->last_progress > (uint64_t)o.timeout_ms) {
+            if (t->acked < t->n && now - t->last_progress > (uint64_t)o.timeout_ms) {
                 /* no reply for too long: a new connection, everything unanswered again */
                 t->reconnects++;
                 if (connect_table(ctx, t, o.endpoint))
@@ -327,7 +367,18 @@ int cmd_send(int argc, char **argv)
             while ((n = zmq_recv(t->sock, buf, sizeof buf, ZMQ_DONTWAIT)) >= 0) {
                 if (t->acked >= t->next)
                     continue;   /* a late reply to a connection we gave up: ignore */
-                show_verdict(&o, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf, &bad);
+                size_t len = (size_t)n < sizeof buf ? (size_t)n : sizeof buf;
+                json_t *v = reply_json(buf, len);
+                if (v && transport_gap(t, v)) {
+                    /* what followed the lost events is gapped too: start over */
+                    json_decref(v);
+                    t->reconnects++;
+                    if (connect_table(ctx, t, o.endpoint))
+                        goto out;
+                    break;
+                }
+                show_verdict(&o, v, len, &bad, &dups);
+                json_decref(v);
                 t->acked++;
                 answered++;
                 t->last_progress = mono_ms();
@@ -338,10 +389,10 @@ int cmd_send(int argc, char **argv)
     unsigned reconnects = 0;
     for (int i = 0; i < o.tables; i++)
         reconnects += tables[i].reconnects;
-    if (!o.json)
-        fprintf(stderr, "arbiter send: %zu events from %d file%s at %d table%s, %zu verdicts, %u reconnect%s\n",
-                total, o.n_files, o.n_files == 1 ? "" : "s", o.tables, o.tables == 1 ? "" : "s", answered,
-                reconnects, reconnects == 1 ? "" : "s");
+    if (!o.quiet || !o.json)
+        fprintf(stderr, "arbiter send: %zu events from %d file%s at %d table%s, %zu verdicts (%zu duplicate: "
+                "already stored), %u reconnect%s\n", total, o.n_files, o.n_files == 1 ? "" : "s", o.tables,
+                o.tables == 1 ? "" : "s", answered, dups, reconnects, reconnects == 1 ? "" : "s");
     rc = bad ? CLI_ILLEGAL : CLI_OK;
 out:
     for (int i = 0; tables && i < o.tables; i++) {
