@@ -363,6 +363,7 @@ typedef struct {
     int unclean;                  /* a stored verdict is not ok or warning  */
     json_t *timeline;             /* --json                                  */
     json_t *board;                /* --at, --json                            */
+    char *board_text;             /* --at                                    */
     int board_done;
     uint64_t last;
 } audit_ctx;
@@ -388,10 +389,14 @@ static void draw_board(audit_ctx *c)
         c->board = view_board_json(vf, c->o->view);
         return;
     }
-    printf("\nboard after #%llu (%s view)\n", (unsigned long long)c->o->at, view_name(c->o->view));
-    if (view_board_print(stdout, vf, c->o->view))
-        printf("  (no board for this format)\n");
-    printf("\n");
+    /* drawn now, while the session stands at --at; printed after the timeline */
+    size_t n = 0;
+    FILE *f = open_memstream(&c->board_text, &n);
+    if (!f)
+        return;
+    if (view_board_print(f, vf, c->o->view))
+        fprintf(f, "  (no board for this format)\n");
+    fclose(f);
 }
 
 static int audit_one(void *ctx, const store_event *e)
@@ -507,8 +512,8 @@ int cmd_audit(int argc, char **argv)
     }
     if (o.has_at && !c.board_done) {
         if (!o.json)
-            printf("\n(no event #%llu is stored; the board after the last one, #%llu:)", (unsigned long long)o.at,
-                   (unsigned long long)c.last);
+            printf("(no event #%llu is stored: the board shown is after the last one, #%llu)\n",
+                   (unsigned long long)o.at, (unsigned long long)c.last);
         draw_board(&c);
     }
     int clean = c.chain_broken < 0 && c.verdict_differs < 0 && c.board_differs < 0 && !c.unclean;
@@ -537,11 +542,15 @@ int cmd_audit(int argc, char **argv)
                    c.n_differ, c.n_differ == 1 ? "" : "s", (long long)c.verdict_differs);
         if (c.board_differs >= 0)
             printf("judged again: the board differs from the stored one from #%lld on\n", (long long)c.board_differs);
+        if (c.board_text)
+            printf("\nboard after #%llu (%s view)\n%s", (unsigned long long)(c.o->at <= c.last ? o.at : c.last),
+                   view_name(o.view), c.board_text);
     }
     rc = clean ? CLI_OK : CLI_ILLEGAL;
 out:
     json_decref(c.timeline);
     json_decref(c.board);
+    free(c.board_text);
     verify_session_destroy(&c.sess);
     record_close(&r);
     cards_destroy(&db);

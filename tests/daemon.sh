@@ -47,3 +47,9 @@ daemon_cleanup() {
     rm -rf "$TMP"
 }
 trap daemon_cleanup EXIT
+
+# daemon_log_clean: no sanitizer report and no error line in arbiterd's log
+# (a crash between two kills would otherwise go unseen).
+daemon_log_clean() {
+    ! grep -E 'AddressSanitizer|LeakSanitizer|runtime error|arbiterd: error' "$TMP/arbiterd.log"
+}

@@ -122,4 +122,5 @@ rc=$?
     fail "tampering #17: audit says $(jq -c .chain "$TMP/t"), exit $rc"
 "$ARBITER" audit "$m" --db "$STORE" | grep -q 'hash chain: BROKEN at #17' &&
     pass "the human audit says so in words" || fail "the human audit does not name the broken link"
+daemon_log_clean && pass "arbiterd's log: no sanitizer report, no error" || fail "arbiterd's log has errors (above)"
 finish

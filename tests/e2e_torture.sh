@@ -89,4 +89,5 @@ jq -n -c --slurpfile s "$TMP/stored.jsonl" --slurpfile a "$TMP/acked.jsonl" '
 
 daemon_stop && pass "SIGTERM: exit 0" || fail "SIGTERM: exit code not 0"
 mdb_dump -a "$STORE" >/dev/null && pass "mdb_dump reads the store after $round kills" || fail "mdb_dump cannot read the store"
+daemon_log_clean && pass "arbiterd's log: no sanitizer report, no error" || fail "arbiterd's log has errors (above)"
 finish
