@@ -60,7 +60,7 @@
 
 static const char usage_text[] =
     "usage: arbiterd [--db DIR] [--ingest EP] [--feed EP] [--query EP] [--cards FILE]...\n"
-    "                [--log-level error|warn|info|debug]\n"
+    "                [--log-level error|warn|info|debug] [--map-mb N]\n"
     "\n"
     "The live judge of openlog.md 9: tables send events to the ingest ROUTER and\n"
     "get each verdict once it is stored (fsync'd LMDB); the feed PUB publishes\n"
@@ -74,6 +74,8 @@ static const char usage_text[] =
     "  --cards FILE   a card database; repeat for several (default: the same as\n"
     "                 `arbiter verify`).  A header picks the one it names.\n"
     "  --log-level L  what goes to stderr (default info)\n"
+    "  --map-mb N     the store's initial LMDB map (default 64); it doubles\n"
+    "                 whenever it is full, so this matters only for tests\n"
     "\n"
     "SIGTERM, SIGINT: finish and acknowledge the current batch, exit 0.\n"
     "SIGHUP: reload the card databases.\n"
@@ -108,6 +110,7 @@ typedef struct {
     const char *card_files[CARDS_MAX];
     int n_card_files;
     int level;
+    unsigned long map_mb;          /* --map-mb: the store's initial map   */
 } options;
 
 typedef struct {
@@ -680,7 +683,8 @@ static int commit_batch(daemon_t *d)
         }
         forget_batch(d);
         if (rc == MDB_MAP_FULL && store_grow(d->st) == 0) {
-            say(LOG_INFO, "store map full: grown, retrying the batch of %d", d->n_batch);
+            say(LOG_WARN, "store map full: grown to %zu MiB, judging the batch of %d again", store_map_size(d->st) >> 20,
+                d->n_batch);
             continue;
         }
         say(LOG_ERROR, "cannot commit a batch of %d events: %s", d->n_batch,
@@ -1092,6 +1096,13 @@ static int parse_options(int argc, char **argv, options *o)
             o->query_ep = val;
         } else if (!strcmp(a, "--cards") && o->n_card_files < CARDS_MAX) {
             o->card_files[o->n_card_files++] = val;
+        } else if (!strcmp(a, "--map-mb")) {
+            char *end;
+            o->map_mb = strtoul(val, &end, 10);
+            if (*end || !o->map_mb || o->map_mb > (1ul << 20)) {
+                fprintf(stderr, "arbiterd: --map-mb needs a size in MiB, 1 to 1048576\n");
+                return -1;
+            }
         } else if (!strcmp(a, "--log-level")) {
             int k = -1;
             for (int l = 0; l < 4; l++)
@@ -1159,7 +1170,7 @@ int main(int argc, char **argv)
     d.cap = TABLE_START;
     if (!(d.table = calloc(d.cap, sizeof *d.table)) || load_cards(&d) || !d.n_dbs)
         goto out;
-    if (make_parents(d.o.dbdir) || store_open(d.o.dbdir, 0, &d.st, err, sizeof err)) {
+    if (make_parents(d.o.dbdir) || store_open(d.o.dbdir, 0, (size_t)d.o.map_mb << 20, &d.st, err, sizeof err)) {
         say(LOG_ERROR, "%s", err);
         goto out;
     }

@@ -236,7 +236,7 @@ static int record_open(record *r, const audit_opts *o)
         json_decref(rep);
         return r->summary && json_is_array(r->events) ? CLI_OK : CLI_INTERNAL;
     }
-    if (store_open(o->db, 1, &r->st, err, sizeof err)) {
+    if (store_open(o->db, 1, 0, &r->st, err, sizeof err)) {
         cli_error("%s", err);
         return CLI_BADINPUT;
     }
@@ -620,7 +620,7 @@ int cmd_list(int argc, char **argv)
         json_decref(rep);
         rc = CLI_OK;
     } else {
-        if (store_open(o.db, 1, &st, err, sizeof err)) {
+        if (store_open(o.db, 1, 0, &st, err, sizeof err)) {
             cli_error("%s", err);
             return CLI_BADINPUT;
         }

@@ -88,7 +88,7 @@ static int open_dbs(store *s, int readonly)
     return mdb_txn_commit(txn);
 }
 
-int store_open(const char *dir, int readonly, store **out, char *err, size_t errlen)
+int store_open(const char *dir, int readonly, size_t map_size, store **out, char *err, size_t errlen)
 {
     store *s = calloc(1, sizeof *s);
     MDB_envinfo info;
@@ -107,7 +107,7 @@ int store_open(const char *dir, int readonly, store **out, char *err, size_t err
         snprintf(err, errlen, "LMDB: %s", mdb_strerror(rc));
         goto fail;
     }
-    if (!readonly && (rc = mdb_env_set_mapsize(s->env, STORE_MAP_START))) {
+    if (!readonly && (rc = mdb_env_set_mapsize(s->env, map_size ? map_size : STORE_MAP_START))) {
         snprintf(err, errlen, "LMDB: %s", mdb_strerror(rc));
         goto fail;
     }
@@ -150,6 +150,11 @@ void store_close(store **s)
 MDB_env *store_env(store *s)
 {
     return s->env;
+}
+
+size_t store_map_size(const store *s)
+{
+    return s->map_size;
 }
 
 int store_grow(store *s)

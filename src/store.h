@@ -63,10 +63,12 @@ typedef struct {
 
 /* Open (creating it, mode 0700) the store in directory `dir`.  readonly:
  * MDB_RDONLY, for audits beside a running daemon (the directory must
- * exist).  A writer runs mdb_reader_check() to clear stale readers left by
- * killed processes.  0 and *out, or an error (errno value negated, or an
- * LMDB code) and *out NULL; `err` gets one sentence. */
-int store_open(const char *dir, int readonly, store **out, char *err, size_t errlen);
+ * exist).  map_size: the initial map in bytes for a writer (0: 64 MiB; the
+ * map doubles on MDB_MAP_FULL, store_grow); a reader takes the writer's.
+ * A writer runs mdb_reader_check() to clear stale readers left by killed
+ * processes.  0 and *out, or an error (errno value negated, or an LMDB
+ * code) and *out NULL; `err` gets one sentence. */
+int store_open(const char *dir, int readonly, size_t map_size, store **out, char *err, size_t errlen);
 
 /* Close and free; NULL-safe; sets *s to NULL. */
 void store_close(store **s);
@@ -76,6 +78,9 @@ MDB_env *store_env(store *s);
 
 /* Double the map size (after MDB_MAP_FULL); no transaction may be open. */
 int store_grow(store *s);
+
+/* The map size in bytes. */
+size_t store_map_size(const store *s);
 
 /* Writes, inside the caller's write transaction. */
 int store_put_event(store *s, MDB_txn *txn, const char *match, const store_event *e);

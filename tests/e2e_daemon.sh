@@ -17,7 +17,9 @@
 cd "$top_srcdir" || exit 1
 command -v jq >/dev/null || { echo "jq is needed"; exit 77; }
 
-daemon_start || { fail "arbiterd starts"; finish; exit 1; }
+# A 1 MiB map: the stream below fills it several times (MDB_MAP_FULL: grow,
+# judge the batch again).
+daemon_start --map-mb 1 --log-level info || { fail "arbiterd starts"; finish; exit 1; }
 pass "arbiterd starts and answers health"
 
 # ---- live = batch, for every fixture ------------------------------------
@@ -35,6 +37,13 @@ for f in fixtures/snap/*.jsonl; do
 done
 [ $bad -eq 0 ] && pass "live verdicts = batch verdicts for all $(ls fixtures/snap/*.jsonl | wc -l) fixtures" ||
     fail "$bad fixtures judged differently live"
+
+grep -q 'store map full: grown' "$TMP/arbiterd.log" && pass "the map filled and grew; the batches were judged again" ||
+    fail "the 1 MiB map never filled"
+kill -HUP "$DPID"
+sleep 0.3
+"$ARBITER" query --endpoint "$EP_Q" '{"op":"health"}' >/dev/null && grep -q 'SIGHUP: reloading' "$TMP/arbiterd.log" &&
+    pass "SIGHUP reloads the card databases; the daemon goes on" || fail "SIGHUP"
 
 # ---- every record audits clean ---------------------------------------------
 "$ARBITER" list --db "$STORE" --json >"$TMP/list" 2>/dev/null

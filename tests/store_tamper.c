@@ -26,7 +26,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: store_tamper DIR MATCH SEQ\n");
         return 2;
     }
-    if (store_open(argv[1], 0, &st, err, sizeof err)) {
+    if (store_open(argv[1], 0, 0, &st, err, sizeof err)) {
         fprintf(stderr, "store_tamper: %s\n", err);
         return 2;
     }
