@@ -47,7 +47,8 @@
 #define QUERY_TIMEOUT_MS 5000
 
 static const char audit_usage[] =
-    "usage: arbiter audit MATCH (--db DIR | --query EP) [--at SEQ] [--view V] [--cards FILE] [--json]\n"
+    "usage: arbiter audit MATCH (--db DIR | --query EP) [--at SEQ] [--view V] [--against DIR|EP]\n"
+    "                     [--cards FILE] [--json]\n"
     "\n"
     "The stored record of one match: every event with its verdict, the check of\n"
     "its hash chain (openlog.md 10), the record judged again (verdicts and boards\n"
@@ -57,6 +58,9 @@ static const char audit_usage[] =
     "  --query EP    ask a running arbiterd on its query socket instead\n"
     "  --at SEQ      draw the board after event SEQ\n"
     "  --view V      who looks at that board: judge (default), p1, p2, public\n"
+    "  --against SRC another record of the same match (a store DIR, or a daemon's\n"
+    "                query EP with ://): the first event where the two differ\n"
+    "                (openlog.md 10: the hash chains part there)\n"
     "  --cards FILE  judge again with this card database instead of the one the\n"
     "                record pins: differences are what it would decide otherwise\n"
     "  --json        one JSON object (README.md, `arbiter audit`)\n"
@@ -73,6 +77,7 @@ static const char list_usage[] =
 
 typedef struct {
     const char *match, *db, *query, *cards, *tournament, *status;
+    const char *against;          /* another record of the match: DIR or EP */
     uint64_t at;
     int has_at, json;
     view_kind view;
@@ -100,6 +105,8 @@ static int parse(int argc, char **argv, audit_opts *o, int is_audit)
             o->db = argv[++i];
         } else if (!strcmp(a, "--query")) {
             o->query = argv[++i];
+        } else if (!strcmp(a, "--against") && is_audit) {
+            o->against = argv[++i];
         } else if (!strcmp(a, "--cards") && is_audit) {
             o->cards = argv[++i];
         } else if (!strcmp(a, "--tournament") && !is_audit) {
@@ -349,6 +356,53 @@ static int record_each(record *r, store_event_fn fn, void *ctx)
     return 0;
 }
 
+/* ---- another record of the match (--against) ----------------------------- */
+
+/* The other record's chain links and verdicts, by seq. */
+typedef struct {
+    uint8_t (*chain)[STORE_HASH];
+    json_t *verdicts;             /* array, index = seq                     */
+    size_t n;
+    uint8_t prev[STORE_HASH];     /* the stored link before the next one    */
+} links;
+
+static int collect_link(void *ctx, const store_event *e)
+{
+    links *l = ctx;
+    json_t *v = NULL;
+    if (e->seq != l->n)
+        return 0;   /* a hole: the links stop there, and so does agreement */
+    void *grown = realloc(l->chain, (l->n + 1) * sizeof *l->chain);
+    if (!grown)
+        return -ENOMEM;
+    l->chain = grown;
+    /* the link as the bytes make it, not as stored: a tampered event shows */
+    store_chain_next(l->n ? l->prev : (const uint8_t[STORE_HASH]){0}, e->event, e->event_len, e->verdict,
+                     e->verdict_len, l->chain[l->n]);
+    memcpy(l->prev, e->chain, STORE_HASH);
+    if (olcodec_msgpack_to_json(e->verdict, e->verdict_len, (ol_origin){0, 0}, &v, NULL) != OL_OK)
+        v = json_null();
+    json_array_append_new(l->verdicts, v);
+    l->n++;
+    return 0;
+}
+
+/* Read the other record: `src` is a store folder, or a daemon's endpoint. */
+static int read_other(const audit_opts *o, links *l)
+{
+    audit_opts other = *o;
+    record r;
+    int rc;
+
+    other.db = strstr(o->against, "://") ? NULL : o->against;
+    other.query = other.db ? NULL : o->against;
+    l->verdicts = json_array();
+    if ((rc = record_open(&r, &other)) == CLI_OK && (rc = record_each(&r, collect_link, l)))
+        cli_error("%s: the record of %s there cannot be read whole", o->against, o->match);
+    record_close(&r);
+    return rc ? CLI_BADINPUT : CLI_OK;
+}
+
 /* ---- the audit ------------------------------------------------------------- */
 
 typedef struct {
@@ -366,6 +420,8 @@ typedef struct {
     char *board_text;             /* --at                                    */
     int board_done;
     uint64_t last;
+    links other;                  /* --against: the other record's chain  */
+    int64_t diverge;              /* first seq where the records differ, -1 */
 } audit_ctx;
 
 /* "p1 flip", "table match": who announced what. */
@@ -413,6 +469,9 @@ static int audit_one(void *ctx, const store_event *e)
         c->chain_broken = (int64_t)e->seq;
     memcpy(c->chain, e->chain, STORE_HASH);   /* go on from the stored link */
     c->links++;
+    if (c->o->against && c->diverge < 0 &&
+        (e->seq >= c->other.n || memcmp(c->other.chain[e->seq], h, STORE_HASH)))
+        c->diverge = (int64_t)e->seq;
     if (olcodec_msgpack_to_json(e->verdict, e->verdict_len, (ol_origin){0, 0}, &stored, NULL) != OL_OK)
         stored = json_pack("{s:I, s:s}", "seq", (json_int_t)e->seq, "status", "unreadable");
     const char *status = json_string_value(json_object_get(stored, "status"));
@@ -440,12 +499,11 @@ static int audit_one(void *ctx, const store_event *e)
         c->board_differs = (int64_t)e->seq;
 
     what_text(ev, what, sizeof what);
-    if (c->o->json) {
-        json_t *row = json_pack("{s:I, s:s, s:O}", "seq", (json_int_t)e->seq, "event", what, "verdict", stored);
-        if (again && !json_equal(again, stored))
-            json_object_set(row, "judged_again", again);
-        json_array_append_new(c->timeline, row);
-    } else {
+    json_t *row = json_pack("{s:I, s:s, s:O}", "seq", (json_int_t)e->seq, "event", what, "verdict", stored);
+    if (row && again && !json_equal(again, stored))
+        json_object_set(row, "judged_again", again);
+    json_array_append_new(c->timeline, row);
+    if (!c->o->json) {
         const char *rule = json_string_value(json_object_get(stored, "rule"));
         const char *msg = json_string_value(json_object_get(stored, "msg"));
         printf("  #%-4llu %-17s %-8s %-12s %s\n", (unsigned long long)e->seq, what, status ? status : "?",
@@ -463,6 +521,24 @@ static int audit_one(void *ctx, const store_event *e)
     if (c->o->has_at && e->seq == c->o->at)
         draw_board(c);
     return 0;
+}
+
+/* "the records diverge at #12: here ..., there ..." */
+static void print_divergence(const audit_ctx *c, const char *src)
+{
+    json_t *there = c->diverge < (int64_t)c->other.n ? json_array_get(c->other.verdicts, (size_t)c->diverge) : NULL;
+    json_t *here = c->diverge < (int64_t)json_array_size(c->timeline)
+                       ? json_object_get(json_array_get(c->timeline, (size_t)c->diverge), "verdict")
+                       : NULL;
+    printf("against %s: the records diverge at #%lld", src, (long long)c->diverge);
+    if (!here || !there) {
+        printf(": %s ends before it\n", here ? src : "this record");
+        return;
+    }
+    const char *s1 = json_string_value(json_object_get(here, "status")), *r1 = json_string_value(json_object_get(here, "rule"));
+    const char *s2 = json_string_value(json_object_get(there, "status")), *r2 = json_string_value(json_object_get(there, "rule"));
+    printf(": here %s%s%s, there %s%s%s%s\n", s1 ? s1 : "?", r1 ? " " : "", r1 ? r1 : "", s2 ? s2 : "?", r2 ? " " : "",
+           r2 ? r2 : "", json_equal(here, there) ? " (same verdict, other event bytes)" : "");
 }
 
 static json_t *seq_or_null(int64_t seq)
@@ -499,7 +575,10 @@ int cmd_audit(int argc, char **argv)
         goto out;
     rc = CLI_INTERNAL;
     c.o = &o;
-    c.chain_broken = c.verdict_differs = c.board_differs = -1;
+    c.chain_broken = c.verdict_differs = c.board_differs = c.diverge = -1;
+    if (o.against && (rc = read_other(&o, &c.other)))
+        goto out;
+    rc = CLI_INTERNAL;
     if (verify_session_new(db, o.match, &c.sess) != VERIFY_OK || !(c.timeline = json_array()))
         goto out;
     if (!o.json) {
@@ -516,7 +595,9 @@ int cmd_audit(int argc, char **argv)
                    (unsigned long long)o.at, (unsigned long long)c.last);
         draw_board(&c);
     }
-    int clean = c.chain_broken < 0 && c.verdict_differs < 0 && c.board_differs < 0 && !c.unclean;
+    if (o.against && c.diverge < 0 && c.other.n != c.links)
+        c.diverge = (int64_t)(c.links < c.other.n ? c.links : c.other.n);   /* one is longer */
+    int clean = c.chain_broken < 0 && c.verdict_differs < 0 && c.board_differs < 0 && !c.unclean && c.diverge < 0;
     if (o.json) {
         json_t *doc = json_pack("{s:s, s:O, s:o, s:{s:b, s:I, s:o}, s:{s:b, s:I, s:o, s:o}, s:o?}", "match", o.match,
                                 "summary", r.summary, "timeline", c.timeline, "chain", "intact", c.chain_broken < 0,
@@ -526,6 +607,10 @@ int cmd_audit(int argc, char **argv)
                                 "first_board", seq_or_null(c.board_differs), "board", c.board);
         c.timeline = NULL;
         c.board = NULL;
+        if (doc && o.against)
+            json_object_set_new(doc, "against",
+                                json_pack("{s:s, s:I, s:o}", "source", o.against, "events", (json_int_t)c.other.n,
+                                          "diverge_at", seq_or_null(c.diverge)));
         if (cli_print_json(doc))
             goto out;
     } else {
@@ -542,6 +627,10 @@ int cmd_audit(int argc, char **argv)
                    c.n_differ, c.n_differ == 1 ? "" : "s", (long long)c.verdict_differs);
         if (c.board_differs >= 0)
             printf("judged again: the board differs from the stored one from #%lld on\n", (long long)c.board_differs);
+        if (o.against && c.diverge < 0)
+            printf("against %s: the two records agree, %zu events, link for link\n", o.against, c.other.n);
+        else if (o.against)
+            print_divergence(&c, o.against);
         if (c.board_text)
             printf("\nboard after #%llu (%s view)\n%s", (unsigned long long)(c.o->at <= c.last ? o.at : c.last),
                    view_name(o.view), c.board_text);
@@ -551,6 +640,8 @@ out:
     json_decref(c.timeline);
     json_decref(c.board);
     free(c.board_text);
+    free(c.other.chain);
+    json_decref(c.other.verdicts);
     verify_session_destroy(&c.sess);
     record_close(&r);
     cards_destroy(&db);

@@ -123,7 +123,13 @@ daemon_stop && pass "SIGTERM after all that: exit 0" || fail "SIGTERM: exit code
 
 # ---- a tampered event breaks the chain at that event -------------------------
 m=snap-open-prime-singular
+cp -r "$STORE" "$TMP/copy"
+"$ARBITER" audit "$m" --db "$STORE" --against "$TMP/copy" --json 2>/dev/null | jq -e '.against.diverge_at == null' >/dev/null &&
+    pass "two copies of a record agree, link for link (--against)" || fail "two copies of a record do not agree"
 "$top_builddir/tests/store_tamper" "$STORE" "$m" 17 || fail "store_tamper"
+"$ARBITER" audit "$m" --db "$TMP/copy" --against "$STORE" | grep -q 'the records diverge at #17' &&
+    pass "audit --against finds the first event where two records of a match diverge (#17)" ||
+    fail "audit --against does not find the divergence at #17"
 "$ARBITER" audit "$m" --db "$STORE" --json >"$TMP/t" 2>/dev/null
 rc=$?
 [ $rc -eq 1 ] && jq -e '.chain.intact == false and .chain.broken_at == 17' "$TMP/t" >/dev/null &&
