@@ -1,7 +1,7 @@
 /* gen_games.c -- seeded random Snap matches, played through the real engine.
  *
- * Build (from the top of the tree, after `make -C build`):
- *   gcc -std=c11 -D_POSIX_C_SOURCE=200809L -I. -Ibuild -o build/gen_games bench/gen_games.c build/libarbiter.a $(pkg-config --cflags --libs libzmq msgpack lmdb jansson libsodium) -lm
+ * Build: `make -C build bench/gen_games` (it is a noinst program of the
+ * tree); run from the top of the tree (the default paths are relative).
  *
  * What: writes one complete open log (header + events) of a Snap match in
  * which every event is legal, or -- with --inject RULE -- exactly one event
@@ -34,11 +34,45 @@
  * does not), one of them is wrong: the generator stops and prints both
  * verdicts rather than pass the candidate over.
  *
+ * Batch mode (--games N): a benchmark corpus of N complete games from one
+ * process (or -j processes), MessagePack, as bench/run_verify needs it:
+ * `arbiter verify` judges one match per file, so --out-dir DIR writes one
+ * file per game, DIR/000000.mlog, DIR/000001.mlog..., short names so that
+ * 100,000 of them fit one command line (with a raised stack limit, see
+ * bench/run_verify), and DIR/index.tsv, one line per game: file, seed,
+ * mode, decks, events, winner, and for an illegal game the rule injected,
+ * its seq and status -- what `arbiter verify` must find.  --concat FILE
+ * writes the same games back to back in one .mlog as well (a stream for
+ * the ingest benchmarks; verified as one file it is one match followed by
+ * events of other matches).
+ *
+ * Game i (from 0) plays deck i%D against deck (i%D + 1 + i/(3D))%D, D the
+ * decks matching --decks (default fixtures/decks/snap/legal-*.json, twelve
+ * decks), in hidden mode (open, commit, announced)[(i/D)%3]: every deck
+ * meets every other in every mode within 3*D*D games.  --illegal-pct P
+ * makes P% of the games illegal, spread evenly (game i is illegal when
+ * floor((i+1)P/100) > floor(iP/100)); the k-th illegal game injects rule k
+ * of a fixed rotating list (inject_rules[] below: rules every deck and mode
+ * can break, 23 of them) and takes its decks and mode from k instead of i,
+ * so the illegal games, too, go round every deck and mode.  Each game has
+ * its own seed, base + 1000*i (+1, +2... when a seed gives no complete
+ * game, or its injection fails: the next seed replaces it), and its own
+ * match id, gen-SEED; so a game does not depend on the others, -j does not
+ * change the corpus, and `gen_games --seed SEED --mode M --deck1 A --deck2
+ * B [--inject R --inject-after N]` prints the same game as JSON Lines.
+ * Speed (2 cores, AMD EPYC): about 250 games/s per process for a legal
+ * corpus -- each step judges its candidates on copies of two engines,
+ * through the JSON codec -- so 100,000 games take 3-4 minutes with -j 2;
+ * the summary line on stderr gives games/s.
+ *
  * Exit: 0 written; 3 the match did not finish within --max-events, the
  * rule could not be injected (try another seed), or the two engines
  * disagreed on a candidate (a defect: both verdicts on stderr); 2 bad usage
- * or input.
+ * or input.  In batch mode 3 also when no seed of a game's 1000 worked.
  */
+#define _DEFAULT_SOURCE 1   /* MAP_ANONYMOUS */
+#include <errno.h>
+#include <glob.h>
 #include <jansson.h>
 #include <math.h>
 #include <sodium.h>
@@ -46,6 +80,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "logformat/olcodec.h"
 #include "logformat/olstream.h"
@@ -224,36 +263,48 @@ static const char *pname(int p)
     return p == 0 ? "p1" : p == 1 ? "p2" : p == 2 ? "table" : "judge";
 }
 
-/* The nonce of (player, card): 16 bytes derived from the seed. */
-static void nonce_of(int p, const char *id, char out[33])
+/* n bytes as 2n lower-case hex digits and a NUL. */
+static void hex_of(const uint8_t *b, int n, char *out)
 {
-    uint8_t h[16];
+    static const char hexd[] = "0123456789abcdef";
+    for (int i = 0; i < n; i++) {
+        out[2 * i] = hexd[b[i] >> 4];
+        out[2 * i + 1] = hexd[b[i] & 15];
+    }
+    out[2 * n] = '\0';
+}
+
+/* The nonce of (player, card): 16 bytes derived from the seed. */
+static void nonce_bytes(int p, const char *id, uint8_t h[16])
+{
     crypto_generichash_state st;
-    crypto_generichash_init(&st, NULL, 0, sizeof h);
+    crypto_generichash_init(&st, NULL, 0, 16);
     crypto_generichash_update(&st, (const unsigned char *)&opt.seed, sizeof opt.seed);
     crypto_generichash_update(&st, (const unsigned char *)pname(p), 2);
     crypto_generichash_update(&st, (const unsigned char *)id, strlen(id));
-    crypto_generichash_final(&st, h, sizeof h);
-    for (int i = 0; i < 16; i++)
-        snprintf(out + 2 * i, 3, "%02x", h[i]);
+    crypto_generichash_final(&st, h, 16);
+}
+
+/* The same in hex. */
+static void nonce_of(int p, const char *id, char out[33])
+{
+    uint8_t h[16];
+    nonce_bytes(p, id, h);
+    hex_of(h, 16, out);
 }
 
 /* openlog 6: hex = BLAKE2b-256(card id bytes || 0x00 || nonce bytes) */
 static void commit_of(int p, const char *id, char out[65])
 {
-    char nonce[33];
     uint8_t nb[16], h[32];
-    nonce_of(p, id, nonce);
-    for (int i = 0; i < 16; i++)
-        sscanf(nonce + 2 * i, "%2hhx", &nb[i]);
+    nonce_bytes(p, id, nb);
     crypto_generichash_state st;
     crypto_generichash_init(&st, NULL, 0, sizeof h);
     crypto_generichash_update(&st, (const unsigned char *)id, strlen(id));
     crypto_generichash_update(&st, (const unsigned char *)"", 1);
     crypto_generichash_update(&st, nb, sizeof nb);
     crypto_generichash_final(&st, h, sizeof h);
-    for (int i = 0; i < 32; i++)
-        snprintf(out + 2 * i, 3, "%02x", h[i]);
+    hex_of(h, 32, out);
 }
 
 static void put_slot(sbuf *s, int slot)
@@ -376,15 +427,57 @@ static void render(const gcand *c, gmode m, uint64_t seq, int has_t, uint64_t t,
 
 static snap_state truth, real;
 static uint64_t seq_next = 1, t_now;
-static FILE *out;
 static olevent *header_ev;
+
+/* The game being written: its encoded events, appended one by one and
+ * written out once the game is complete (batch mode drops a game that
+ * failed and tries the next seed). */
+static struct {
+    char *b;
+    size_t n, cap;
+} obuf;
+static ol_encoding out_enc = OL_ENC_JSON;
+
+static int obuf_put(const void *p, size_t n)
+{
+    if (obuf.cap - obuf.n < n) {
+        size_t cap = obuf.cap ? obuf.cap : 65536;
+        while (cap - obuf.n < n)
+            cap *= 2;
+        char *b = realloc(obuf.b, cap);
+        if (!b)
+            return -1;
+        obuf.b = b;
+        obuf.cap = cap;
+    }
+    memcpy(obuf.b + obuf.n, p, n);
+    obuf.n += n;
+    return 0;
+}
+
+/* Append one event in the output encoding (JSON Lines get their '\n'). */
+static int put_event(const olevent *ev)
+{
+    char *bytes = NULL;
+    size_t len = 0;
+    if (olcodec_encode(ev, out_enc, &bytes, &len) != OL_OK)
+        return -1;
+    int rc = obuf_put(bytes, len);
+    free(bytes);
+    if (!rc && out_enc == OL_ENC_JSON)
+        rc = obuf_put("\n", 1);
+    return rc;
+}
+
+static int quiet_decode;   /* batch: wild candidates the codec refuses are no news */
 
 static olevent *decode(const char *text)
 {
     olevent *ev = NULL;
     olerror err;
     if (olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &ev, &err) != OL_OK) {
-        fprintf(stderr, "gen_games: cannot decode %s: %s\n", text, err.msg);
+        if (!quiet_decode)
+            fprintf(stderr, "gen_games: cannot decode %s: %s\n", text, err.msg);
         return NULL;
     }
     return ev;
@@ -403,10 +496,14 @@ static int judge_cand(const gcand *c, uint64_t t, snap_state *nt, snap_state *nr
     char text_truth[8192];
     render(c, M_OPEN, seq_next, opt.with_t, t, text_truth, sizeof text_truth);
     render(c, opt.mode, seq_next, opt.with_t, t, text_real, cap);
-    olevent *et = decode(text_truth), *er = decode(text_real);
+    /* in open mode (and for events without hidden cards) both texts are
+     * one: decode it once */
+    int same = !strcmp(text_truth, text_real);
+    olevent *et = decode(text_truth), *er = same ? et : decode(text_real);
     if (!et || !er) {
         olevent_destroy(&et);
-        olevent_destroy(&er);
+        if (!same)
+            olevent_destroy(&er);
         return -1;
     }
     *nt = truth;
@@ -414,7 +511,8 @@ static int judge_cand(const gcand *c, uint64_t t, snap_state *nt, snap_state *nr
     snap_apply(nt, et, vt);
     snap_apply(nr, er, vr);
     olevent_destroy(&et);
-    olevent_destroy(&er);
+    if (!same)
+        olevent_destroy(&er);
     return 0;
 }
 
@@ -438,10 +536,10 @@ static int emit(const char *text)
     olevent *ev = decode(text);
     if (!ev)
         return -1;
-    olstream_write(out, ev, OL_ENC_JSON);
+    int rc = put_event(ev);
     olevent_destroy(&ev);
     seq_next++;
-    return 0;
+    return rc;
 }
 
 /* ---- enumerating legal candidates from the truth state --------------- */
@@ -1030,13 +1128,439 @@ static int special_event(const char *type, int by, const char *extra)
     return emit(text);
 }
 
+/* ---- one game -------------------------------------------------------- */
+
+typedef struct {
+    unsigned long long events;
+    int over, winner;
+    int injected;
+    uint64_t injected_seq;
+    char injected_status[16];
+} game_result;
+
+/* Play the game opt describes (seed, mode, decks, inject...) into obuf.
+ * 0: complete; 3: unfinished, injection failed; 2: bad input. */
+static int play_game(game_result *res)
+{
+    memset(res, 0, sizeof *res);
+    obuf.n = 0;
+    rng_state = 88172645463325252ull ^ (opt.seed * 0x9e3779b97f4a7c15ull);
+    if (!rng_state)
+        rng_state = 1;
+    for (int i = 0; i < 8; i++)
+        rnd();
+    if (opt.inject && opt.inject_after < 0)
+        opt.inject_after = rn(60);
+    seq_next = 1;
+    t_now = opt.t0;
+    injected = claimed = 0;
+    injected_seq = 0;
+    injected_status[0] = '\0';
+    last_was_pass = 0;
+    n_cands = 0;
+
+    /* the header, in the real mode, and its twin in open mode */
+    static char htext[65536], htruth[65536];
+    for (int k = 0; k < 2; k++) {
+        char *h = k ? htruth : htext;
+        int n = snprintf(h, 65536, "{\"match\":\"%s\",\"seq\":0,\"type\":\"match\",\"by\":\"table\"", opt.match);
+        if (opt.with_t)
+            n += snprintf(h + n, 65536 - (size_t)n, ",\"t\":%llu", (unsigned long long)t_now);
+        n += snprintf(h + n, 65536 - (size_t)n,
+                      ",\"format\":\"snap\",\"cards\":\"core@1.0.0\",\"hidden\":\"%s\",\"players\":{\"p1\":{\"id\":"
+                      "\"alice\",\"deck\":%s},\"p2\":{\"id\":\"bob\",\"deck\":%s}}",
+                      mode_names[k ? M_OPEN : opt.mode], decks[0].json, decks[1].json);
+        if (opt.rules[0])
+            n += snprintf(h + n, 65536 - (size_t)n, ",\"rules\":{%s}", opt.rules);
+        snprintf(h + n, 65536 - (size_t)n, "}");
+    }
+    header_ev = decode(htext);
+    olevent *ht = decode(htruth);
+    if (!header_ev || !ht) {
+        olevent_destroy(&header_ev);
+        olevent_destroy(&ht);
+        return 2;
+    }
+    olverdict v;
+    snap_start(&real, db, header_ev, &v);
+    snap_start(&truth, db, ht, &v);
+    bench_facedown = real.bench_facedown;
+    olevent_destroy(&ht);
+    if (v.status != OL_V_OK) {
+        fprintf(stderr, "gen_games: header: %s %s\n", v.rule, v.msg);
+        olevent_destroy(&header_ev);
+        return 2;
+    }
+    int rc = put_event(header_ev) ? 2 : 0;
+    olevent_destroy(&header_ev);
+
+    while (!rc && (int)seq_next <= opt.max_events) {
+        if (opt.inject && !injected && (int)seq_next > opt.inject_after) {
+            if (try_inject() < 0) {
+                rc = 3;
+                break;
+            }
+            if (injected && real.over)
+                break;
+        }
+        if (real.over)
+            break;
+        if (opt.concede_at > 0 && (int)seq_next >= opt.concede_at && real.setup_done) {
+            special_event("concede", opt.conceder >= 0 ? opt.conceder : rn(2), NULL);
+            break;
+        }
+        if (step_legal() < 0) {
+            rc = 3;
+            break;
+        }
+    }
+    /* rules that can only be broken after the end (3.4): try once more */
+    if (!rc && opt.inject && !injected && real.over)
+        try_inject();
+    if (!rc && opt.claim && !claimed && real.over && real.winner >= 0) {
+        char e[64];
+        snprintf(e, sizeof e, "\"winner\":\"%s\"", pname(real.winner));
+        special_event("claim", 2, e);
+    }
+    if (!rc && !real.over)
+        rc = 3;
+    if (!rc && opt.inject && !injected)
+        rc = 3;
+    res->events = (unsigned long long)seq_next - 1;
+    res->over = real.over;
+    res->winner = real.winner;
+    res->injected = injected;
+    res->injected_seq = injected_seq;
+    snprintf(res->injected_status, sizeof res->injected_status, "%s", injected_status);
+    return rc;
+}
+
+/* ---- batch mode: a corpus --------------------------------------------- */
+
+/* The rules a mixed corpus injects, in turn: ones every deck and every
+ * hidden mode can break (so injection rarely fails), each with the event
+ * from which to try (-1: a random one in 0..59, as --inject does). */
+static const struct {
+    const char *rule;
+    int after;
+} inject_rules[] = {
+    {"snap:10.1", -1}, {"snap:6.2", -1},  {"snap:10.3", -1},  {"snap:10.4", 20},     {"snap:10.8.1", -1},
+    {"snap:12.2", 20}, {"snap:13.1", -1}, {"snap:15.2", -1},  {"snap:3.4", 999},     {"openlog:3", -1},
+    {"snap:A5", 30},   {"snap:R4", 20},   {"snap:9.1", 10},   {"snap:8", 0},         {"snap:8.3", 0},
+    {"snap:8.5", 0},   {"snap:6.3", -1},  {"snap:10.9", -1},  {"openlog:cards", 20}, {"snap:12.4", -1},
+    {"openlog:7", -1}, {"snap:10.10", -1}, {"snap:9.6", 30},
+};
+#define N_INJECT ((int)(sizeof inject_rules / sizeof inject_rules[0]))
+
+/* Seeds tried for game i: base + i * SEED_STRIDE + attempt, attempt <
+ * SEED_STRIDE, so every game is independent of the others (and of -j). */
+#define SEED_STRIDE 1000
+
+static struct {
+    long games;
+    const char *dir, *concat;
+    double illegal_pct;
+    int jobs;
+    const char *decks_glob;
+    uint64_t base;
+} batch;
+
+static gdeck *all_decks;
+static char **deck_paths;
+static int n_decks;
+
+/* One line of index.tsv per game, in a shared mapping so that workers of
+ * -j can fill it. */
+#define INDEX_LINE 320
+static char *index_lines;
+
+/* Is game i one of the illegal ones?  Spread evenly: game i is illegal
+ * when floor((i+1) * pct / 100) > floor(i * pct / 100); the k-th illegal
+ * game (k from 0) injects inject_rules[k % N_INJECT]. */
+static long illegal_ordinal(long i)
+{
+    return (long)((double)i * (batch.illegal_pct / 100.0));
+}
+
+static int illegal_rank(long i)
+{
+    long k = illegal_ordinal(i);
+    return illegal_ordinal(i + 1) > k ? (int)(k % N_INJECT) : -1;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static int write_file(const char *path, const char *b, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        perror(path);
+        return -1;
+    }
+    int bad = fwrite(b, 1, n, f) != n;
+    bad |= fclose(f) != 0;
+    if (bad)
+        perror(path);
+    return bad ? -1 : 0;
+}
+
+static char matchbuf[64];
+
+/* Game i of the corpus: try seeds until one gives a complete game (and,
+ * for an illegal one, its injection), write DIR/NNNNNN.mlog and its index
+ * line.  Returns 0, or 3 when no seed of the stride worked, 2 on I/O. */
+static int batch_game(long i, unsigned long long *events, unsigned long long *attempts)
+{
+    int rank = illegal_rank(i);
+    /* an illegal game takes its decks and mode from its own ordinal, so
+     * that the illegal games too go round every deck and mode */
+    long c = rank >= 0 ? illegal_ordinal(i) : i, nd = n_decks;
+    int d1 = (int)(c % nd);
+    gmode mode = (gmode)((c / nd) % 3);
+    int d2 = (int)((d1 + 1 + c / (3 * nd)) % nd);
+    game_result res;
+    for (int attempt = 0; attempt < SEED_STRIDE; attempt++) {
+        opt.seed = batch.base + (uint64_t)i * SEED_STRIDE + (uint64_t)attempt;
+        opt.mode = mode;
+        decks[0] = all_decks[d1];
+        decks[1] = all_decks[d2];
+        snprintf(matchbuf, sizeof matchbuf, "gen-%llu", (unsigned long long)opt.seed);
+        opt.match = matchbuf;
+        opt.inject = rank >= 0 ? inject_rules[rank].rule : NULL;
+        opt.inject_after = rank >= 0 ? inject_rules[rank].after : -1;
+        (*attempts)++;
+        int rc = play_game(&res);
+        if (rc == 2)
+            return 2;
+        if (rc)
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%06ld.mlog", batch.dir, i);
+        if (write_file(path, obuf.b, obuf.n))
+            return 2;
+        *events += res.events + 1;
+        char inj[96] = "-\t-\t-";
+        if (rank >= 0)
+            snprintf(inj, sizeof inj, "%s\t%llu\t%s", opt.inject, (unsigned long long)res.injected_seq,
+                     res.injected_status);
+        snprintf(index_lines + (size_t)i * INDEX_LINE, INDEX_LINE, "%06ld.mlog\t%llu\t%s\t%s\t%s\t%llu\t%s\t%s\n", i,
+                 (unsigned long long)opt.seed, mode_names[mode], base_name(deck_paths[d1]),
+                 base_name(deck_paths[d2]), res.events + 1,
+                 res.winner < 0 ? "none" : pname(res.winner), inj);
+        return 0;
+    }
+    fprintf(stderr, "gen_games: game %ld: no seed from %llu on gave a complete game\n", i,
+            (unsigned long long)(batch.base + (uint64_t)i * SEED_STRIDE));
+    return 3;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The next game no worker has taken (shared by the workers of -j). */
+static long *next_game;
+
+static int batch_worker(unsigned long long *events, unsigned long long *attempts)
+{
+    for (;;) {
+        long i = __atomic_fetch_add(next_game, 1, __ATOMIC_RELAXED);
+        if (i >= batch.games)
+            return 0;
+        int rc = batch_game(i, events, attempts);
+        if (rc)
+            return rc;
+    }
+}
+
+static int concat_corpus(void)
+{
+    FILE *f = fopen(batch.concat, "wb");
+    if (!f) {
+        perror(batch.concat);
+        return 2;
+    }
+    for (long i = 0; i < batch.games; i++) {
+        char path[4096], *buf = NULL;
+        size_t len = 0;
+        olerror err;
+        snprintf(path, sizeof path, "%s/%06ld.mlog", batch.dir, i);
+        if (olstream_read_file(path, OL_FILE_MAX, &buf, &len, &err)) {
+            fprintf(stderr, "gen_games: %s\n", err.msg);
+            fclose(f);
+            return 2;
+        }
+        size_t put = fwrite(buf, 1, len, f);
+        free(buf);
+        if (put != len) {
+            perror(batch.concat);
+            fclose(f);
+            return 2;
+        }
+    }
+    if (fclose(f)) {
+        perror(batch.concat);
+        return 2;
+    }
+    return 0;
+}
+
+static int run_batch(void)
+{
+    glob_t g;
+    if (glob(batch.decks_glob, 0, NULL, &g) || g.gl_pathc == 0) {
+        fprintf(stderr, "gen_games: no deck matches %s\n", batch.decks_glob);
+        return 2;
+    }
+    n_decks = (int)g.gl_pathc;
+    all_decks = calloc((size_t)n_decks, sizeof *all_decks);
+    deck_paths = g.gl_pathv;
+    for (int k = 0; k < n_decks; k++)
+        if (load_deck(deck_paths[k], &all_decks[k]))
+            return 2;
+    char tmpdir[4096] = "";
+    if (!batch.dir) {
+        /* --concat alone: the games go through a scratch directory */
+        snprintf(tmpdir, sizeof tmpdir, "%s.tmpXXXXXX", batch.concat);
+        if (!mkdtemp(tmpdir)) {
+            perror(tmpdir);
+            return 2;
+        }
+        batch.dir = tmpdir;
+    } else if (mkdir(batch.dir, 0777) && errno != EEXIST) {
+        perror(batch.dir);
+        return 2;
+    }
+    size_t index_size = (size_t)batch.games * INDEX_LINE;
+    index_lines = mmap(NULL, index_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (index_lines == MAP_FAILED) {
+        perror("mmap");
+        return 3;
+    }
+    /* per worker: events, attempts; then the next game's index */
+    unsigned long long *stats = mmap(NULL, ((size_t)batch.jobs * 2 + 1) * sizeof *stats, PROT_READ | PROT_WRITE,
+                                     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (stats == MAP_FAILED) {
+        perror("mmap");
+        return 3;
+    }
+    next_game = (long *)&stats[2 * batch.jobs];
+    double t0 = now_s();
+    int rc = 0;
+    if (batch.jobs == 1) {
+        rc = batch_worker(&stats[0], &stats[1]);
+    } else {
+        fflush(NULL);
+        for (int w = 0; w < batch.jobs; w++) {
+            pid_t pid = fork();
+            if (pid < 0) {
+                perror("fork");
+                return 3;
+            }
+            if (pid == 0)
+                _exit(batch_worker(&stats[2 * w], &stats[2 * w + 1]));
+        }
+        for (int w = 0; w < batch.jobs; w++) {
+            int st = 0;
+            if (wait(&st) < 0 || !WIFEXITED(st))
+                rc = 3;
+            else if (WEXITSTATUS(st) > rc)
+                rc = WEXITSTATUS(st);
+        }
+    }
+    double secs = now_s() - t0;
+    unsigned long long events = 0, attempts = 0;
+    for (int w = 0; w < batch.jobs; w++) {
+        events += stats[2 * w];
+        attempts += stats[2 * w + 1];
+    }
+    if (!rc) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/index.tsv", batch.dir);
+        FILE *f = tmpdir[0] ? NULL : fopen(path, "w");
+        if (!tmpdir[0] && !f) {
+            perror(path);
+            rc = 2;
+        }
+        if (f) {
+            fputs("file\tseed\tmode\tdeck1\tdeck2\tevents\twinner\tinject\tinject_seq\tinject_status\n", f);
+            for (long i = 0; i < batch.games; i++)
+                fputs(index_lines + (size_t)i * INDEX_LINE, f);
+            if (fclose(f)) {
+                perror(path);
+                rc = 2;
+            }
+        }
+    }
+    if (!rc && batch.concat)
+        rc = concat_corpus();
+    if (tmpdir[0]) {
+        for (long i = 0; i < batch.games; i++) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%06ld.mlog", tmpdir, i);
+            unlink(path);
+        }
+        rmdir(tmpdir);
+    }
+    long n_illegal = 0;
+    for (long i = 0; i < batch.games; i++)
+        n_illegal += illegal_rank(i) >= 0;
+    fprintf(stderr,
+            "gen_games: %ld games (%ld illegal), %llu events, %llu seeds tried, %.2f s on %d process%s: "
+            "%.0f games/s, %.0f events/s\n",
+            batch.games, n_illegal, events, attempts, secs, batch.jobs, batch.jobs == 1 ? "" : "es",
+            (double)batch.games / secs, (double)events / secs);
+    return rc;
+}
+
+/* ---- command line ----------------------------------------------------- */
+
+static const char usage_text[] =
+    "usage: gen_games [--seed N] [--mode open|commit|announced] [--deck1 FILE] [--deck2 FILE]\n"
+    "                 [--rule KEY=VALUE]... [--concede-at N] [--conceder p1|p2] [--t MS]\n"
+    "                 [--claim] [--max-events N] [--inject RULE [--inject-msg TEXT] [--inject-after N] [--tries N]]\n"
+    "                 [--cards FILE] [--match ID] [--out FILE] [--expect FILE] [-v]\n"
+    "       gen_games --games N (--out-dir DIR | --concat FILE) [--illegal-pct P] [--seed N]\n"
+    "                 [--decks GLOB] [-j N] [--cards FILE] [--max-events N]\n"
+    "\n"
+    "One game: a complete Snap open log, every event legal (or, with --inject,\n"
+    "exactly one judged illegal citing RULE), to --out (stdout by default), as\n"
+    "JSON Lines, or MessagePack when the name ends in .mlog.  The summary goes\n"
+    "to stderr.  Exit 0 written; 3 unfinished, injection failed or the engines\n"
+    "disagreed; 2 bad usage or input.\n"
+    "\n"
+    "Batch (a benchmark corpus): --games N writes N complete games, N up to\n"
+    "a million, as MessagePack:\n"
+    "  --out-dir DIR    DIR/000000.mlog ... one file per game (what `arbiter\n"
+    "                   verify` takes), and DIR/index.tsv: file, seed, mode,\n"
+    "                   decks, events, winner, injected rule/seq/status\n"
+    "  --concat FILE    all games back to back in one .mlog (with or without\n"
+    "                   --out-dir)\n"
+    "  --illegal-pct P  P% of the games (spread evenly) carry exactly one\n"
+    "                   illegal event, the rules injected in turn from a fixed\n"
+    "                   list of 23 (default 0: every game legal)\n"
+    "  --decks GLOB     the decks cycled through (default\n"
+    "                   fixtures/decks/snap/legal-*.json)\n"
+    "  -j N             N processes (default 1); the corpus is the same\n"
+    "The options of one game (--rule, --t, --claim, --max-events...) apply to\n"
+    "every game; --inject and --out are refused.\n"
+    "Game i (from 0) plays deck i%D against deck (i%D+1+i/(3D))%D, D decks,\n"
+    "in mode (open, commit, announced)[(i/D)%3] (the k-th illegal game: k for\n"
+    "i), with seed S+1000i (+1, +2... when a seed gives no complete game or\n"
+    "its injection fails) and match id gen-SEED; `gen_games --seed SEED --mode\n"
+    "M --deck1 A --deck2 B [--inject R --inject-after N]` gives the same game.\n"
+    "The summary line (stderr) reports games/s.\n";
+
 static void usage(void)
 {
-    fprintf(stderr,
-            "usage: gen_games [--seed N] [--mode open|commit|announced] [--deck1 FILE] [--deck2 FILE]\n"
-            "                 [--rule KEY=VALUE]... [--concede-at N] [--conceder p1|p2] [--t MS]\n"
-            "                 [--claim] [--max-events N] [--inject RULE [--inject-msg TEXT] [--inject-after N] [--tries N]]\n"
-            "                 [--cards FILE] [--match ID] [--out FILE] [--expect FILE] [-v]\n");
+    fputs(usage_text, stderr);
 }
 
 int main(int argc, char **argv)
@@ -1052,11 +1576,16 @@ int main(int argc, char **argv)
     opt.conceder = -1;
     opt.inject_after = -1;
     opt.wild_tries = 400;
+    batch.jobs = 1;
+    batch.decks_glob = "fixtures/decks/snap/legal-*.json";
     size_t rl = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define ARG(name) (!strcmp(a, name) && v && (i++, 1))
-        if (ARG("--seed"))
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage_text, stdout);
+            return 0;
+        } else if (ARG("--seed"))
             opt.seed = strtoull(v, NULL, 10);
         else if (ARG("--mode"))
             opt.mode = !strcmp(v, "commit") ? M_COMMIT : !strcmp(v, "announced") ? M_ANNOUNCED : M_OPEN;
@@ -1098,6 +1627,18 @@ int main(int argc, char **argv)
             opt.inject_after = atoi(v);
         else if (ARG("--tries"))
             opt.wild_tries = atoi(v);
+        else if (ARG("--games"))
+            batch.games = atol(v);
+        else if (ARG("--out-dir"))
+            batch.dir = v;
+        else if (ARG("--concat"))
+            batch.concat = v;
+        else if (ARG("--illegal-pct"))
+            batch.illegal_pct = atof(v);
+        else if (ARG("--decks"))
+            batch.decks_glob = v;
+        else if (ARG("-j") || ARG("--jobs"))
+            batch.jobs = atoi(v);
         else if (!strcmp(a, "--claim"))
             opt.claim = 1;
         else if (!strcmp(a, "-v"))
@@ -1107,13 +1648,17 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    rng_state ^= opt.seed * 0x9e3779b97f4a7c15ull;
-    if (!rng_state)
-        rng_state = 1;
-    for (int i = 0; i < 8; i++)
-        rnd();
-    if (opt.inject && opt.inject_after < 0)
-        opt.inject_after = rn(60);
+    if (batch.games || batch.dir || batch.concat) {
+        if (batch.games < 1 || batch.games > 1000000 || (!batch.dir && !batch.concat) || batch.jobs < 1 ||
+            batch.jobs > 64 || batch.illegal_pct < 0 || batch.illegal_pct > 100 || opt.inject || opt.out) {
+            usage();
+            return 2;
+        }
+        if (batch.jobs > batch.games)
+            batch.jobs = (int)batch.games;
+        batch.base = opt.seed;
+        out_enc = OL_ENC_MSGPACK;
+    }
     if (sodium_init() < 0)
         return 3;
     char err[2048];
@@ -1121,108 +1666,52 @@ int main(int argc, char **argv)
         fprintf(stderr, "gen_games: %s\n", err);
         return 2;
     }
+    closer = decode("{\"match\":\"x\",\"seq\":1,\"type\":\"end\",\"by\":\"table\"}");
+    if (batch.games) {
+        quiet_decode = 1;
+        return run_batch();
+    }
+
     for (int p = 0; p < 2; p++)
         if (load_deck(opt.deck[p], &decks[p]))
             return 2;
-    char matchbuf[64];
     if (!opt.match) {
         snprintf(matchbuf, sizeof matchbuf, "gen-%llu", (unsigned long long)opt.seed);
         opt.match = matchbuf;
     }
-    t_now = opt.t0;
-
-    /* the header, in the real mode, and its twin in open mode */
-    char *htext = malloc(65536), *htruth = malloc(65536);
-    for (int k = 0; k < 2; k++) {
-        char *h = k ? htruth : htext;
-        int n = snprintf(h, 65536, "{\"match\":\"%s\",\"seq\":0,\"type\":\"match\",\"by\":\"table\"", opt.match);
-        if (opt.with_t)
-            n += snprintf(h + n, 65536 - (size_t)n, ",\"t\":%llu", (unsigned long long)t_now);
-        n += snprintf(h + n, 65536 - (size_t)n,
-                      ",\"format\":\"snap\",\"cards\":\"core@1.0.0\",\"hidden\":\"%s\",\"players\":{\"p1\":{\"id\":"
-                      "\"alice\",\"deck\":%s},\"p2\":{\"id\":\"bob\",\"deck\":%s}}",
-                      mode_names[k ? M_OPEN : opt.mode], decks[0].json, decks[1].json);
-        if (rl)
-            n += snprintf(h + n, 65536 - (size_t)n, ",\"rules\":{%s}", opt.rules);
-        snprintf(h + n, 65536 - (size_t)n, "}");
-    }
-    closer = decode("{\"match\":\"x\",\"seq\":1,\"type\":\"end\",\"by\":\"table\"}");
-    header_ev = decode(htext);
-    olevent *ht = decode(htruth);
-    free(htext);
-    free(htruth);
-    if (!header_ev || !ht)
+    if (opt.out && olstream_encoding_of(opt.out) == OL_ENC_MSGPACK)
+        out_enc = OL_ENC_MSGPACK;
+    game_result res;
+    int rc = play_game(&res);
+    if (rc == 2)
         return 2;
-    olverdict v;
-    snap_start(&real, db, header_ev, &v);
-    snap_start(&truth, db, ht, &v);
-    bench_facedown = real.bench_facedown;
-    olevent_destroy(&ht);
-    if (v.status != OL_V_OK) {
-        fprintf(stderr, "gen_games: header: %s %s\n", v.rule, v.msg);
-        return 2;
-    }
-    out = opt.out ? fopen(opt.out, "w") : stdout;
+    FILE *out = opt.out ? fopen(opt.out, "w") : stdout;
     if (!out) {
         perror(opt.out);
         return 2;
     }
-    olstream_write(out, header_ev, OL_ENC_JSON);
-    olevent_destroy(&header_ev);
-
-    int rc = 0;
-    while ((int)seq_next <= opt.max_events) {
-        if (opt.inject && !injected && (int)seq_next > opt.inject_after) {
-            if (try_inject() < 0) {
-                rc = 3;
-                break;
-            }
-            if (injected && real.over)
-                break;
-        }
-        if (real.over)
-            break;
-        if (opt.concede_at > 0 && (int)seq_next >= opt.concede_at && real.setup_done) {
-            special_event("concede", opt.conceder >= 0 ? opt.conceder : rn(2), NULL);
-            break;
-        }
-        if (step_legal() < 0) {
-            rc = 3;
-            break;
-        }
+    if (fwrite(obuf.b, 1, obuf.n, out) != obuf.n || (opt.out ? fclose(out) : fflush(out))) {
+        perror(opt.out ? opt.out : "stdout");
+        return 2;
     }
-    /* rules that can only be broken after the end (3.4): try once more */
-    if (!rc && opt.inject && !injected && real.over)
-        try_inject();
-    if (!rc && opt.claim && !claimed && real.over && real.winner >= 0) {
-        char e[64];
-        snprintf(e, sizeof e, "\"winner\":\"%s\"", pname(real.winner));
-        special_event("claim", 2, e);
-    }
-    if (!rc && !real.over)
-        rc = 3;
-    if (!rc && opt.inject && !injected)
-        rc = 3;
-    if (opt.out)
-        fclose(out);
     fprintf(stderr,
             "gen_games: seed %llu: %llu events, %s, winner %s; cover block=%lu disruptor=%lu overdrive=%lu "
             "swapkw=%lu resonance=%lu on_reveal=%lu on_entry=%lu evolve2=%lu evolve3=%lu prime=%lu swap=%lu "
             "spell=%lu counter=%lu skipped=%lu",
-            (unsigned long long)opt.seed, (unsigned long long)seq_next - 1, real.over ? "over" : "unfinished",
-            real.winner < 0 ? "none" : pname(real.winner), cover_block, cover_disrupt, cover_overdrive, cover_swapkw,
+            (unsigned long long)opt.seed, res.events, res.over ? "over" : "unfinished",
+            res.winner < 0 ? "none" : pname(res.winner), cover_block, cover_disrupt, cover_overdrive, cover_swapkw,
             cover_reso, cover_reveal, cover_entry, cover_evolve2, cover_evolve3, cover_prime, cover_swap,
             cover_spell, cover_counter, cover_skipped);
     if (opt.inject)
-        fprintf(stderr, "; inject %s %s", injected ? "at" : "failed", opt.inject);
+        fprintf(stderr, "; inject %s %s", res.injected ? "at" : "failed", opt.inject);
     fprintf(stderr, "\n");
-    if (opt.inject && injected && opt.expect) {
+    if (opt.inject && res.injected && opt.expect) {
         FILE *f = fopen(opt.expect, "w");
         if (!f) {
             perror(opt.expect);
             return 2;
         }
-        fprintf(f, "%llu %s %s\n", (unsigned long long)injected_seq, injected_status, opt.inject);
+        fprintf(f, "%llu %s %s\n", (unsigned long long)res.injected_seq, res.injected_status, opt.inject);
         fclose(f);
     }
     return rc;

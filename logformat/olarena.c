@@ -24,25 +24,6 @@ struct olarena {
     block *head;
 };
 
-olarena *olarena_new(void)
-{
-    return calloc(1, sizeof(olarena));
-}
-
-void olarena_destroy(olarena **a)
-{
-    if (!a || !*a)
-        return;
-    block *b = (*a)->head;
-    while (b) {
-        block *next = b->next;
-        free(b);
-        b = next;
-    }
-    free(*a);
-    *a = NULL;
-}
-
 static block *block_new(size_t size)
 {
     block *b = malloc(sizeof(block) + size);
@@ -54,7 +35,57 @@ static block *block_new(size_t size)
     return b;
 }
 
+/* The arena lives at the start of its first block: one allocation for an
+ * arena and its first few KB (a decoded event needs no more). */
+olarena *olarena_new(void)
+{
+    block *b = block_new(BLOCK_SIZE);
+    if (!b)
+        return NULL;
+    olarena *a = (olarena *)(void *)b->data;
+    b->used = (sizeof *a + ALIGN - 1) / ALIGN * ALIGN;
+    a->head = b;
+    return a;
+}
+
+void olarena_reset(olarena *a)
+{
+    block *b = a->head, *home = NULL;
+    while (b) {
+        block *next = b->next;
+        if ((void *)b->data == (void *)a)
+            home = b;   /* the block the arena lives in stays */
+        else
+            free(b);
+        b = next;
+    }
+    home->next = NULL;
+    home->used = (sizeof *a + ALIGN - 1) / ALIGN * ALIGN;
+    a->head = home;
+}
+
+void olarena_destroy(olarena **a)
+{
+    if (!a || !*a)
+        return;
+    block *b = (*a)->head;   /* the arena itself is in one of the blocks */
+    *a = NULL;
+    while (b) {
+        block *next = b->next;
+        free(b);
+        b = next;
+    }
+}
+
 void *olarena_alloc(olarena *a, size_t n)
+{
+    void *p = olarena_alloc_raw(a, n);
+    if (p)
+        memset(p, 0, n);
+    return p;
+}
+
+void *olarena_alloc_raw(olarena *a, size_t n)
 {
     if (n == 0)
         n = 1;
@@ -77,13 +108,12 @@ void *olarena_alloc(olarena *a, size_t n)
     }
     void *p = (char *)b->data + b->used;
     b->used += n;
-    memset(p, 0, n);
     return p;
 }
 
 char *olarena_strndup(olarena *a, const char *s, size_t n)
 {
-    char *p = olarena_alloc(a, n + 1);
+    char *p = olarena_alloc_raw(a, n + 1);
     if (!p)
         return NULL;
     memcpy(p, s, n);

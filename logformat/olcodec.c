@@ -4,23 +4,34 @@
  * an olevent, and encode events back (logformat/SPEC.md).
  *
  * Why this shape: the two encodings carry the same maps, so both are first
- * turned into one generic tree (jansson's json_t), and one typed decoder
- * reads that tree.  The tree is kept with the event and re-encoded as is,
- * which makes conversion lossless even for keys this version does not know.
+ * turned into one generic tree of values (olval, below), and one typed
+ * decoder reads that tree.  For lossless conversion the event keeps what it
+ * was decoded from -- the json_t of a JSON text, the bytes of a MessagePack
+ * frame -- and re-encodes that as is, unknown keys included.
  *
- * How, for MessagePack: input is hostile.  msgpack-c allocates for the
- * element count an array or map *declares* before reading the elements, so
- * five bytes (dd ff ff ff ff) would ask for ~96 GB.  olcodec_scan() therefore
- * walks the whole object first without allocating, with every limit of the
- * contract: counts no larger than the bytes left, depth, string sizes, UTF-8,
- * no binary or extension values, string keys only, event size.  Only then
- * does msgpack_unpack_next() build objects, which we copy into json_t.
+ * How, for MessagePack: input is hostile.  A generic unpacker (msgpack-c)
+ * allocates for the element count an array or map *declares* before
+ * reading the elements, so five bytes (dd ff ff ff ff) would ask for
+ * ~96 GB.  The scanner here walks the object checking every limit of the
+ * contract -- counts no larger than the bytes left, depth, string sizes,
+ * UTF-8, no binary or extension values, string keys only, event size --
+ * and builds the values as it goes, in the event's arena, a container's
+ * elements allocated only once its count is known to fit.  Strings are not
+ * copied: the values point into the frame, and the typed decoder copies
+ * what the event keeps.  msgpack-c is left for encoding and for the json_t
+ * of olcodec_msgpack_to_json().
  *
- * Errors say where: while scanning we note the offset of every value in
- * pre-order; the conversion pairs the n-th value with the n-th json_t it
- * creates, so a typed-decode error about a value can name its byte.  For
- * JSON, a small pass over the (already valid) text finds the same offsets,
- * reported as line and column.
+ * Speed: verifying a log is mostly decoding it (bench/run_verify), and
+ * tables send small maps of short ASCII strings and small integers.
+ * fast_build() reads just that subset in a tight loop and hands anything
+ * else -- and any fault -- to the full scanner, which gives the same values
+ * or the exact error.  The typed decoder indexes an event's keys once
+ * rather than searching the map per field.
+ *
+ * Errors say where: every value keeps the offset where it starts, so a
+ * typed-decode error about a value can name its byte.  For JSON, a small
+ * pass over the (already valid) text finds the same offsets, paired with
+ * the json_t tree in pre-order, reported as line and column.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -157,6 +168,14 @@ static int errf_at(olerror *err, ol_origin origin, const char *text, size_t off,
 static size_t utf8_bad(const uint8_t *s, size_t len)
 {
     size_t i = 0;
+    /* ASCII without NUL, eight bytes at a time: most strings are that */
+    while (len - i >= 8) {
+        uint64_t w;
+        memcpy(&w, s + i, sizeof w);
+        if ((w & 0x8080808080808080ull) || ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull))
+            break;
+        i += 8;
+    }
     while (i < len) {
         uint8_t c = s[i];
         size_t n;
@@ -183,6 +202,47 @@ static size_t utf8_bad(const uint8_t *s, size_t len)
 }
 
 /* ------------------------------------------------------------------ */
+/* Decoded values                                                      */
+
+/* The typed decoder reads a small tree of these rather than jansson's
+ * json_t: the MessagePack scanner builds it in the event's arena while it
+ * checks the bytes (one pass, nothing freed one by one), and a JSON text
+ * gets one converted from the json_t that jansson parsed.  A string is its
+ * n bytes where they lie in the input (not NUL-terminated: the decoder
+ * copies what the event keeps); a map holds 2n values, each key (a
+ * string) followed by its value, in input order.  `off` is where the value
+ * starts in its input, for messages. */
+typedef enum { OV_NULL, OV_FALSE, OV_TRUE, OV_INT, OV_REAL, OV_STR, OV_ARR, OV_MAP } ov_kind;
+
+#define OV_NOPOS ((size_t)-1)
+
+typedef struct olval olval;
+struct olval {
+    ov_kind kind;
+    uint32_t n;            /* STR: bytes; ARR: elements; MAP: entries */
+    size_t off;            /* OV_NOPOS when unknown */
+    union {
+        int64_t i;
+        double d;
+        const char *s;
+        olval *items;      /* ARR: n values; MAP: 2n, key then value */
+    } u;
+};
+
+static const olval *ov_get(const olval *m, const char *key)
+{
+    if (!m || m->kind != OV_MAP)
+        return NULL;
+    size_t n = strlen(key);
+    for (uint32_t i = 0; i < m->n; i++) {
+        const olval *k = &m->u.items[2 * i];
+        if (k->n == n && !memcmp(k->u.s, key, n))
+            return k + 1;
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ */
 /* The MessagePack scanner                                             */
 
 typedef struct {
@@ -193,6 +253,10 @@ typedef struct {
     ol_origin origin;
     olerror *err;
     olpos *pos;
+    olarena *arena;        /* building values (NULL: only checking)        */
+    const char *why;       /* building: the first fault that only a built
+                              tree shows (a repeated key, a non-finite
+                              float), reported once the scan is through   */
 } scanner;
 
 static int scan_fail(scanner *s, size_t off, const char *fmt, ...)
@@ -231,9 +295,9 @@ static uint64_t be(const uint8_t *p, size_t n)
     return v;
 }
 
-static int scan_value(scanner *s, int depth, int is_key);
+static int scan_value(scanner *s, int depth, int is_key, olval *out);
 
-static int scan_str(scanner *s, size_t start, size_t hdr, uint64_t n, int is_key)
+static int scan_str(scanner *s, size_t start, size_t hdr, uint64_t n, int is_key, olval *out)
 {
     int rc = need(s, start, hdr);
     if (rc)
@@ -252,11 +316,49 @@ static int scan_str(scanner *s, size_t start, size_t hdr, uint64_t n, int is_key
         if (p[i] >= 'A' && p[i] <= 'Z')
             return scan_fail(s, start, "the key \"%.*s\" is not lower-case", (int)n, (const char *)p);
     s->off = start + hdr + (size_t)n;
+    if (out) {
+        out->kind = OV_STR;
+        out->n = (uint32_t)n;
+        out->u.s = (const char *)p;
+    }
     return OL_OK;
 }
 
+/* Building: has the key at kv[2*i] appeared before in this map?  Small
+ * maps compare with every earlier key; large ones (only hostile input has
+ * them) keep a hash table of the keys seen, so the check stays linear. */
+#define SMALL_MAP 16
+
+static uint32_t key_hash(const olval *k)
+{
+    uint32_t h = 2166136261u;
+    for (uint32_t i = 0; i < k->n; i++)
+        h = (h ^ (uint8_t)k->u.s[i]) * 16777619u;
+    return h;
+}
+
+static int key_seen(const olval *kv, uint64_t i, uint32_t *table, uint32_t mask)
+{
+    const olval *k = &kv[2 * i];
+    if (!table) {
+        for (uint64_t j = 0; j < i; j++)
+            if (kv[2 * j].n == k->n && !memcmp(kv[2 * j].u.s, k->u.s, k->n))
+                return 1;
+        return 0;
+    }
+    for (uint32_t h = key_hash(k) & mask;; h = (h + 1) & mask) {
+        if (!table[h]) {
+            table[h] = (uint32_t)i + 1;
+            return 0;
+        }
+        const olval *o = &kv[2 * (table[h] - 1)];
+        if (o->n == k->n && !memcmp(o->u.s, k->u.s, k->n))
+            return 1;
+    }
+}
+
 static int scan_container(scanner *s, size_t start, size_t hdr, uint64_t count,
-                          int is_map, int depth)
+                          int is_map, int depth, olval *out)
 {
     int rc = need(s, start, hdr);
     if (rc)
@@ -275,16 +377,52 @@ static int scan_container(scanner *s, size_t start, size_t hdr, uint64_t count,
                          is_map ? "entries" : "elements", (unsigned long long)left);
     }
     s->off = start + hdr;
-    for (uint64_t i = 0; i < count; i++) {
-        if (is_map && (rc = scan_value(s, depth + 1, 1)))
-            return rc;
-        if ((rc = scan_value(s, depth + 1, 0)))
-            return rc;
+    olval *items = NULL;
+    uint32_t *table = NULL, mask = 0;
+    if (out) {
+        out->kind = is_map ? OV_MAP : OV_ARR;
+        out->n = (uint32_t)count;
+        if (count && !(items = olarena_alloc_raw(s->arena, (size_t)count * (is_map ? 2 : 1) * sizeof *items)))
+            return OL_ENOMEM;
+        out->u.items = items;
+        if (is_map && count > SMALL_MAP) {
+            for (mask = 1; mask < 2 * count; mask <<= 1)
+                ;
+            if (!(table = calloc(mask, sizeof *table)))
+                return OL_ENOMEM;
+            mask--;
+        }
     }
-    return OL_OK;
+    for (uint64_t i = 0; i < count; i++) {
+        if (is_map) {
+            if ((rc = scan_value(s, depth + 1, 1, items ? &items[2 * i] : NULL)))
+                break;
+            if (items && key_seen(items, i, table, mask) && !s->why)
+                s->why = "a key that appears twice in one map";
+        }
+        if ((rc = scan_value(s, depth + 1, 0, items ? &items[is_map ? 2 * i + 1 : i] : NULL)))
+            break;
+    }
+    free(table);
+    return rc;
 }
 
-static int scan_value(scanner *s, int depth, int is_key)
+/* A float's value, for the check only a built tree made before (finite). */
+static double float_at(const uint8_t *p, int wide)
+{
+    uint64_t bits = be(p, wide ? 8 : 4);
+    if (wide) {
+        double d;
+        memcpy(&d, &bits, sizeof d);
+        return d;
+    }
+    uint32_t b32 = (uint32_t)bits;
+    float f;
+    memcpy(&f, &b32, sizeof f);
+    return (double)f;
+}
+
+static int scan_value(scanner *s, int depth, int is_key, olval *out)
 {
     size_t at = s->off;
     int rc = need(s, at, 1);
@@ -295,37 +433,50 @@ static int scan_value(scanner *s, int depth, int is_key)
     uint8_t b = s->buf[at];
     const uint8_t *p = s->buf + at + 1;
 
+    if (out) {
+        out->off = at;
+        out->n = 0;
+    }
     if (is_key && !((b >= 0xa0 && b <= 0xbf) || (b >= 0xd9 && b <= 0xdb)))
         return scan_fail(s, at, "a map key that is not a string");
     if (b <= 0x7f || b >= 0xe0 || b == 0xc0 || b == 0xc2 || b == 0xc3) {
         s->off = at + 1;
+        if (out) {
+            if (b <= 0x7f || b >= 0xe0) {
+                out->kind = OV_INT;
+                out->u.i = (int8_t)b;
+            } else {
+                out->kind = b == 0xc0 ? OV_NULL : b == 0xc2 ? OV_FALSE : OV_TRUE;
+            }
+        }
         return OL_OK;
     }
     if (b >= 0x80 && b <= 0x8f)
-        return scan_container(s, at, 1, b & 0x0f, 1, depth);
+        return scan_container(s, at, 1, b & 0x0f, 1, depth, out);
     if (b >= 0x90 && b <= 0x9f)
-        return scan_container(s, at, 1, b & 0x0f, 0, depth);
+        return scan_container(s, at, 1, b & 0x0f, 0, depth, out);
     if (b >= 0xa0 && b <= 0xbf)
-        return scan_str(s, at, 1, b & 0x1f, is_key);
+        return scan_str(s, at, 1, b & 0x1f, is_key, out);
+    size_t width = 0;   /* integers and floats: bytes after the type byte */
     switch (b) {
-    case 0xcc: case 0xd0: return (rc = need(s, at, 2)) ? rc : (s->off = at + 2, OL_OK);
-    case 0xcd: case 0xd1: return (rc = need(s, at, 3)) ? rc : (s->off = at + 3, OL_OK);
-    case 0xca: case 0xce: case 0xd2: return (rc = need(s, at, 5)) ? rc : (s->off = at + 5, OL_OK);
-    case 0xcb: case 0xd3: return (rc = need(s, at, 9)) ? rc : (s->off = at + 9, OL_OK);
+    case 0xcc: case 0xd0: width = 1; break;
+    case 0xcd: case 0xd1: width = 2; break;
+    case 0xca: case 0xce: case 0xd2: width = 4; break;
+    case 0xcb: case 0xd3: width = 8; break;
     case 0xcf:
         if ((rc = need(s, at, 9)))
             return rc;
         if (be(p, 8) > (uint64_t)INT64_MAX)
             return scan_fail(s, at, "an integer larger than %lld", (long long)INT64_MAX);
-        s->off = at + 9;
-        return OL_OK;
-    case 0xd9: return (rc = need(s, at, 2)) ? rc : scan_str(s, at, 2, be(p, 1), is_key);
-    case 0xda: return (rc = need(s, at, 3)) ? rc : scan_str(s, at, 3, be(p, 2), is_key);
-    case 0xdb: return (rc = need(s, at, 5)) ? rc : scan_str(s, at, 5, be(p, 4), is_key);
-    case 0xdc: return (rc = need(s, at, 3)) ? rc : scan_container(s, at, 3, be(p, 2), 0, depth);
-    case 0xdd: return (rc = need(s, at, 5)) ? rc : scan_container(s, at, 5, be(p, 4), 0, depth);
-    case 0xde: return (rc = need(s, at, 3)) ? rc : scan_container(s, at, 3, be(p, 2), 1, depth);
-    case 0xdf: return (rc = need(s, at, 5)) ? rc : scan_container(s, at, 5, be(p, 4), 1, depth);
+        width = 8;
+        break;
+    case 0xd9: return (rc = need(s, at, 2)) ? rc : scan_str(s, at, 2, be(p, 1), is_key, out);
+    case 0xda: return (rc = need(s, at, 3)) ? rc : scan_str(s, at, 3, be(p, 2), is_key, out);
+    case 0xdb: return (rc = need(s, at, 5)) ? rc : scan_str(s, at, 5, be(p, 4), is_key, out);
+    case 0xdc: return (rc = need(s, at, 3)) ? rc : scan_container(s, at, 3, be(p, 2), 0, depth, out);
+    case 0xdd: return (rc = need(s, at, 5)) ? rc : scan_container(s, at, 5, be(p, 4), 0, depth, out);
+    case 0xde: return (rc = need(s, at, 3)) ? rc : scan_container(s, at, 3, be(p, 2), 1, depth, out);
+    case 0xdf: return (rc = need(s, at, 5)) ? rc : scan_container(s, at, 5, be(p, 4), 1, depth, out);
     case 0xc1:
         return scan_fail(s, at, "the byte 0xc1, which MessagePack never uses");
     default:
@@ -333,12 +484,32 @@ static int scan_value(scanner *s, int depth, int is_key)
         return scan_fail(s, at, "a MessagePack %s value; the open log uses none",
                          (b >= 0xc4 && b <= 0xc6) ? "binary" : "extension");
     }
+    if ((rc = need(s, at, 1 + width)))
+        return rc;
+    s->off = at + 1 + width;
+    if (!out)
+        return OL_OK;
+    if (b == 0xca || b == 0xcb) {
+        out->kind = OV_REAL;
+        out->u.d = float_at(p, b == 0xcb);
+        if (!isfinite(out->u.d) && !s->why)
+            s->why = "a floating-point value that is not finite";
+        return OL_OK;
+    }
+    uint64_t u = be(p, width);
+    out->kind = OV_INT;
+    if (b >= 0xd0)   /* signed: sign-extend from its width */
+        out->u.i = width == 8 ? (int64_t)u : (int64_t)(u ^ (1ull << (8 * width - 1))) - (int64_t)(1ull << (8 * width - 1));
+    else
+        out->u.i = (int64_t)u;
+    return OL_OK;
 }
 
-static int scan(const uint8_t *buf, size_t len, int exact, size_t *used,
-                ol_origin origin, olerror *err, olpos *pos)
+static int scan_build(const uint8_t *buf, size_t len, int exact, size_t *used,
+                      ol_origin origin, olerror *err, olpos *pos, olarena *arena, olval *root,
+                      const char **why)
 {
-    scanner s = {buf, len, len, 0, origin, err, pos};
+    scanner s = {buf, len, len, 0, origin, err, pos, arena, NULL};
     if (len == 0)
         return scan_fail(&s, 0, "an empty message; an event is a MessagePack map");
     if (exact && len > OL_EVENT_MAX)
@@ -346,14 +517,194 @@ static int scan(const uint8_t *buf, size_t len, int exact, size_t *used,
                          len, OL_EVENT_MAX);
     if (s.len > OL_EVENT_MAX)
         s.len = OL_EVENT_MAX;
-    int rc = scan_value(&s, 0, 0);
+    int rc = scan_value(&s, 0, 0, root);
     if (rc)
         return rc;
     if (exact && s.off != len)
         return scan_fail(&s, s.off, "%zu trailing byte%s after the event", len - s.off,
                          len - s.off == 1 ? "" : "s");
     *used = s.off;
+    if (why)
+        *why = s.why;
     return OL_OK;
+}
+
+static int scan(const uint8_t *buf, size_t len, int exact, size_t *used,
+                ol_origin origin, olerror *err, olpos *pos)
+{
+    return scan_build(buf, len, exact, used, origin, err, pos, NULL, NULL, NULL);
+}
+
+/* ---- the fast path --------------------------------------------------
+ *
+ * Events as tables write them -- small maps of short ASCII strings, small
+ * integers, null and booleans -- take most of a verifier's time, and the
+ * scanner above spends most of it on generality.  fast_build() reads only
+ * that common subset, with every check of the scanner, in a tight loop,
+ * and gives up (returns 0) at the first byte it does not handle or that
+ * is not right: a 64-bit integer, a float, a long string, a large map, a
+ * repeated key, bad UTF-8, truncation...  The caller then runs scan_build()
+ * from the start, which gives the same tree when the bytes are fine and
+ * the exact error when not.  So the fast path may refuse anything; what it
+ * accepts must be exactly what scan_build() accepts, built alike. */
+typedef struct {
+    const uint8_t *buf;
+    size_t len, off;
+    olarena *arena;
+} fastb;
+
+static int fast_value(fastb *f, int depth, olval *out);
+
+/* Bytes a key may hold on the fast path: printable ASCII but upper case. */
+static const unsigned char key_chars[256] = {
+#define R8(c) [c] = 1, [c + 1] = 1, [c + 2] = 1, [c + 3] = 1, [c + 4] = 1, [c + 5] = 1, [c + 6] = 1, [c + 7] = 1
+    R8(0x01), R8(0x09), R8(0x11), R8(0x19), R8(0x21), R8(0x29), R8(0x31), R8(0x39),
+    [0x41] = 0, R8(0x5b), R8(0x63), R8(0x6b), R8(0x73), [0x7b] = 1, [0x7c] = 1, [0x7d] = 1, [0x7e] = 1, [0x7f] = 1,
+#undef R8
+};
+
+/* A string of n bytes at f->off (its header read): ASCII or UTF-8, no NUL;
+ * a key is lower-case.  0 when not sure. */
+static int fast_str(fastb *f, size_t at, size_t n, int is_key, olval *out)
+{
+    if (f->len - f->off < n)
+        return 0;
+    const uint8_t *p = f->buf + f->off;
+    if (is_key) {
+        /* ASCII, no NUL, no upper case; anything else: the full scan */
+        for (size_t i = 0; i < n; i++)
+            if (!key_chars[p[i]])
+                return 0;
+    } else {
+        size_t i = 0;
+        for (; n - i >= 8; i += 8) {   /* ASCII without NUL, 8 at a time */
+            uint64_t w;
+            memcpy(&w, p + i, sizeof w);
+            if ((w & 0x8080808080808080ull) || ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull))
+                break;
+        }
+        for (; i < n; i++)
+            if (p[i] == 0 || p[i] >= 0x80)
+                break;
+        if (i < n && utf8_bad(p, n) < n)
+            return 0;
+    }
+    out->kind = OV_STR;
+    out->n = (uint32_t)n;
+    out->off = at;
+    out->u.s = (const char *)p;
+    f->off += n;
+    return 1;
+}
+
+static int fast_key(fastb *f, olval *out)
+{
+    size_t at = f->off;
+    if (at >= f->len)
+        return 0;
+    uint8_t b = f->buf[at];
+    if (b >= 0xa0 && b <= 0xbf) {
+        f->off = at + 1;
+        return fast_str(f, at, b & 0x1f, 1, out);
+    }
+    if (b == 0xd9 && f->len - at >= 2) {
+        f->off = at + 2;
+        return fast_str(f, at, f->buf[at + 1], 1, out);
+    }
+    return 0;
+}
+
+static int fast_container(fastb *f, size_t at, size_t count, int is_map, int depth, olval *out)
+{
+    if (depth >= OL_DEPTH_MAX || (is_map && count > SMALL_MAP))
+        return 0;
+    size_t left = f->len - f->off;
+    if (count > left || (is_map ? 2 * count : count) > left)
+        return 0;
+    olval *items = NULL;
+    if (count && !(items = olarena_alloc_raw(f->arena, count * (is_map ? 2 : 1) * sizeof *items)))
+        return 0;
+    out->kind = is_map ? OV_MAP : OV_ARR;
+    out->n = (uint32_t)count;
+    out->off = at;
+    out->u.items = items;
+    for (size_t i = 0; i < count; i++) {
+        if (is_map) {
+            olval *k = &items[2 * i];
+            if (!fast_key(f, k))
+                return 0;
+            for (size_t j = 0; j < i; j++)
+                if (items[2 * j].n == k->n && (k->n == 0 || items[2 * j].u.s[0] == k->u.s[0]) &&
+                    !memcmp(items[2 * j].u.s, k->u.s, k->n))
+                    return 0;
+        }
+        if (!fast_value(f, depth + 1, &items[is_map ? 2 * i + 1 : i]))
+            return 0;
+    }
+    return 1;
+}
+
+static int fast_value(fastb *f, int depth, olval *out)
+{
+    size_t at = f->off;
+    if (at >= f->len)
+        return 0;
+    uint8_t b = f->buf[at];
+    const uint8_t *p = f->buf + at + 1;
+    size_t left = f->len - at - 1;
+    f->off = at + 1;
+    out->off = at;
+    out->n = 0;
+    if (b <= 0x7f || b >= 0xe0) {
+        out->kind = OV_INT;
+        out->u.i = (int8_t)b;
+        return 1;
+    }
+    if (b >= 0xa0 && b <= 0xbf)
+        return fast_str(f, at, b & 0x1f, 0, out);
+    if (b >= 0x80 && b <= 0x8f)
+        return fast_container(f, at, b & 0x0f, 1, depth, out);
+    if (b >= 0x90 && b <= 0x9f)
+        return fast_container(f, at, b & 0x0f, 0, depth, out);
+    switch (b) {
+    case 0xc0: out->kind = OV_NULL; return 1;
+    case 0xc2: out->kind = OV_FALSE; return 1;
+    case 0xc3: out->kind = OV_TRUE; return 1;
+    case 0xcc: case 0xcd: case 0xce: {
+        size_t w = b == 0xcc ? 1 : b == 0xcd ? 2 : 4;
+        if (left < w)
+            return 0;
+        out->kind = OV_INT;
+        out->u.i = (int64_t)be(p, w);
+        f->off = at + 1 + w;
+        return 1;
+    }
+    case 0xd9:
+        if (left < 1)
+            return 0;
+        f->off = at + 2;
+        return fast_str(f, at, p[0], 0, out);
+    case 0xdc:
+        if (left < 2)
+            return 0;
+        f->off = at + 3;
+        return fast_container(f, at, (size_t)be(p, 2), 0, depth, out);
+    default:
+        return 0;
+    }
+}
+
+/* scan_build() of the common case, or 0 to say "run scan_build()". */
+static int fast_build(const uint8_t *buf, size_t len, int exact, size_t *used, olarena *arena,
+                      olval *root)
+{
+    if (len == 0 || len > OL_EVENT_MAX)
+        return 0;   /* (stream mode: the scanner caps its view instead) */
+    fastb f = {buf, len, 0, arena};
+    if (!fast_value(&f, 0, root) || (exact && f.off != len))
+        return 0;
+    *used = f.off;
+    return 1;
 }
 
 int olcodec_scan(const uint8_t *buf, size_t len, int exact, size_t *used,
@@ -695,149 +1046,200 @@ static int json_tree(const char *text, size_t len, ol_origin origin, json_t **ou
 /* ------------------------------------------------------------------ */
 /* Typed decoding                                                      */
 
-/* Where a value sits: its parent and key (or index), and its path for
- * people ("players.p1.deck.monsters[2]"). */
-typedef struct {
-    const json_t *parent;
-    const char *key;
+/* Where a value sits: the location it hangs from and its key (or index),
+ * and the value itself (NULL when absent).  Its path for people
+ * ("players.p1.deck.monsters[2]") is only spelled out for a message. */
+typedef struct vloc vloc;
+struct vloc {
+    const vloc *up;        /* NULL: the root, whose path is `key` */
+    const char *key;       /* member name, or NULL for an array element */
     size_t idx;
-    char path[PATH_MAX_LEN];
-} vloc;
+    const olval *node;
+};
 
 typedef struct {
-    olpos *pos;
     olerror *err;
     olarena *arena;
+    ol_origin origin;
+    const char *text;      /* JSON text, for line/column; NULL for msgpack */
 } dctx;
+
+/* Paths are for people; a path too long for its buffer is cut short. */
+static size_t path_put(char *dst, size_t n, size_t cap, const char *s)
+{
+    for (; *s && n + 1 < cap; s++)
+        dst[n++] = *s;
+    dst[n] = '\0';
+    return n;
+}
+
+static size_t path_build(const vloc *l, char *dst, size_t cap)
+{
+    if (!l->up)
+        return path_put(dst, 0, cap, l->key ? l->key : "");
+    size_t n = path_build(l->up, dst, cap);
+    if (l->key) {
+        if (n)
+            n = path_put(dst, n, cap, ".");
+        return path_put(dst, n, cap, l->key);
+    }
+    char idx[24];
+    snprintf(idx, sizeof idx, "[%zu]", l->idx);
+    return path_put(dst, n, cap, idx);
+}
+
+static const char *vpath(const vloc *l, char *buf)
+{
+    path_build(l, buf, PATH_MAX_LEN);
+    return buf;
+}
+#define VPATH(l) vpath((l), (char[PATH_MAX_LEN]){0})
 
 static int dfail(dctx *d, const vloc *l, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int dfail(dctx *d, const vloc *l, const char *fmt, ...)
 {
-    size_t off = 0;
     char loc[64] = "";
     va_list ap;
-    if (pos_find(d->pos, l->parent, l->key, l->idx, &off))
-        where(loc, sizeof loc, d->pos->origin, d->pos->text, off);
+    if (l->node && l->node->off != OV_NOPOS)
+        where(loc, sizeof loc, d->origin, d->text, l->node->off);
     va_start(ap, fmt);
-    set_err(d->err, l->path, loc, fmt, ap);
+    set_err(d->err, VPATH(l), loc, fmt, ap);
     va_end(ap);
     return OL_EMALFORMED;
 }
 
-/* Paths are for people; a path too long for its buffer is cut short. */
-static void path_join(char *dst, size_t cap, const char *a, const char *sep, const char *b)
+static vloc child(const vloc *l, const olval *obj, const char *key)
 {
-    size_t n = 0;
-    for (const char *parts[3] = {a, sep, b}, **p = parts; p < parts + 3; p++)
-        for (const char *c = *p; *c && n + 1 < cap; c++)
-            dst[n++] = *c;
-    dst[n] = '\0';
-}
-
-static vloc child(const vloc *l, const json_t *obj, const char *key)
-{
-    vloc c = {obj, key, 0, ""};
-    path_join(c.path, sizeof c.path, l->path, l->path[0] ? "." : "", key);
+    vloc c = {l, key, 0, ov_get(obj, key)};
     return c;
 }
 
-static vloc elem(const vloc *l, const json_t *arr, size_t i)
+/* The member `key` of obj known to be `node` (looked up already). */
+static vloc child_at(const vloc *l, const char *key, const olval *node)
 {
-    vloc c = {arr, NULL, i, ""};
-    char idx[24];
-    snprintf(idx, sizeof idx, "[%zu]", i);
-    path_join(c.path, sizeof c.path, l->path, "", idx);
+    vloc c = {l, key, 0, node};
     return c;
 }
 
-static const char *json_kind(const json_t *v)
+static vloc elem(const vloc *l, const olval *arr, size_t i)
 {
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "a map";
-    case JSON_ARRAY: return "a list";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return json_integer_value(v) < 0 ? "a negative integer" : "an integer";
-    case JSON_REAL: return "a fractional number";
-    case JSON_TRUE: case JSON_FALSE: return "a boolean";
-    case JSON_NULL: return "null";
+    vloc c = {l, NULL, i, &arr->u.items[i]};
+    return c;
+}
+
+static const char *json_kind(const olval *v)
+{
+    switch (v->kind) {
+    case OV_MAP: return "a map";
+    case OV_ARR: return "a list";
+    case OV_STR: return "a string";
+    case OV_INT: return v->u.i < 0 ? "a negative integer" : "an integer";
+    case OV_REAL: return "a fractional number";
+    case OV_TRUE: case OV_FALSE: return "a boolean";
+    case OV_NULL: return "null";
     }
     return "an unknown value";
 }
 
-static int wrong(dctx *d, const vloc *l, const json_t *v, const char *want)
+static int wrong(dctx *d, const vloc *l, const olval *v, const char *want)
 {
-    return dfail(d, l, "\"%s\" must be %s, not %s", l->path, want, json_kind(v));
+    return dfail(d, l, "\"%s\" must be %s, not %s", VPATH(l), want, json_kind(v));
 }
 
 static int missing(dctx *d, const vloc *l, const char *key)
 {
-    return dfail(d, l, "\"%s%s%s\" is required", l->path, l->path[0] ? "." : "", key);
+    const char *p = VPATH(l);
+    return dfail(d, l, "\"%s%s%s\" is required", p, p[0] ? "." : "", key);
 }
 
-static int get_uint(dctx *d, const json_t *v, const vloc *l, uint64_t *out)
+static int get_uint(dctx *d, const olval *v, const vloc *l, uint64_t *out)
 {
-    if (!json_is_integer(v) || json_integer_value(v) < 0)
+    if (v->kind != OV_INT || v->u.i < 0)
         return wrong(d, l, v, "an unsigned integer");
-    *out = (uint64_t)json_integer_value(v);
+    *out = (uint64_t)v->u.i;
     return OL_OK;
 }
 
-static int get_u32(dctx *d, const json_t *v, const vloc *l, uint32_t *out)
+static int get_u32(dctx *d, const olval *v, const vloc *l, uint32_t *out)
 {
     uint64_t u = 0;
     int rc = get_uint(d, v, l, &u);
     if (rc)
         return rc;
     if (u > UINT32_MAX)
-        return dfail(d, l, "\"%s\" is %llu, larger than %u", l->path, (unsigned long long)u,
+        return dfail(d, l, "\"%s\" is %llu, larger than %u", VPATH(l), (unsigned long long)u,
                      (unsigned)UINT32_MAX);
     *out = (uint32_t)u;
     return OL_OK;
 }
 
-static int get_str(dctx *d, const json_t *v, const vloc *l, size_t maxlen, const char **out)
+static int get_str(dctx *d, const olval *v, const vloc *l, size_t maxlen, const char **out)
 {
-    if (!json_is_string(v))
+    if (v->kind != OV_STR)
         return wrong(d, l, v, "a string");
-    size_t n = json_string_length(v);
+    size_t n = v->n;
     if (n == 0 || n > maxlen)
-        return dfail(d, l, "\"%s\" must be 1 to %zu bytes long", l->path, maxlen);
-    if (!(*out = olarena_strndup(d->arena, json_string_value(v), n)))
+        return dfail(d, l, "\"%s\" must be 1 to %zu bytes long", VPATH(l), maxlen);
+    if (!(*out = olarena_strndup(d->arena, v->u.s, n)))
         return OL_ENOMEM;
     return OL_OK;
 }
 
-/* A name from a fixed list (enum); parse returns -1 when unknown. */
-static int get_enum(dctx *d, const json_t *v, const vloc *l, int (*parse)(const char *),
+/* The names of an enumeration (olevent.h): its length-aware parser. */
+typedef int (*ov_names)(const char *s, size_t n);
+#define TYPE_NAMES ol_type_parsen
+#define BY_NAMES ol_by_parsen
+#define PLAYER_NAMES ol_player_parsen
+#define FORMAT_NAMES ol_format_parsen
+#define HIDDEN_NAMES ol_hidden_parsen
+#define RULING_NAMES ol_ruling_parsen
+
+/* The value whose name the string value is, or -1 (as ol_*_parse()). */
+static int ov_enum(const olval *v, ov_names parse)
+{
+    return v->kind == OV_STR ? parse(v->u.s, v->n) : -1;
+}
+
+/* A name from a fixed list (enum). */
+static int get_enum(dctx *d, const olval *v, const vloc *l, ov_names names,
                     const char *choices, int *out)
 {
-    if (!json_is_string(v) || (*out = parse(json_string_value(v))) < 0)
-        return dfail(d, l, "\"%s\" must be one of %s", l->path, choices);
+    if (v->kind != OV_STR || (*out = ov_enum(v, names)) < 0)
+        return dfail(d, l, "\"%s\" must be one of %s", VPATH(l), choices);
     return OL_OK;
 }
 
-static int card_id_ok(const char *s)
+/* Characters of ids: 1 letters, digits, '.', '_', '-' (card and match
+ * ids); 2 ':' (match ids only). */
+static const unsigned char id_chars[256] = {
+    ['.'] = 1, ['_'] = 1, ['-'] = 1, [':'] = 2,
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1,
+    ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1,
+    ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
+    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1,
+    ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1,
+    ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1,
+};
+
+static int card_id_ok(const char *s, size_t n)
 {
-    size_t n = strlen(s);
     if (n == 0 || n > 64)
         return 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '.' || c == '_' || c == '-'))
+    for (size_t i = 0; i < n; i++)
+        if (id_chars[(unsigned char)s[i]] != 1)
             return 0;
-    }
     return 1;
 }
 
-static int get_card_id(dctx *d, const json_t *v, const vloc *l, const char **out)
+static int get_card_id(dctx *d, const olval *v, const vloc *l, const char **out)
 {
-    if (!json_is_string(v))
+    if (v->kind != OV_STR)
         return wrong(d, l, v, "a card id");
-    if (!card_id_ok(json_string_value(v)))
+    if (!card_id_ok(v->u.s, v->n))
         return dfail(d, l, "\"%s\" must be a card id of 1 to 64 letters, digits, '.', '_' or '-'",
-                     l->path);
+                     VPATH(l));
     return get_str(d, v, l, 64, out);
 }
 
@@ -857,73 +1259,83 @@ static int hex_decode(const char *s, uint8_t *out, size_t n)
     return 0;
 }
 
-static int get_href(dctx *d, const json_t *v, const vloc *l, ol_href *h)
+static int get_href(dctx *d, const olval *v, const vloc *l, ol_href *h)
 {
-    if (json_is_null(v)) {
+    if (v->kind == OV_NULL) {
         h->kind = OL_HREF_NULL;
         return OL_OK;
     }
-    if (json_is_string(v)) {
+    if (v->kind == OV_STR) {
         h->kind = OL_HREF_CARD;
         return get_card_id(d, v, l, &h->card);
     }
-    const json_t *c = json_is_object(v) ? json_object_get(v, "c") : NULL;
-    vloc cl = child(l, v, "c");
+    const olval *c = v->kind == OV_MAP ? ov_get(v, "c") : NULL;
+    vloc cl = child_at(l, "c", c);
     if (!c)
-        return dfail(d, l, "\"%s\" must be a card id, null or {\"c\": hex}", l->path);
-    if (!json_is_string(c) || json_string_length(c) != 2 * OL_COMMIT_BYTES ||
-        hex_decode(json_string_value(c), h->commit, OL_COMMIT_BYTES))
-        return dfail(d, &cl, "\"%s\" must be %d lower-case hex digits (BLAKE2b-256)", cl.path,
+        return dfail(d, l, "\"%s\" must be a card id, null or {\"c\": hex}", VPATH(l));
+    if (c->kind != OV_STR || c->n != 2 * OL_COMMIT_BYTES ||
+        hex_decode(c->u.s, h->commit, OL_COMMIT_BYTES))
+        return dfail(d, &cl, "\"%s\" must be %d lower-case hex digits (BLAKE2b-256)", VPATH(&cl),
                      2 * OL_COMMIT_BYTES);
     h->kind = OL_HREF_COMMIT;
     return OL_OK;
 }
 
-static int get_slot(dctx *d, const json_t *v, const vloc *l, int *slot)
+static int get_slot(dctx *d, const olval *v, const vloc *l, int *slot)
 {
-    if (json_is_string(v) && !strcmp(json_string_value(v), "a")) {
+    if (v->kind == OV_STR && v->n == 1 && v->u.s[0] == 'a') {
         *slot = OL_SLOT_ACTIVE;
         return OL_OK;
     }
-    if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= 3) {
-        *slot = (int)json_integer_value(v);
+    if (v->kind == OV_INT && v->u.i >= 0 && v->u.i <= 3) {
+        *slot = (int)v->u.i;
         return OL_OK;
     }
-    return dfail(d, l, "\"%s\" must be \"a\" (the active slot) or a bench slot 0 to 3", l->path);
+    return dfail(d, l, "\"%s\" must be \"a\" (the active slot) or a bench slot 0 to 3", VPATH(l));
 }
 
-static int get_player(dctx *d, const json_t *v, const vloc *l, ol_player *p)
+static int get_player(dctx *d, const olval *v, const vloc *l, ol_player *p)
 {
     int x = 0;
-    int rc = get_enum(d, v, l, ol_player_parse, "\"p1\" or \"p2\"", &x);
+    int rc = get_enum(d, v, l, PLAYER_NAMES, "\"p1\" or \"p2\"", &x);
     *p = (ol_player)x;
     return rc;
 }
 
 /* A target reference: {"p","s"} monster, {"seq"} chain link or trigger,
  * {"p"} player, {"p","lock"} locked support (openlog.md 7). */
-static int get_ref(dctx *d, const json_t *v, const vloc *l, ol_ref *r)
+static int get_ref(dctx *d, const olval *v, const vloc *l, ol_ref *r)
 {
-    if (!json_is_object(v))
+    if (v->kind != OV_MAP)
         return wrong(d, l, v, "a reference map");
-    const json_t *p = json_object_get(v, "p"), *s = json_object_get(v, "s");
-    const json_t *seq = json_object_get(v, "seq"), *lock = json_object_get(v, "lock");
-    vloc pl = child(l, v, "p"), sl = child(l, v, "s"), ql = child(l, v, "seq"),
-         ll = child(l, v, "lock");
+    const olval *p = NULL, *s = NULL, *seq = NULL, *lock = NULL;
+    for (uint32_t e = 0; e < v->n; e++) {   /* one pass for the four keys */
+        const olval *k = &v->u.items[2 * e];
+        if (k->n == 1 && k->u.s[0] == 'p')
+            p = k + 1;
+        else if (k->n == 1 && k->u.s[0] == 's')
+            s = k + 1;
+        else if (k->n == 3 && !memcmp(k->u.s, "seq", 3))
+            seq = k + 1;
+        else if (k->n == 4 && !memcmp(k->u.s, "lock", 4))
+            lock = k + 1;
+    }
+    vloc pl = child_at(l, "p", p), sl = child_at(l, "s", s), ql = child_at(l, "seq", seq),
+         ll = child_at(l, "lock", lock);
     int rc;
     if (seq) {
         if (p || s || lock)
-            return dfail(d, l, "\"%s\" mixes \"seq\" with \"p\", \"s\" or \"lock\"", l->path);
+            return dfail(d, l, "\"%s\" mixes \"seq\" with \"p\", \"s\" or \"lock\"", VPATH(l));
         r->kind = OL_REF_SEQ;
         return get_uint(d, seq, &ql, &r->seq);
     }
     if (!p)
         return dfail(d, l, "\"%s\" must name a monster {p,s}, a chain link {seq}, a player {p} "
-                     "or a locked support {p,lock}", l->path);
+                     "or a locked support {p,lock}", VPATH(l));
     if ((rc = get_player(d, p, &pl, &r->p)))
         return rc;
     if (s && lock)
-        return dfail(d, l, "\"%s\" has both \"s\" and \"lock\"", l->path);
+        return dfail(d, l, "\"%s\" has both \"s\" and \"lock\"", VPATH(l));
     if (s) {
         r->kind = OL_REF_MONSTER;
         return get_slot(d, s, &sl, &r->slot);
@@ -936,31 +1348,31 @@ static int get_ref(dctx *d, const json_t *v, const vloc *l, ol_ref *r)
     return OL_OK;
 }
 
-static int get_monster_ref(dctx *d, const json_t *v, const vloc *l, ol_ref *r)
+static int get_monster_ref(dctx *d, const olval *v, const vloc *l, ol_ref *r)
 {
     int rc = get_ref(d, v, l, r);
     if (!rc && r->kind != OL_REF_MONSTER)
-        return dfail(d, l, "\"%s\" must be a monster reference {\"p\", \"s\"}", l->path);
+        return dfail(d, l, "\"%s\" must be a monster reference {\"p\", \"s\"}", VPATH(l));
     return rc;
 }
 
 /* A list decoded element by element into arena memory. */
-typedef int (*elem_fn)(dctx *d, const json_t *v, const vloc *l, void *out);
+typedef int (*elem_fn)(dctx *d, const olval *v, const vloc *l, void *out);
 
-static int get_list(dctx *d, const json_t *v, const vloc *l, size_t size, elem_fn fn,
+static int get_list(dctx *d, const olval *v, const vloc *l, size_t size, elem_fn fn,
                     void **out, size_t *n)
 {
-    if (!json_is_array(v))
+    if (v->kind != OV_ARR)
         return wrong(d, l, v, "a list");
-    size_t len = json_array_size(v);
+    size_t len = v->n;
     if (len > LIST_MAX)
-        return dfail(d, l, "\"%s\" has %zu entries; a list has at most %d", l->path, len, LIST_MAX);
+        return dfail(d, l, "\"%s\" has %zu entries; a list has at most %d", VPATH(l), len, LIST_MAX);
     char *a = olarena_alloc(d->arena, size * (len ? len : 1));
     if (!a)
         return OL_ENOMEM;
     for (size_t i = 0; i < len; i++) {
         vloc el = elem(l, v, i);
-        int rc = fn(d, json_array_get(v, i), &el, a + i * size);
+        int rc = fn(d, el.node, &el, a + i * size);
         if (rc)
             return rc;
     }
@@ -969,37 +1381,36 @@ static int get_list(dctx *d, const json_t *v, const vloc *l, size_t size, elem_f
     return OL_OK;
 }
 
-static int elem_href(dctx *d, const json_t *v, const vloc *l, void *out)
+static int elem_href(dctx *d, const olval *v, const vloc *l, void *out)
 {
     return get_href(d, v, l, out);
 }
-static int elem_ref(dctx *d, const json_t *v, const vloc *l, void *out)
+static int elem_ref(dctx *d, const olval *v, const vloc *l, void *out)
 {
     return get_ref(d, v, l, out);
 }
-static int elem_monster_ref(dctx *d, const json_t *v, const vloc *l, void *out)
+static int elem_monster_ref(dctx *d, const olval *v, const vloc *l, void *out)
 {
     return get_monster_ref(d, v, l, out);
 }
-static int elem_card_id(dctx *d, const json_t *v, const vloc *l, void *out)
+static int elem_card_id(dctx *d, const olval *v, const vloc *l, void *out)
 {
     return get_card_id(d, v, l, out);
 }
 
-static int get_idlist(dctx *d, const json_t *obj, const vloc *l, const char *key,
+static int get_idlist(dctx *d, const olval *obj, const vloc *l, const char *key,
                       int required, ol_idlist *out)
 {
-    const json_t *v = json_object_get(obj, key);
     vloc cl = child(l, obj, key);
-    if (!v)
+    if (!cl.node)
         return required ? missing(d, l, key) : OL_OK;
-    return get_list(d, v, &cl, sizeof(char *), elem_card_id, (void **)&out->ids, &out->n);
+    return get_list(d, cl.node, &cl, sizeof(char *), elem_card_id, (void **)&out->ids, &out->n);
 }
 
-static int get_deck(dctx *d, const json_t *v, const vloc *l, ol_format f, ol_deck *deck)
+static int get_deck(dctx *d, const olval *v, const vloc *l, ol_format f, ol_deck *deck)
 {
     int rc;
-    if (!json_is_object(v))
+    if (v->kind != OV_MAP)
         return wrong(d, l, v, "a decklist map");
     memset(deck, 0, sizeof *deck);
     if (f == OL_FORMAT_SNAP) {
@@ -1012,55 +1423,112 @@ static int get_deck(dctx *d, const json_t *v, const vloc *l, ol_format f, ol_dec
     return get_idlist(d, v, l, "main", 1, &deck->main);
 }
 
+/* json_t -> olval, in the arena.  Strings point into the tree, which must
+ * outlive the values (dctx.copy makes the decoder copy what it keeps).
+ * With `pos`, values take the offsets of the text in pre-order, exactly as
+ * pos_walk pairs them; without, they have none. */
+static int ov_from_json(olarena *a, const json_t *j, olval *out, olpos *pos)
+{
+    out->off = pos && pos->next_off < pos->n_offs ? pos->offs[pos->next_off++] : OV_NOPOS;
+    switch (json_typeof(j)) {
+    case JSON_NULL: out->kind = OV_NULL; return OL_OK;
+    case JSON_TRUE: out->kind = OV_TRUE; return OL_OK;
+    case JSON_FALSE: out->kind = OV_FALSE; return OL_OK;
+    case JSON_INTEGER: out->kind = OV_INT; out->u.i = json_integer_value(j); return OL_OK;
+    case JSON_REAL: out->kind = OV_REAL; out->u.d = json_real_value(j); return OL_OK;
+    case JSON_STRING:
+        out->kind = OV_STR;
+        out->n = (uint32_t)json_string_length(j);
+        out->u.s = json_string_value(j);
+        return OL_OK;
+    case JSON_ARRAY: {
+        size_t n = json_array_size(j), i;
+        json_t *v;
+        out->kind = OV_ARR;
+        out->n = (uint32_t)n;
+        if (n && !(out->u.items = olarena_alloc(a, n * sizeof(olval))))
+            return OL_ENOMEM;
+        json_array_foreach(j, i, v)
+            if (ov_from_json(a, v, &out->u.items[i], pos))
+                return OL_ENOMEM;
+        return OL_OK;
+    }
+    case JSON_OBJECT: {
+        size_t n = json_object_size(j), i = 0;
+        const char *k;
+        json_t *v;
+        out->kind = OV_MAP;
+        out->n = (uint32_t)n;
+        if (n && !(out->u.items = olarena_alloc(a, 2 * n * sizeof(olval))))
+            return OL_ENOMEM;
+        json_object_foreach((json_t *)j, k, v) {
+            olval *kv = &out->u.items[2 * i++];
+            kv->kind = OV_STR;
+            kv->n = (uint32_t)strlen(k);
+            kv->u.s = k;
+            kv->off = OV_NOPOS;
+            if (ov_from_json(a, v, kv + 1, pos))
+                return OL_ENOMEM;
+        }
+        return OL_OK;
+    }
+    }
+    return OL_ENOMEM;
+}
+
 int olcodec_deck_from_json(const json_t *j, ol_format format, const char *path,
                            olarena *arena, ol_deck *deck, olerror *err)
 {
-    dctx d = {NULL, err, arena};
-    vloc l = {NULL, NULL, 0, ""};
-    snprintf(l.path, sizeof l.path, "%s", path ? path : "");
-    return get_deck(&d, j, &l, format, deck);
+    dctx d = {err, arena, {0, 0}, NULL};
+    vloc l = {NULL, path ? path : "", 0, NULL};
+    olval v;
+    if (ov_from_json(arena, j, &v, NULL))
+        return OL_ENOMEM;
+    l.node = &v;
+    return get_deck(&d, &v, &l, format, deck);
 }
 
 /* ---- header fields ---- */
 
-static int get_players(dctx *d, const json_t *v, const vloc *l, ol_header *h)
+static int get_players(dctx *d, const olval *v, const vloc *l, ol_header *h)
 {
     static const char *const seats[2] = {"p1", "p2"};
-    if (!json_is_object(v))
+    if (v->kind != OV_MAP)
         return wrong(d, l, v, "a map of \"p1\" and \"p2\"");
     for (int i = 0; i < 2; i++) {
-        const json_t *seat = json_object_get(v, seats[i]);
         vloc sl = child(l, v, seats[i]);
+        const olval *seat = sl.node;
         int rc;
         if (!seat)
             return missing(d, l, seats[i]);
-        if (!json_is_object(seat))
+        if (seat->kind != OV_MAP)
             return wrong(d, &sl, seat, "a map of \"id\" and \"deck\"");
-        const json_t *id = json_object_get(seat, "id"), *deck = json_object_get(seat, "deck");
         vloc il = child(&sl, seat, "id"), dl = child(&sl, seat, "deck");
-        if (!id)
+        if (!il.node)
             return missing(d, &sl, "id");
-        if (!deck)
+        if (!dl.node)
             return missing(d, &sl, "deck");
-        if ((rc = get_str(d, id, &il, OL_STRING_MAX, &h->players[i].id)) ||
-            (rc = get_deck(d, deck, &dl, h->format, &h->players[i].deck)))
+        if ((rc = get_str(d, il.node, &il, OL_STRING_MAX, &h->players[i].id)) ||
+            (rc = get_deck(d, dl.node, &dl, h->format, &h->players[i].deck)))
             return rc;
     }
     return OL_OK;
 }
 
-static int get_rules(dctx *d, const json_t *v, const vloc *l, ol_header *h)
+static int get_rules(dctx *d, const olval *v, const vloc *l, ol_header *h)
 {
-    if (!json_is_object(v))
+    if (v->kind != OV_MAP)
         return wrong(d, l, v, "a map of variant levers");
-    size_t n = json_object_size(v), i = 0;
+    size_t n = v->n, i = 0;
     h->has_rules = 1;
     if (!(h->rules = olarena_alloc(d->arena, sizeof(ol_lever) * (n ? n : 1))))
         return OL_ENOMEM;
-    const char *k;
-    json_t *x;
-    json_object_foreach((json_t *)v, k, x) {
-        vloc kl = child(l, v, k);
+    for (size_t e = 0; e < n; e++) {
+        const olval *kv = &v->u.items[2 * e], *x = kv + 1;
+        const char *k = olarena_strndup(d->arena, kv->u.s, kv->n);
+        if (!k)
+            return OL_ENOMEM;
+        vloc kl = child_at(l, k, x);
         const ol_lever_info *info = ol_lever_find(h->format, k);
         uint64_t val = 0;
         int rc;
@@ -1068,9 +1536,9 @@ static int get_rules(dctx *d, const json_t *v, const vloc *l, ol_header *h)
             return dfail(d, &kl, "\"%s\" is not a variant lever of the %s format", k,
                          ol_format_name(h->format));
         if (info->is_bool) {
-            if (!json_is_boolean(x))
+            if (x->kind != OV_TRUE && x->kind != OV_FALSE)
                 return wrong(d, &kl, x, "true or false");
-            val = json_is_true(x);
+            val = x->kind == OV_TRUE;
         } else {
             if ((rc = get_uint(d, x, &kl, &val)))
                 return rc;
@@ -1078,23 +1546,21 @@ static int get_rules(dctx *d, const json_t *v, const vloc *l, ol_header *h)
                 return dfail(d, &kl, "the lever \"%s\" must be between %llu and %llu", k,
                              (unsigned long long)info->min, (unsigned long long)info->max);
         }
-        if (!(h->rules[i].name = olarena_strndup(d->arena, k, strlen(k))))
-            return OL_ENOMEM;
+        h->rules[i].name = k;
         h->rules[i++].value = val;
     }
     h->n_rules = i;
     return OL_OK;
 }
 
-static int get_event_info(dctx *d, const json_t *v, const vloc *l, ol_header *h)
+static int get_event_info(dctx *d, const olval *v, const vloc *l, ol_header *h)
 {
     int rc;
-    if (!json_is_object(v))
+    if (v->kind != OV_MAP)
         return wrong(d, l, v, "a map of \"tournament\", \"round\" and \"table\"");
     h->has_event = 1;
-    const json_t *t = json_object_get(v, "tournament"), *r = json_object_get(v, "round"),
-                 *tb = json_object_get(v, "table");
     vloc tl = child(l, v, "tournament"), rl = child(l, v, "round"), bl = child(l, v, "table");
+    const olval *t = tl.node, *r = rl.node, *tb = bl.node;
     if (t && (rc = get_str(d, t, &tl, OL_STRING_MAX, &h->tournament)))
         return rc;
     if (r && (rc = get_uint(d, r, &rl, &h->round)))
@@ -1105,15 +1571,74 @@ static int get_event_info(dctx *d, const json_t *v, const vloc *l, ol_header *h)
     return OL_OK;
 }
 
-static int get_cardset(dctx *d, const json_t *v, const vloc *l, const char **out)
+static int get_cardset(dctx *d, const olval *v, const vloc *l, const char **out)
 {
     int rc = get_str(d, v, l, OL_STRING_MAX, out);
     if (rc)
         return rc;
     const char *at = strchr(*out, '@');
     if (!at || at == *out || !at[1] || strchr(at + 1, '@'))
-        return dfail(d, l, "\"%s\" must be \"<set>@<version>\"", l->path);
+        return dfail(d, l, "\"%s\" must be \"<set>@<version>\"", VPATH(l));
     return OL_OK;
+}
+
+/* The keys the decoder looks for at the top of an event: an event's map
+ * is indexed once (top_index) instead of searched key by key. */
+enum {
+    K_MATCH, K_SEQ, K_TYPE, K_BY, K_T, K_FORMAT, K_CARDS, K_HIDDEN, K_PLAYERS, K_RULES,
+    K_EVENT, K_SLOTS, K_SLOT, K_CARD, K_NONCE, K_LOCK, K_SOURCE, K_ABILITY, K_TARGETS,
+    K_TARGET, K_DEFEATED, K_WINNER, K_RULING, K_PLAYER, K_TEXT, K_COUNT
+};
+
+static const char *const top_keys[K_COUNT] = {
+    "match", "seq", "type", "by", "t", "format", "cards", "hidden", "players", "rules",
+    "event", "slots", "slot", "card", "nonce", "lock", "source", "ability", "targets",
+    "target", "defeated", "winner", "ruling", "player", "text",
+};
+
+static int top_key(const char *k, size_t n)
+{
+    int i;
+    switch (n) {   /* candidates by length, then the bytes */
+    case 1: i = K_T; break;
+    case 2: i = K_BY; break;
+    case 3: i = K_SEQ; break;
+    case 4:
+        i = k[0] == 't' ? (k[1] == 'y' ? K_TYPE : K_TEXT) : k[0] == 's' ? K_SLOT
+          : k[0] == 'c' ? K_CARD : K_LOCK;
+        break;
+    case 5:
+        i = k[0] == 'm' ? K_MATCH : k[0] == 'c' ? K_CARDS : k[0] == 'r' ? K_RULES
+          : k[0] == 'e' ? K_EVENT : k[0] == 's' ? K_SLOTS : K_NONCE;
+        break;
+    case 6:
+        i = k[0] == 'f' ? K_FORMAT : k[0] == 'h' ? K_HIDDEN : k[0] == 's' ? K_SOURCE
+          : k[0] == 't' ? K_TARGET : k[0] == 'w' ? K_WINNER : k[0] == 'r' ? K_RULING : K_PLAYER;
+        break;
+    case 7:
+        i = k[0] == 'p' ? K_PLAYERS : k[0] == 'a' ? K_ABILITY : K_TARGETS;
+        break;
+    case 8: i = K_DEFEATED; break;
+    default: return -1;
+    }
+    const char *w = top_keys[i];   /* n <= 8: compare inline */
+    for (size_t c = 0; c < n; c++)
+        if (k[c] != w[c])
+            return -1;
+    return w[n] ? -1 : i;
+}
+
+/* idx[K_...]: the value of each known key of map j, NULL when absent
+ * (keys are unique: the scan refused repeated ones). */
+static void top_index(const olval *j, const olval *idx[K_COUNT])
+{
+    memset(idx, 0, K_COUNT * sizeof *idx);
+    for (uint32_t e = 0; e < j->n; e++) {
+        const olval *k = &j->u.items[2 * e];
+        int i = top_key(k->u.s, k->n);
+        if (i >= 0)
+            idx[i] = k + 1;
+    }
 }
 
 /* ---- the field table ----
@@ -1131,6 +1656,7 @@ typedef struct {
     const char *key;
     field_kind kind;
     int required;
+    int kid;                   /* K_...: the key's index in top_index() */
 } field_spec;
 
 typedef struct {
@@ -1139,57 +1665,57 @@ typedef struct {
 } type_spec;
 
 static const type_spec types[OL_TYPE_COUNT] = {
-    [OL_MATCH] = {"openlog:4", {{"format", FK_FORMAT, 1}, {"cards", FK_CARDSET, 1},
-                  {"hidden", FK_HIDDEN, 1}, {"players", FK_PLAYERS, 1},
-                  {"rules", FK_RULES, 0}, {"event", FK_EVENT, 0}}},
-    [OL_BENCH] = {"snap:8.3", {{"slots", FK_SLOTS, 0}, {"slot", FK_SLOT, 0}, {"card", FK_HREF, 0}}},
-    [OL_SELECT] = {"snap:8.5", {{"cards", FK_HREFS, 1}}},
-    [OL_UNLOCK] = {"snap:9.6", {{"lock", FK_LOCK, 1}, {"card", FK_CARD, 1}, {"nonce", FK_NONCE, 0}}},
-    [OL_FLIP] = {"snap:10.3", {{"slot", FK_SLOT, 1}, {"card", FK_CARD, 1}, {"nonce", FK_NONCE, 0}}},
-    [OL_PROMOTE] = {"snap:7.1", {{"slot", FK_SLOT, 1}, {"card", FK_CARD, 0}, {"nonce", FK_NONCE, 0}}},
-    [OL_TRIGGER] = {"snap:10.4", {{"source", FK_SOURCE, 1}, {"ability", FK_ABILITY, 1},
-                    {"targets", FK_TARGETS, 1}}},
-    [OL_SPELL] = {"snap:10.5", {{"card", FK_CARD, 1}, {"nonce", FK_NONCE, 0},
-                  {"targets", FK_TARGETS, 1}}},
-    [OL_COUNTER] = {"snap:15", {{"card", FK_CARD, 1}, {"nonce", FK_NONCE, 0},
-                    {"targets", FK_TARGETS, 1}}},
+    [OL_MATCH] = {"openlog:4", {{"format", FK_FORMAT, 1, K_FORMAT}, {"cards", FK_CARDSET, 1, K_CARDS},
+                  {"hidden", FK_HIDDEN, 1, K_HIDDEN}, {"players", FK_PLAYERS, 1, K_PLAYERS},
+                  {"rules", FK_RULES, 0, K_RULES}, {"event", FK_EVENT, 0, K_EVENT}}},
+    [OL_BENCH] = {"snap:8.3", {{"slots", FK_SLOTS, 0, K_SLOTS}, {"slot", FK_SLOT, 0, K_SLOT}, {"card", FK_HREF, 0, K_CARD}}},
+    [OL_SELECT] = {"snap:8.5", {{"cards", FK_HREFS, 1, K_CARDS}}},
+    [OL_UNLOCK] = {"snap:9.6", {{"lock", FK_LOCK, 1, K_LOCK}, {"card", FK_CARD, 1, K_CARD}, {"nonce", FK_NONCE, 0, K_NONCE}}},
+    [OL_FLIP] = {"snap:10.3", {{"slot", FK_SLOT, 1, K_SLOT}, {"card", FK_CARD, 1, K_CARD}, {"nonce", FK_NONCE, 0, K_NONCE}}},
+    [OL_PROMOTE] = {"snap:7.1", {{"slot", FK_SLOT, 1, K_SLOT}, {"card", FK_CARD, 0, K_CARD}, {"nonce", FK_NONCE, 0, K_NONCE}}},
+    [OL_TRIGGER] = {"snap:10.4", {{"source", FK_SOURCE, 1, K_SOURCE}, {"ability", FK_ABILITY, 1, K_ABILITY},
+                    {"targets", FK_TARGETS, 1, K_TARGETS}}},
+    [OL_SPELL] = {"snap:10.5", {{"card", FK_CARD, 1, K_CARD}, {"nonce", FK_NONCE, 0, K_NONCE},
+                  {"targets", FK_TARGETS, 1, K_TARGETS}}},
+    [OL_COUNTER] = {"snap:15", {{"card", FK_CARD, 1, K_CARD}, {"nonce", FK_NONCE, 0, K_NONCE},
+                    {"targets", FK_TARGETS, 1, K_TARGETS}}},
     [OL_PASS] = {"snap:15", {{0}}},
-    [OL_EVOLVE] = {"snap:10.6", {{"slot", FK_SLOT, 1}, {"card", FK_CARD, 1}}},
-    [OL_PRIME] = {"snap:10.7", {{"card", FK_CARD, 1}}},
-    [OL_ATTACK] = {"snap:10.8.1", {{"target", FK_TARGET, 1}}},
-    [OL_BLOCK] = {"snap:10.8.2", {{"slot", FK_SLOT, 1}}},
-    [OL_SWAP] = {"snap:10.9", {{"slot", FK_SLOT, 1}}},
-    [OL_LOCK] = {"snap:9.3", {{"cards", FK_HREFS, 1}}},
+    [OL_EVOLVE] = {"snap:10.6", {{"slot", FK_SLOT, 1, K_SLOT}, {"card", FK_CARD, 1, K_CARD}}},
+    [OL_PRIME] = {"snap:10.7", {{"card", FK_CARD, 1, K_CARD}}},
+    [OL_ATTACK] = {"snap:10.8.1", {{"target", FK_TARGET, 1, K_TARGET}}},
+    [OL_BLOCK] = {"snap:10.8.2", {{"slot", FK_SLOT, 1, K_SLOT}}},
+    [OL_SWAP] = {"snap:10.9", {{"slot", FK_SLOT, 1, K_SLOT}}},
+    [OL_LOCK] = {"snap:9.3", {{"cards", FK_HREFS, 1, K_CARDS}}},
     [OL_END] = {"snap:10.11", {{0}}},
     [OL_CONCEDE] = {"openlog:7", {{0}}},
-    [OL_CLAIM] = {"openlog:7", {{"defeated", FK_DEFEATED, 0}, {"winner", FK_WINNER, 0}}},
-    [OL_JUDGE] = {"snap:16.4", {{"ruling", FK_RULING, 1}, {"player", FK_PLAYER, 0},
-                  {"text", FK_TEXT, 1}}},
+    [OL_CLAIM] = {"openlog:7", {{"defeated", FK_DEFEATED, 0, K_DEFEATED}, {"winner", FK_WINNER, 0, K_WINNER}}},
+    [OL_JUDGE] = {"snap:16.4", {{"ruling", FK_RULING, 1, K_RULING}, {"player", FK_PLAYER, 0, K_PLAYER},
+                  {"text", FK_TEXT, 1, K_TEXT}}},
 };
 
-static int decode_field(dctx *d, field_kind k, const json_t *v, const vloc *l, olevent *ev)
+static int decode_field(dctx *d, field_kind k, const olval *v, const vloc *l, olevent *ev)
 {
     int x = 0, rc;
     ol_header *h = &ev->header;
     switch (k) {
     case FK_FORMAT:
-        rc = get_enum(d, v, l, ol_format_parse, "\"snap\", \"advanced\" or \"master\"", &x);
+        rc = get_enum(d, v, l, FORMAT_NAMES, "\"snap\", \"advanced\" or \"master\"", &x);
         h->format = (ol_format)x;
         return rc;
     case FK_CARDSET: return get_cardset(d, v, l, &h->cards);
     case FK_HIDDEN:
-        rc = get_enum(d, v, l, ol_hidden_parse, "\"open\", \"commit\" or \"announced\"", &x);
+        rc = get_enum(d, v, l, HIDDEN_NAMES, "\"open\", \"commit\" or \"announced\"", &x);
         h->hidden = (ol_hidden)x;
         return rc;
     case FK_PLAYERS: return get_players(d, v, l, h);
     case FK_RULES: return get_rules(d, v, l, h);
     case FK_EVENT: return get_event_info(d, v, l, h);
     case FK_SLOTS:
-        if (!json_is_array(v) || json_array_size(v) != 4)
+        if (v->kind != OV_ARR || v->n != 4)
             return dfail(d, l, "\"slots\" must be a list of 4 hidden card references");
         for (size_t i = 0; i < 4; i++) {
             vloc el = elem(l, v, i);
-            if ((rc = get_href(d, json_array_get(v, i), &el, &ev->slots[i])))
+            if ((rc = get_href(d, el.node, &el, &ev->slots[i])))
                 return rc;
         }
         ev->has_slots = 1;
@@ -1221,7 +1747,7 @@ static int decode_field(dctx *d, field_kind k, const json_t *v, const vloc *l, o
                         &ev->n_defeated);
     case FK_WINNER: ev->has_winner = 1; return get_player(d, v, l, &ev->winner);
     case FK_RULING:
-        rc = get_enum(d, v, l, ol_ruling_parse, "\"note\", \"warning\" or \"game_loss\"", &x);
+        rc = get_enum(d, v, l, RULING_NAMES, "\"note\", \"warning\" or \"game_loss\"", &x);
         ev->ruling = (ol_ruling)x;
         return rc;
     case FK_PLAYER: ev->has_player = 1; return get_player(d, v, l, &ev->player);
@@ -1230,22 +1756,25 @@ static int decode_field(dctx *d, field_kind k, const json_t *v, const vloc *l, o
     return OL_EMALFORMED;
 }
 
-static int match_id_ok(const char *s)
+static int match_id_okn(const char *s, size_t n)
 {
-    for (; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-              *s == '.' || *s == '_' || *s == ':' || *s == '-'))
+    for (size_t i = 0; i < n; i++)
+        if (!id_chars[(unsigned char)s[i]])
             return 0;
     return 1;
 }
 
-static int decode_envelope(dctx *d, const json_t *j, const vloc *root, olevent *ev)
+static int match_id_ok(const char *s)
 {
-    const json_t *m = json_object_get(j, "match"), *seq = json_object_get(j, "seq"),
-                 *type = json_object_get(j, "type"), *by = json_object_get(j, "by"),
-                 *t = json_object_get(j, "t");
-    vloc ml = child(root, j, "match"), sl = child(root, j, "seq"), tl = child(root, j, "type"),
-         bl = child(root, j, "by"), xl = child(root, j, "t");
+    return match_id_okn(s, strlen(s));
+}
+
+static int decode_envelope(dctx *d, const olval *const idx[K_COUNT], const vloc *root, olevent *ev)
+{
+    vloc ml = child_at(root, "match", idx[K_MATCH]), sl = child_at(root, "seq", idx[K_SEQ]),
+         tl = child_at(root, "type", idx[K_TYPE]), bl = child_at(root, "by", idx[K_BY]),
+         xl = child_at(root, "t", idx[K_T]);
+    const olval *m = ml.node, *seq = sl.node, *type = tl.node, *by = bl.node, *t = xl.node;
     int rc, x;
     if (!m)
         return missing(d, root, "match");
@@ -1259,14 +1788,14 @@ static int decode_envelope(dctx *d, const json_t *j, const vloc *root, olevent *
         return rc;
     if (!type)
         return missing(d, root, "type");
-    if (!json_is_string(type))
+    if (type->kind != OV_STR)
         return wrong(d, &tl, type, "a string");
-    if ((x = ol_type_parse(json_string_value(type))) < 0)
-        return dfail(d, &tl, "the event type \"%s\" is unknown", json_string_value(type));
+    if ((x = ov_enum(type, TYPE_NAMES)) < 0)
+        return dfail(d, &tl, "the event type \"%.*s\" is unknown", (int)type->n, type->u.s);
     ev->type = (ol_type)x;
     if (!by)
         return missing(d, root, "by");
-    if ((rc = get_enum(d, by, &bl, ol_by_parse, "\"p1\", \"p2\", \"table\" or \"judge\"", &x)))
+    if ((rc = get_enum(d, by, &bl, BY_NAMES, "\"p1\", \"p2\", \"table\" or \"judge\"", &x)))
         return rc;
     ev->by = (ol_by)x;
     if (t) {
@@ -1296,25 +1825,26 @@ static int decode_shape(dctx *d, const vloc *root, olevent *ev)
     return OL_OK;
 }
 
-static int decode_tree(dctx *d, const json_t *j, olevent *ev)
+static int decode_tree(dctx *d, const olval *j, olevent *ev)
 {
-    vloc root = {NULL, NULL, 0, ""};
+    vloc root = {NULL, "", 0, j};
     int rc;
-    if (!json_is_object(j))
+    if (j->kind != OV_MAP)
         return dfail(d, &root, "an event must be a map, not %s", json_kind(j));
-    if ((rc = decode_envelope(d, j, &root, ev)))
+    const olval *idx[K_COUNT];
+    top_index(j, idx);
+    if ((rc = decode_envelope(d, idx, &root, ev)))
         return rc;
     const type_spec *ts = &types[ev->type];
     for (size_t i = 0; i < COUNT(ts->fields) && ts->fields[i].key; i++) {
         const field_spec *f = &ts->fields[i];
-        const json_t *v = json_object_get(j, f->key);
-        vloc fl = child(&root, j, f->key);
-        if (!v) {
+        vloc fl = child_at(&root, f->key, idx[f->kid]);
+        if (!fl.node) {
             if (f->required)
                 return dfail(d, &root, "the \"%s\" event needs \"%s\"", ol_type_name(ev->type), f->key);
             continue;
         }
-        if ((rc = decode_field(d, f->kind, v, &fl, ev)))
+        if ((rc = decode_field(d, f->kind, fl.node, &fl, ev)))
             return rc;
     }
     return decode_shape(d, &root, ev);
@@ -1322,16 +1852,16 @@ static int decode_tree(dctx *d, const json_t *j, olevent *ev)
 
 /* Read what can be read of the envelope, so that even a malformed event's
  * verdict can name its match and seq. */
-static void peek_envelope(const json_t *j, olerror *err)
+static void peek_envelope(const olval *j, olerror *err)
 {
-    const json_t *m = json_object_get(j, "match"), *s = json_object_get(j, "seq");
-    if (json_is_string(m) && json_string_length(m) >= 1 && json_string_length(m) <= OL_MATCH_MAX &&
-        match_id_ok(json_string_value(m))) {
-        snprintf(err->match_buf, sizeof err->match_buf, "%s", json_string_value(m));
+    const olval *m = ov_get(j, "match"), *s = ov_get(j, "seq");
+    if (m && m->kind == OV_STR && m->n >= 1 && m->n <= OL_MATCH_MAX && match_id_okn(m->u.s, m->n)) {
+        memcpy(err->match_buf, m->u.s, m->n);
+        err->match_buf[m->n] = '\0';
         err->match = err->match_buf;
     }
-    if (json_is_integer(s) && json_integer_value(s) >= 0) {
-        err->seq = (uint64_t)json_integer_value(s);
+    if (s && s->kind == OV_INT && s->u.i >= 0) {
+        err->seq = (uint64_t)s->u.i;
         err->has_seq = 1;
     }
 }
@@ -1341,19 +1871,66 @@ static void release_json(void *tree)
     json_decref(tree);
 }
 
-static int decode(json_t *j, olpos *pos, olevent **out, olerror *err)
+/* What a caller reads of an error (msg, key, match, seq) starts empty;
+ * the rest is written before it is read. */
+static void err_init(olerror *err)
 {
-    olevent *ev = olevent_new();
-    if (!ev) {
-        json_decref(j);
+    err->msg[0] = '\0';
+    err->key[0] = '\0';
+    err->match = NULL;
+    err->seq = 0;
+    err->has_seq = 0;
+    err->match_buf[0] = '\0';
+}
+
+/* MessagePack: one pass over the bytes checks them and builds the values
+ * in the event's arena; the bytes are kept (ev->wire) so that the json_t
+ * tree of a lossless conversion can be made from them when asked for.
+ * `stream`: buf holds this event and maybe more (a .mlog being read);
+ * *used is its size.  A fault the scan finds leaves *used at 0: the
+ * structure is broken and the next event cannot be found. */
+static int decode_msgpack(const uint8_t *buf, size_t len, int stream, ol_origin origin,
+                          olarena **reuse, size_t *used, olevent **out, olerror *err)
+{
+    err_init(err);
+    *out = NULL;
+    *used = 0;
+    olevent *ev;
+    if (reuse && *reuse) {
+        ev = olevent_new_in(*reuse);
+        *reuse = NULL;
+    } else {
+        ev = olevent_new();
+    }
+    if (!ev)
+        return OL_ENOMEM;
+    olval root;
+    const char *why = NULL;
+    size_t n = 0;
+    int rc = OL_OK;
+    if (!fast_build(buf, stream && len > OL_EVENT_MAX ? OL_EVENT_MAX : len, !stream, &n, ev->arena, &root))
+        rc = scan_build(buf, len, !stream, &n, origin, err, NULL, ev->arena, &root, &why);
+    if (rc) {
+        olevent_destroy(&ev);
+        return rc;
+    }
+    *used = n;
+    if (why) {
+        olevent_destroy(&ev);
+        return errf_at(err, origin, NULL, 0, "%s", why);
+    }
+    uint8_t *wire = olarena_alloc(ev->arena, n);
+    if (!wire) {
+        olevent_destroy(&ev);
         return OL_ENOMEM;
     }
-    ev->tree = j;                /* the event owns the tree from here on */
-    ev->release_tree = release_json;
-    peek_envelope(j, err);
-    dctx d = {pos, err, ev->arena};
-    int rc = decode_tree(&d, j, ev);
-    if (rc) {
+    memcpy(wire, buf, n);
+    ev->wire = wire;
+    ev->wire_len = n;
+    dctx d = {err, ev->arena, origin, NULL};
+    if ((rc = decode_tree(&d, &root, ev))) {
+        if (rc == OL_EMALFORMED)
+            peek_envelope(&root, err);
         olevent_destroy(&ev);
         return rc;
     }
@@ -1361,25 +1938,17 @@ static int decode(json_t *j, olpos *pos, olevent **out, olerror *err)
     return OL_OK;
 }
 
-static void err_init(olerror *err)
-{
-    memset(err, 0, sizeof *err);
-}
-
 int olcodec_decode_msgpack(const uint8_t *buf, size_t len, ol_origin origin,
                            olevent **out, olerror *err)
 {
-    olpos pos = {.origin = origin};
-    json_t *j = NULL;
-    err_init(err);
-    *out = NULL;
-    int rc = msgpack_tree(buf, len, origin, &j, &pos, err);
-    if (!rc && !(rc = pos_walk(&pos, j, NULL, NULL, 0)))
-        rc = decode(j, &pos, out, err);
-    else
-        json_decref(j);
-    pos_free(&pos);
-    return rc;
+    size_t used;
+    return decode_msgpack(buf, len, 0, origin, NULL, &used, out, err);
+}
+
+int olcodec_next_msgpack(const uint8_t *buf, size_t len, ol_origin origin, olarena **reuse,
+                         size_t *used, olevent **out, olerror *err)
+{
+    return decode_msgpack(buf, len, 1, origin, reuse, used, out, err);
 }
 
 int olcodec_decode_json(const char *text, size_t len, ol_origin origin, olevent **out,
@@ -1390,10 +1959,32 @@ int olcodec_decode_json(const char *text, size_t len, ol_origin origin, olevent 
     err_init(err);
     *out = NULL;
     int rc = json_tree(text, len, origin, &j, &pos, err);
-    if (!rc)
-        rc = decode(j, &pos, out, err);
+    if (rc) {
+        pos_free(&pos);
+        return rc;
+    }
+    olevent *ev = olevent_new();
+    if (!ev) {
+        json_decref(j);
+        pos_free(&pos);
+        return OL_ENOMEM;
+    }
+    ev->tree = j;                /* the event owns the tree from here on */
+    ev->release_tree = release_json;
+    olval root;
+    pos.next_off = 0;
+    if ((rc = ov_from_json(ev->arena, j, &root, &pos)) == OL_OK) {
+        dctx d = {err, ev->arena, origin, text};
+        if ((rc = decode_tree(&d, &root, ev)) == OL_EMALFORMED)
+            peek_envelope(&root, err);
+    }
     pos_free(&pos);
-    return rc;
+    if (rc) {
+        olevent_destroy(&ev);
+        return rc;
+    }
+    *out = ev;
+    return OL_OK;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1572,6 +2163,12 @@ json_t *olcodec_to_json(const olevent *ev)
 {
     if (ev->tree)
         return json_incref(ev->tree);
+    if (ev->wire) {
+        /* decoded from MessagePack: the tree of those bytes, made now */
+        json_t *j = NULL;
+        olerror err;
+        return msgpack_tree(ev->wire, ev->wire_len, (ol_origin){0, 0}, &j, NULL, &err) ? NULL : j;
+    }
     return typed_json(ev);
 }
 

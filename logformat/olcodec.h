@@ -2,20 +2,25 @@
  *
  * Two encodings carry the same events (openlog.md 2): MessagePack (one map
  * per event; a ZeroMQ frame or a concatenated .mlog stream) and JSON (one
- * object per line of a .jsonl file).  Both meet in a jansson json_t tree:
+ * object per line of a .jsonl file).  Both meet in one small tree of
+ * decoded values, which one typed decoder reads:
  *
- *     msgpack bytes --scan--> --msgpack_unpack--> json_t --typed--> olevent
- *     JSON text ----------------json_loadb------> json_t --typed--> olevent
+ *     msgpack bytes --scan, building values---------------> values --typed--> olevent
+ *     JSON text ----json_loadb--> json_t --limits, convert--> values --typed--> olevent
  *
- * and encoding goes back the same way, keys in one canonical order, so a
+ * Encoding goes through jansson's json_t: the tree a JSON text was parsed
+ * into, kept with the event, or for MessagePack the json_t made from the
+ * event's bytes (kept with it) when it is asked for; keys come out in the
+ * order they were read (events built in memory: one canonical order), so a
  * conversion in either direction is lossless.
  *
- * Untrusted input: before msgpack-c sees a byte, olcodec_scan() walks the
- * whole object and rejects any array or map that declares more elements
- * than bytes remain (msgpack-c would allocate for the declared count first),
- * nesting deeper than OL_DEPTH_MAX, strings over OL_STRING_MAX, invalid
- * UTF-8, binary and extension values, non-string keys, and anything over
- * OL_EVENT_MAX bytes.  A frame must parse exactly, with no trailing bytes.
+ * Untrusted input: one pass over a MessagePack object checks every byte
+ * before anything is built from it: an array or map may not declare more
+ * elements than bytes remain (nothing is allocated for a declared count
+ * first), nesting deeper than OL_DEPTH_MAX, strings over OL_STRING_MAX,
+ * invalid UTF-8, binary and extension values, non-string keys, a repeated
+ * key, a float that is not finite, and anything over OL_EVENT_MAX bytes
+ * are refused.  A frame must parse exactly, with no trailing bytes.
  *
  * Every rejection is a sentence in olerror.msg saying what is wrong and
  * where: "byte 17" for MessagePack (offset within the frame or file),
@@ -67,9 +72,22 @@ int olcodec_scan(const uint8_t *buf, size_t len, int exact, size_t *used,
                  ol_origin origin, olerror *err);
 
 /* Decode exactly one event from a MessagePack frame.  On success *out owns a
- * new event (olevent_destroy).  Errors: OL_EMALFORMED, OL_ENOMEM. */
+ * new event (olevent_destroy).  Errors: OL_EMALFORMED, OL_ENOMEM; *err is
+ * filled on an error only. */
 int olcodec_decode_msgpack(const uint8_t *buf, size_t len, ol_origin origin,
                            olevent **out, olerror *err);
+
+/* The two above in one pass, for a reader of a .mlog stream: decode the
+ * event at the start of buf[0..len), which may hold more events after it.
+ * OL_OK: *out and its size in *used.  OL_EMALFORMED with *used == 0: what
+ * olcodec_scan() refuses, the structure is broken and the next event's
+ * start is unknowable; with *used > 0: this event only is invalid, the
+ * next one starts at buf + *used.  The messages are those of the two
+ * functions above.  OL_ENOMEM.  `reuse` (may be NULL): an empty arena
+ * (olarena_reset) to build the event in, taken over when *reuse is not
+ * NULL (*reuse is then NULL). */
+int olcodec_next_msgpack(const uint8_t *buf, size_t len, ol_origin origin, olarena **reuse,
+                         size_t *used, olevent **out, olerror *err);
 
 /* Decode exactly one event from one JSON object text (no newline needed). */
 int olcodec_decode_json(const char *text, size_t len, ol_origin origin,

@@ -39,6 +39,22 @@ static int name_find(const char *const *names, size_t n, const char *s)
     return -1;
 }
 
+/* The same on a string of n bytes that need not be NUL-terminated. */
+static int name_findn(const char *const *names, size_t count, const char *s, size_t n)
+{
+    for (size_t i = 0; n && i < count; i++)
+        if (names[i][0] == s[0] && !strncmp(names[i], s, n) && !names[i][n])
+            return (int)i;
+    return -1;
+}
+
+int ol_type_parsen(const char *s, size_t n) { return name_findn(type_names, COUNT(type_names), s, n); }
+int ol_by_parsen(const char *s, size_t n) { return name_findn(by_names, COUNT(by_names), s, n); }
+int ol_player_parsen(const char *s, size_t n) { return name_findn(player_names, COUNT(player_names), s, n); }
+int ol_format_parsen(const char *s, size_t n) { return name_findn(format_names, COUNT(format_names), s, n); }
+int ol_hidden_parsen(const char *s, size_t n) { return name_findn(hidden_names, COUNT(hidden_names), s, n); }
+int ol_ruling_parsen(const char *s, size_t n) { return name_findn(ruling_names, COUNT(ruling_names), s, n); }
+
 const char *ol_type_name(ol_type t) { return name_at(type_names, COUNT(type_names), (int)t); }
 int ol_type_parse(const char *s) { return name_find(type_names, COUNT(type_names), s); }
 const char *ol_by_name(ol_by b) { return name_at(by_names, COUNT(by_names), (int)b); }
@@ -134,6 +150,11 @@ olevent *olevent_new(void)
     olarena *a = olarena_new();
     if (!a)
         return NULL;
+    return olevent_new_in(a);
+}
+
+olevent *olevent_new_in(olarena *a)
+{
     olevent *ev = olarena_alloc(a, sizeof *ev);
     if (!ev) {
         olarena_destroy(&a);

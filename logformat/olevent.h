@@ -174,6 +174,10 @@ typedef struct olevent {
     void *tree;                /* codec-private: the decoded JSON tree,
                                   re-encoded as is for lossless conversion */
     void (*release_tree)(void *tree);
+    const uint8_t *wire;       /* codec-private: the MessagePack bytes it was
+                                  decoded from (in the arena), from which
+                                  that tree is made when it is asked for */
+    size_t wire_len;
     void *arena;               /* owned allocations (olarena)           */
 } olevent;
 
@@ -185,6 +189,13 @@ int ol_player_parse(const char *s);
 int ol_format_parse(const char *s);
 int ol_hidden_parse(const char *s);
 int ol_ruling_parse(const char *s);
+/* The *_parse functions on a string of n bytes, not NUL-terminated. */
+int ol_type_parsen(const char *s, size_t n);
+int ol_by_parsen(const char *s, size_t n);
+int ol_player_parsen(const char *s, size_t n);
+int ol_format_parsen(const char *s, size_t n);
+int ol_hidden_parsen(const char *s, size_t n);
+int ol_ruling_parsen(const char *s, size_t n);
 const char *ol_by_name(ol_by b);
 const char *ol_player_name(ol_player p);
 const char *ol_format_name(ol_format f);
@@ -195,6 +206,10 @@ const char *ol_ruling_name(ol_ruling r);
  * lists are to be allocated with olevent_alloc/olevent_strdup.  NULL when
  * out of memory.  Engines' tests and generators build events this way. */
 olevent *olevent_new(void);
+/* The same in an arena the caller hands over, empty (as olarena_reset
+ * leaves it); the event owns it from then on (on NULL it is destroyed). */
+struct olarena;
+olevent *olevent_new_in(struct olarena *a);
 void *olevent_alloc(olevent *ev, size_t n);            /* zeroed; NULL: ENOMEM */
 const char *olevent_strdup(olevent *ev, const char *s); /* NULL: ENOMEM */
 

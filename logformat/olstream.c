@@ -9,8 +9,11 @@
  * reader stops after saying where it broke.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "logformat/olstream.h"
 
@@ -92,6 +95,7 @@ struct olreader {
     unsigned line;     /* JSON: number of the next line */
     int broken;        /* .mlog: structure lost, nothing more to read */
     int skipping;      /* JSON: inside an over-long line, skip to '\n' */
+    olarena *spare;    /* .mlog: a released event's arena, for the next */
 };
 
 olreader *olreader_new(char *buf, size_t len, ol_encoding enc)
@@ -107,6 +111,47 @@ olreader *olreader_new(char *buf, size_t len, ol_encoding enc)
     return r;
 }
 
+/* A regular file smaller than the window (a match log is a few KB) is
+ * read whole, at once, into a buffer of its size: what fill() would do in
+ * the window, without the stdio buffer and the window-sized allocation.
+ * 0 when it is not such a file or anything goes wrong: the caller then
+ * takes the streaming path, which reports whatever is wrong. */
+static int slurp(const char *path, olreader *r)
+{
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    if (fd < 0)
+        return 0;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < 0 || (size_t)st.st_size >= WINDOW) {
+        close(fd);
+        return 0;
+    }
+    size_t cap = (size_t)st.st_size + 1, n = 0;
+    char *buf = malloc(cap);
+    if (!buf) {
+        close(fd);
+        return 0;
+    }
+    for (;;) {
+        ssize_t k = read(fd, buf + n, cap - n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0 || (k > 0 && (n += (size_t)k) == cap)) {   /* an error, or it grew */
+            free(buf);
+            close(fd);
+            return 0;
+        }
+        if (k == 0)
+            break;
+    }
+    close(fd);
+    r->buf = buf;
+    r->cap = cap;
+    r->end = n;
+    r->eof = 1;
+    return 1;
+}
+
 int olreader_open(const char *path, int enc, olreader **out, olerror *err)
 {
     memset(err, 0, sizeof *err);
@@ -116,6 +161,18 @@ int olreader_open(const char *path, int enc, olreader **out, olerror *err)
         snprintf(err->msg, sizeof err->msg,
                  "%s: the file name must end in .mlog or .jsonl to tell its encoding.", path);
         return OL_EMALFORMED;
+    }
+    if (strcmp(path, "-")) {
+        olreader *r = calloc(1, sizeof *r);
+        if (!r)
+            return OL_ENOMEM;
+        if (slurp(path, r)) {
+            r->enc = (ol_encoding)enc;
+            r->line = 1;
+            *out = r;
+            return OL_OK;
+        }
+        free(r);
     }
     FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
     if (!f) {
@@ -146,6 +203,7 @@ void olreader_destroy(olreader **r)
         return;
     if ((*r)->f && (*r)->f != stdin)
         fclose((*r)->f);
+    olarena_destroy(&(*r)->spare);
     free((*r)->buf);
     free(*r);
     *r = NULL;
@@ -189,7 +247,10 @@ static int next_msgpack(olreader *r, olevent **ev, const char **raw, size_t *raw
     const uint8_t *p = (const uint8_t *)r->buf + r->start;
     size_t used = 0, avail = r->end - r->start;
     ol_origin origin = {r->base + r->start, 0};
-    if ((rc = olcodec_scan(p, avail, 0, &used, origin, err))) {
+    rc = olcodec_next_msgpack(p, avail, origin, &r->spare, &used, ev, err);
+    if (rc == OL_ENOMEM)
+        return rc;
+    if (used == 0) {
         r->broken = 1;   /* the next event's start is unknowable */
         return rc;
     }
@@ -198,7 +259,6 @@ static int next_msgpack(olreader *r, olevent **ev, const char **raw, size_t *raw
         *raw = (const char *)p;
         *raw_len = used;
     }
-    rc = olcodec_decode_msgpack(p, used, origin, ev, err);
     return rc ? rc : 1;
 }
 
@@ -266,6 +326,19 @@ int olreader_next(olreader *r, olevent **ev, const char **raw, size_t *raw_len, 
         return 0;
     return r->enc == OL_ENC_MSGPACK ? next_msgpack(r, ev, raw, raw_len, err)
                                     : next_json(r, ev, raw, raw_len, err);
+}
+
+void olreader_release(olreader *r, olevent **ev)
+{
+    if (!ev || !*ev)
+        return;
+    if (r->spare || (*ev)->tree) {
+        olevent_destroy(ev);
+        return;
+    }
+    r->spare = (*ev)->arena;   /* the event lives in it: gone with the reset */
+    olarena_reset(r->spare);
+    *ev = NULL;
 }
 
 int olstream_write(FILE *f, const olevent *ev, ol_encoding enc)

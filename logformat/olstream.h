@@ -43,6 +43,10 @@ void olreader_destroy(olreader **r);
 int olreader_next(olreader *r, olevent **ev, const char **raw, size_t *raw_len,
                   olerror *err);
 
+/* Destroy an event this reader returned, keeping its memory for the next
+ * one (olevent_destroy() does the same without that); *ev becomes NULL. */
+void olreader_release(olreader *r, olevent **ev);
+
 /* Write one event to a stream in an encoding (JSON gets a '\n'). */
 int olstream_write(FILE *f, const olevent *ev, ol_encoding enc);
 

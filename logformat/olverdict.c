@@ -43,15 +43,24 @@ void olverdict_format(char *buf, size_t n, const char *fmt, ...)
     va_end(ap);
 }
 
+/* snprintf(dst, cap, "%s", src) without the formatting machinery: every
+ * event's verdict is set at least once, most of them with no message. */
+static void copy_cut(char *dst, size_t cap, const char *src)
+{
+    size_t n = src ? strnlen(src, cap - 1) : 0;
+    memcpy(dst, src ? src : "", n);
+    dst[n] = '\0';
+}
+
 void olverdict_set(olverdict *v, const char *match, uint64_t seq, ol_status st,
                    const char *rule, const char *fmt, ...)
 {
     memset(v, 0, sizeof *v);
-    snprintf(v->match, sizeof v->match, "%s", match ? match : "");
+    copy_cut(v->match, sizeof v->match, match);
     v->seq = seq;
     v->has_seq = 1;
     v->status = st;
-    snprintf(v->rule, sizeof v->rule, "%s", rule ? rule : "");
+    copy_cut(v->rule, sizeof v->rule, rule);
     if (fmt) {
         va_list ap;
         va_start(ap, fmt);

@@ -48,10 +48,15 @@
 
 #include "logformat/olcodec.h"
 #include "src/carddb.h"
+#include "src/jtext.h"
 #include "src/store.h"
 #include "src/verify.h"
 #include "src/view.h"
 #include "verifiers/verifier.h"
+
+#ifndef ZMQ_ZERO_COPY_RECV
+#define ZMQ_ZERO_COPY_RECV 10      /* a context option of libzmq 4.3 (zmq.h: draft) */
+#endif
 
 #define BATCH_MAX 1024
 #define MSG_MAX (1 << 20)          /* ZMQ_MAXMSGSIZE; the codec's own limit is 64 KiB */
@@ -90,9 +95,10 @@ typedef struct {
     const cards *db;
     uint8_t chain[STORE_HASH];     /* h of the last stored event         */
     char tournament[OL_STRING_MAX + 1];  /* the header's, "" when none  */
-    olevent *header;               /* the stored header (for views), or NULL */
     size_t counts[OL_V_COUNT];     /* verdicts of the stored events      */
     uint8_t dirty;                 /* an event was stored in this batch  */
+    uint8_t feed_on;               /* a feed subscription covers it, as of  */
+    unsigned feed_gen;             /* ... this generation of daemon_t.subs */
 } live;
 
 /* One message of a batch, kept until its verdict is sent (and for a retry). */
@@ -101,9 +107,17 @@ typedef struct {
     olevent *ev;                   /* decoded, or NULL (malformed)      */
     char *reply;                   /* the verdict's bytes               */
     size_t reply_len;
-    json_t *feed;                  /* {event, verdict} to publish, or NULL */
+    char *feed;                    /* {event, verdict} to publish (MessagePack), or NULL */
+    size_t feed_len;
     char match[OL_MATCH_MAX + 1];
 } item;
+
+
+/* A feed subscription (a topic prefix), as the XPUB socket reports it. */
+typedef struct {
+    char *prefix;
+    size_t len;
+} sub;
 
 typedef struct {
     const char *dbdir, *ingest_ep, *feed_ep, *query_ep;
@@ -123,6 +137,14 @@ typedef struct {
     size_t cap, used;
     uint64_t quarantined;          /* last quarantine counter */
     uint64_t events_stored, batches, started_ms;
+    uint64_t commit_us, judge_us;  /* time spent committing, judging (health) */
+    uint64_t batch_max;            /* the largest batch so far (health)     */
+    uint64_t commit_us_max;        /* the longest commit so far (health)    */
+    sub *subs;                     /* the feed's subscriptions             */
+    size_t n_subs, cap_subs;
+    unsigned feed_gen;             /* bumped whenever subs change          */
+    MDB_txn *txn;                  /* the transaction sessions read the record in */
+    jtext summary;                  /* put_summary's buffer, reused         */
     item batch[BATCH_MAX];
     int n_batch;
 } daemon_t;
@@ -150,6 +172,13 @@ static void on_signal(int sig)
         reload_flag = 1;
     else
         stop_flag = 1;
+}
+
+static uint64_t mono_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
 static uint64_t now_ms(void)
@@ -289,8 +318,9 @@ static int grow_table(daemon_t *d)
 static void live_clear(live *l)
 {
     verify_session_destroy(&l->sess);
-    olevent_destroy(&l->header);
 }
+
+static json_t *verdict_json_of(const store_event *e);
 
 /* ---- decoding ------------------------------------------------------------- */
 
@@ -303,6 +333,20 @@ static int decode(const void *buf, size_t len, olevent **ev, olerror *err)
 }
 
 /* ---- rebuilding a match from the store ------------------------------------ */
+
+/* A live match's session is lean (verify.h): it keeps neither the bytes nor
+ * the verdicts of its stored events -- the record has them -- and reads an
+ * event back here when a table resends it (duplicate or conflict). */
+static int lookup_stored(void *ctx, const char *match, uint64_t seq, const char **raw, size_t *len)
+{
+    daemon_t *d = ctx;
+    store_event e;
+    if (!d->txn || store_get_event(d->st, d->txn, match, seq, &e))
+        return -1;
+    *raw = (const char *)e.event;
+    *len = e.event_len;
+    return 0;
+}
 
 typedef struct {
     live *l;
@@ -323,10 +367,7 @@ static int rebuild_one(void *ctx, const store_event *e)
         return 1;
     }
     r->l->counts[out->v.status]++;
-    if (e->seq == 0 && !r->l->header)
-        r->l->header = ev;   /* kept for views */
-    else
-        olevent_destroy(&ev);
+    olevent_destroy(&ev);
     memcpy(r->l->chain, e->chain, STORE_HASH);
     return 0;
 }
@@ -365,10 +406,16 @@ static int rebuild_into(daemon_t *d, MDB_txn *txn, live *l, const char *id, uint
             return -1;
         }
     }
-    if (verify_session_new(l->db, id, &l->sess) != VERIFY_OK)
+    if (verify_session_new(l->db, id, &l->sess) != VERIFY_OK ||
+        verify_session_lean(l->sess, lookup_stored, d) != VERIFY_OK) {
+        verify_session_destroy(&l->sess);
         return -1;
+    }
     rebuild_ctx r = {l, until, 0};
+    MDB_txn *outer = d->txn;
+    d->txn = txn;
     rc = store_each_event(d->st, txn, id, 0, until, rebuild_one, &r);
+    d->txn = outer;
     if (rc || r.failed) {
         say(LOG_ERROR, "cannot rebuild match %s from the store", id);
         live_clear(l);
@@ -391,56 +438,220 @@ static live *live_match(daemon_t *d, MDB_txn *txn, const char *id, const char *n
 
 /* ---- the summary of a match ---------------------------------------------- */
 
+/* s, or null when it is NULL or empty (verify_report_json's set_str_or_null). */
+static void str_or_null(jtext *t, const char *s)
+{
+    jtext_str_or_null(t, s && *s ? s : NULL);
+}
+
 /* The match's record in `matches` (store.h): what `arbiter verify --json`
  * says of the events stored so far, minus the verdict list, plus what the
- * record pins (openlog.md 10) and "rounds". */
+ * record pins (openlog.md 10) and "rounds".  Written as text, byte for byte
+ * what json_dumps(JSON_COMPACT) gave of verify_report_json() less "file"
+ * and "verdicts", with the record's own counts and status, then "rounds",
+ * "cards", "cards_hash", "next_seq", "tournament", "updated": with up to
+ * one summary per event under many tables, building it in jansson cost
+ * more than judging the event. */
 static int put_summary(daemon_t *d, MDB_txn *txn, const live *l)
 {
     const verify_report *r = verify_session_report(l->sess);
     const verifier *vf = verify_session_verifier(l->sess);
     char hash[65];
-    json_t *o = verify_report_json(r);
-    int bad = !o;
+    jtext *t = &d->summary;
 
+    jtext_reset(t);
     carddb_hash_hex(cards_hash(l->db), hash);
-    if (o) {
-        json_object_del(o, "file");
-        json_object_del(o, "verdicts");
-    }
-    /* The record's own verdicts: a duplicate, conflict, gap or malformed
+    jtext_lit(t, "{\"match\":");
+    str_or_null(t, r->match);
+    jtext_lit(t, ",\"format\":");
+    str_or_null(t, r->format);
+    jtext_lit(t, ",\"engine\":");
+    str_or_null(t, r->engine);
+    /* the record's own verdicts: a duplicate, conflict, gap or malformed
      * answer is never stored, so the summary does not count it either, and
-     * reads the same after a restart. */
-    json_t *counts = bad ? NULL : json_object_get(o, "counts");
-    for (int st = 0; counts && st < OL_V_COUNT; st++)
-        bad = bad || json_object_set_new(counts, ol_status_name((ol_status)st), json_integer((json_int_t)l->counts[st]));
-    bad = bad || json_object_set_new(o, "status", json_string(l->counts[OL_V_ILLEGAL] || l->counts[OL_V_MISMATCH]
-                                                                   ? "illegal" : "legal"));
-    bad = bad || json_object_set_new(o, "events", json_integer((json_int_t)r->next_seq));
-    bad = bad || json_object_set_new(o, "rounds", json_integer(vf ? verifier_round(vf) : 0));
-    bad = bad || json_object_set_new(o, "cards", json_sprintf("%s@%s", cards_set(l->db), cards_version(l->db)));
-    bad = bad || json_object_set_new(o, "cards_hash", json_string(hash));
-    bad = bad || json_object_set_new(o, "next_seq", json_integer((json_int_t)r->next_seq));
-    bad = bad || json_object_set_new(o, "tournament", l->tournament[0] ? json_string(l->tournament) : json_null());
-    bad = bad || json_object_set_new(o, "updated", json_integer((json_int_t)now_ms()));
-    char *text = bad ? NULL : json_dumps(o, JSON_COMPACT);
-    json_decref(o);
-    if (!text)
+     * reads the same after a restart */
+    if (l->counts[OL_V_ILLEGAL] || l->counts[OL_V_MISMATCH])
+        jtext_lit(t, ",\"status\":\"illegal\",\"winner\":");
+    else
+        jtext_lit(t, ",\"status\":\"legal\",\"winner\":");
+    str_or_null(t, r->finished && r->winner >= 0 ? ol_player_name((ol_player)r->winner) : NULL);
+    if (r->finished)
+        jtext_lit(t, ",\"finished\":true,\"events\":");
+    else
+        jtext_lit(t, ",\"finished\":false,\"events\":");
+    jtext_int(t, (long long)r->next_seq);
+    jtext_lit(t, ",\"counts\":{");
+    for (int st = 0; st < OL_V_COUNT; st++) {
+        const char *name = ol_status_name((ol_status)st);   /* plain ASCII words */
+        jtext_raw(t, st ? ",\"" : "\"", st ? 2 : 1);
+        jtext_raw(t, name, strlen(name));
+        jtext_lit(t, "\":");
+        jtext_int(t, (long long)l->counts[st]);
+    }
+    jtext_lit(t, "},\"unverified\":{\"p1\":");
+    jtext_int(t, (int)r->unverified[0]);
+    jtext_lit(t, ",\"p2\":");
+    jtext_int(t, (int)r->unverified[1]);
+    jtext_lit(t, "}");
+    if (r->status == VERIFY_UNREADABLE) {
+        jtext_lit(t, ",\"error\":");
+        jtext_str(t, r->error);
+    }
+    jtext_lit(t, ",\"rounds\":");
+    jtext_int(t, vf ? (long long)verifier_round(vf) : 0);
+    jtext_lit(t, ",\"cards\":");
+    {
+        const char *set = cards_set(l->db), *version = cards_version(l->db);
+        size_t a = strlen(set), b = strlen(version);
+        char named[CARDS_SET_MAX + CARDS_VERSION_MAX + 2];
+        if (a + b + 2 > sizeof named) {   /* cannot be: cards.h bounds both */
+            t->bad = 1;
+        } else {
+            memcpy(named, set, a);
+            named[a] = '@';
+            memcpy(named + a + 1, version, b + 1);
+            jtext_str(t, named);
+        }
+    }
+    jtext_lit(t, ",\"cards_hash\":");
+    jtext_str(t, hash);
+    jtext_lit(t, ",\"next_seq\":");
+    jtext_int(t, (long long)r->next_seq);
+    jtext_lit(t, ",\"tournament\":");
+    str_or_null(t, l->tournament);
+    jtext_lit(t, ",\"updated\":");
+    jtext_int(t, (long long)now_ms());
+    jtext_lit(t, "}");
+    if (t->bad)
         return -ENOMEM;
-    int rc = store_put_summary(d->st, txn, l->id, text, strlen(text));
-    free(text);
-    return rc;
+    return store_put_summary(d->st, txn, l->id, t->buf, t->len);
 }
 
 /* ---- one event ------------------------------------------------------------ */
 
+/* "ADDRESS/IDENTITY-IN-HEX" (cut short to cap - 1 characters; no identity
+ * byte when the address alone fills it), without printf: it runs per event. */
 static void peer_of(zmq_msg_t *body, const zmq_msg_t *ident, char *out, size_t cap)
 {
+    static const char hex[] = "0123456789abcdef";
     const char *addr = zmq_msg_gets(body, "Peer-Address");
     const unsigned char *id = zmq_msg_data((zmq_msg_t *)ident);
     size_t n = zmq_msg_size((zmq_msg_t *)ident), k;
-    k = (size_t)snprintf(out, cap, "%s/", addr ? addr : "local");
-    for (size_t i = 0; i < n && k + 3 < cap; i++)
-        k += (size_t)snprintf(out + k, cap - k, "%02x", id[i]);
+    if (!addr)
+        addr = "local";
+    k = strlen(addr);
+    if (k + 1 >= cap) {
+        memcpy(out, addr, cap - 1);
+        out[cap - 1] = 0;
+        return;
+    }
+    memcpy(out, addr, k);
+    out[k++] = '/';
+    for (size_t i = 0; i < n && k + 3 < cap; i++) {
+        out[k++] = hex[id[i] >> 4];
+        out[k++] = hex[id[i] & 15];
+    }
+    out[k] = 0;
+}
+
+/* Copy a string of at most cap - 1 bytes (as snprintf "%s" would). */
+static void copy_str(char *out, size_t cap, const char *s)
+{
+    size_t n = strlen(s);
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(out, s, n);
+    out[n] = 0;
+}
+
+/* ---- the feed: only what somebody subscribed to is built --------------------- */
+
+/* Read the subscriptions the XPUB socket passes up (first byte 1:
+ * subscribe, 0: unsubscribe, then the topic prefix).  Without
+ * ZMQ_XPUB_VERBOSE it passes a prefix's first subscription and its last
+ * unsubscription only, so a set is enough. */
+static void serve_feed(daemon_t *d)
+{
+    for (;;) {
+        zmq_msg_t m;
+        zmq_msg_init(&m);
+        if (zmq_msg_recv(&m, d->feed, ZMQ_DONTWAIT) < 0) {
+            zmq_msg_close(&m);
+            return;
+        }
+        const char *b = zmq_msg_data(&m);
+        size_t n = zmq_msg_size(&m), i;
+        if (n >= 1 && (b[0] == 0 || b[0] == 1)) {
+            for (i = 0; i < d->n_subs; i++)
+                if (d->subs[i].len == n - 1 && !memcmp(d->subs[i].prefix, b + 1, n - 1))
+                    break;
+            if (b[0] == 1 && i == d->n_subs) {
+                char *copy = malloc(n);
+                if (d->n_subs == d->cap_subs) {
+                    size_t cap = d->cap_subs ? d->cap_subs * 2 : 8;
+                    sub *t = realloc(d->subs, cap * sizeof *t);
+                    if (t) {
+                        d->subs = t;
+                        d->cap_subs = cap;
+                    }
+                }
+                if (copy && d->n_subs < d->cap_subs) {
+                    memcpy(copy, b + 1, n - 1);
+                    d->subs[d->n_subs++] = (sub){copy, n - 1};
+                } else {
+                    free(copy);
+                    say(LOG_WARN, "out of memory: a feed subscription is ignored");
+                }
+            } else if (b[0] == 0 && i < d->n_subs) {
+                free(d->subs[i].prefix);
+                d->subs[i] = d->subs[--d->n_subs];
+            }
+            d->feed_gen++;
+        }
+        zmq_msg_close(&m);
+    }
+}
+
+/* Does a feed subscription cover match l (its id starts with a prefix)? */
+static int feed_wanted(daemon_t *d, live *l)
+{
+    if (!d->n_subs)
+        return 0;
+    if (l->feed_gen != d->feed_gen) {
+        size_t n = strlen(l->id);
+        l->feed_on = 0;
+        for (size_t i = 0; i < d->n_subs && !l->feed_on; i++)
+            l->feed_on = d->subs[i].len <= n && !memcmp(d->subs[i].prefix, l->id, d->subs[i].len);
+        l->feed_gen = d->feed_gen;
+    }
+    return l->feed_on;
+}
+
+/* The feed body {"event": ej, "verdict": ...} in MessagePack: the map is
+ * written around the event's packing and the verdict's bytes as stored
+ * (vbytes is olcodec_json_to_msgpack of the verdict), which is the very
+ * packing of json {"event","verdict"}; without ej, {"verdict"} alone. */
+static int feed_body(item *it, const json_t *ej, const char *vbytes, size_t vlen)
+{
+    char *eb = NULL, *p;
+    size_t elen = 0;
+    if (ej && olcodec_json_to_msgpack(ej, &eb, &elen))
+        return -ENOMEM;
+    it->feed_len = 1 + (ej ? 6 + elen : 0) + 8 + vlen;
+    if (!(p = it->feed = malloc(it->feed_len))) {
+        free(eb);
+        return -ENOMEM;
+    }
+    *p++ = (char)(ej ? 0x82 : 0x81);
+    if (ej) {
+        memcpy(p, "\xa5" "event", 6);
+        memcpy(p + 6, eb, elen);
+        p += 6 + elen;
+    }
+    memcpy(p, "\xa7" "verdict", 8);
+    memcpy(p + 8, vbytes, vlen);
+    free(eb);
+    return 0;
 }
 
 static int encode_reply(item *it, json_t *verdict, int as_json)
@@ -497,7 +708,7 @@ static int handle(daemon_t *d, MDB_txn *txn, item *it)
         say(LOG_DEBUG, "malformed from %s: %s", peer, v.msg);
         return rc;
     }
-    snprintf(it->match, sizeof it->match, "%s", it->ev->match);
+    copy_str(it->match, sizeof it->match, it->ev->match);
     live *l = find_live(d, it->ev->match);
     if (!l) {
         /* only a header, or a match the store knows, earns a session */
@@ -538,6 +749,18 @@ static int handle(daemon_t *d, MDB_txn *txn, item *it)
     const verify_report *r = verify_session_report(use->sess);
     const olverdict *stored = e->stored == VERIFY_NONE ? NULL : &r->verdicts[e->stored].v;
     json_t *vj = olverdict_to_json(&e->v, stored);
+    if (vj && e->v.status == OL_V_DUPLICATE && !stored) {
+        /* a lean session keeps no verdicts: the first one is in the record,
+         * as the bytes that were sent (the same map olverdict_to_json
+         * would embed) */
+        store_event first;
+        json_t *sj = NULL;
+        if (store_get_event(d->st, txn, use->id, it->ev->seq, &first) || !(sj = verdict_json_of(&first)) ||
+            json_object_set_new(vj, "stored", sj)) {
+            json_decref(vj);
+            vj = NULL;
+        }
+    }
     char *vbytes = NULL;
     size_t vlen = 0;
     rc = vj ? olcodec_json_to_msgpack(vj, &vbytes, &vlen) : -ENOMEM;
@@ -551,7 +774,7 @@ static int handle(daemon_t *d, MDB_txn *txn, item *it)
         se.verdict = (const uint8_t *)vbytes;
         se.verdict_len = vlen;
         se.received_ms = now_ms();
-        snprintf(se.peer, sizeof se.peer, "%s", peer);
+        copy_str(se.peer, sizeof se.peer, peer);
         store_chain_next(l->chain, buf, len, vbytes, vlen, se.chain);
         const verifier *vf = verify_session_verifier(l->sess);
         if (vf)
@@ -566,21 +789,44 @@ static int handle(daemon_t *d, MDB_txn *txn, item *it)
             l->counts[e->v.status]++;
             l->dirty = 1;   /* its summary is written once, at the end of the batch */
             d->events_stored++;
-            if (it->ev->type == OL_MATCH && !l->header) {
-                snprintf(l->tournament, sizeof l->tournament, "%s",
+            if (it->ev->type == OL_MATCH && se.seq == 0)
+                copy_str(l->tournament, sizeof l->tournament,
                          it->ev->header.tournament ? it->ev->header.tournament : "");
-                l->header = it->ev;   /* the match keeps its header for views */
-                it->ev = NULL;
+            if (feed_wanted(d, l)) {
+                /* A feed nobody reads is never built (the feed is an XPUB).
+                 * The public view of an event needs the match's header
+                 * for setup Bench slots only (view.h): the header is read
+                 * back from the record for those, not kept in memory. */
+                olevent *hdr = NULL;
+                store_event first;
+                olerror herr;
+                if (it->ev->type == OL_BENCH && !store_get_event(d->st, txn, l->id, 0, &first) &&
+                    decode(first.event, first.event_len, &hdr, &herr) != OL_OK)
+                    olevent_destroy(&hdr);
+                json_t *ej = view_event_json(it->ev, VIEW_PUBLIC, hdr);
+                if (feed_body(it, ej, vbytes, vlen))
+                    say(LOG_WARN, "out of memory: match %s #%llu is not published", l->id,
+                        (unsigned long long)se.seq);
+                json_decref(ej);
+                olevent_destroy(&hdr);
             }
-            it->feed = json_pack("{s:o?, s:O}", "event", view_event_json(it->ev ? it->ev : l->header, VIEW_PUBLIC,
-                                 l->header), "verdict", vj);
         }
     }
-    if (!rc)
+    if (!rc && !as_json) {
+        /* the reply is the verdict's MessagePack: the bytes just made,
+         * in a buffer of their size (the packer's starts at 8 KiB, and a
+         * batch holds up to BATCH_MAX replies) */
+        char *fit = realloc(vbytes, vlen ? vlen : 1);
+        it->reply = fit ? fit : vbytes;
+        it->reply_len = vlen;
+        vbytes = NULL;
+    } else if (!rc) {
         rc = encode_reply(it, vj, as_json);
+    }
     free(vbytes);
     json_decref(vj);
     verify_session_destroy(&scratch.sess);
+    olevent_destroy(&it->ev);   /* judged: its memory is not kept for the whole batch */
     return rc;
 }
 
@@ -592,8 +838,9 @@ static void item_clear(item *it, int close_msgs)
     free(it->reply);
     it->reply = NULL;
     it->reply_len = 0;
-    json_decref(it->feed);
+    free(it->feed);
     it->feed = NULL;
+    it->feed_len = 0;
     it->match[0] = 0;
     if (close_msgs) {
         zmq_msg_close(&it->ident);
@@ -663,7 +910,9 @@ static int commit_batch(daemon_t *d)
 {
     for (;;) {
         MDB_txn *txn = NULL;
+        uint64_t t0 = mono_us(), t1;
         int rc = mdb_txn_begin(store_env(d->st), NULL, 0, &txn);
+        d->txn = rc ? NULL : txn;
         for (int i = 0; !rc && i < d->n_batch; i++)
             rc = handle(d, txn, &d->batch[i]);
         for (int i = 0; !rc && i < d->n_batch; i++) {
@@ -673,11 +922,20 @@ static int commit_batch(daemon_t *d)
                 l->dirty = 0;
             }
         }
+        t1 = mono_us();
+        d->txn = NULL;
         if (!rc)
             rc = mdb_txn_commit(txn);   /* fsync: after this, verdicts may go out */
         else
             mdb_txn_abort(txn);
         if (!rc) {
+            uint64_t took = mono_us() - t1;
+            d->judge_us += t1 - t0;
+            d->commit_us += took;
+            if (took > d->commit_us_max)
+                d->commit_us_max = took;
+            if ((uint64_t)d->n_batch > d->batch_max)
+                d->batch_max = (uint64_t)d->n_batch;
             drop_finished(d);
             return 0;
         }
@@ -701,13 +959,8 @@ static void send_batch(daemon_t *d)
                           zmq_send(d->ingest, it->reply, it->reply_len, 0) < 0))
             say(LOG_WARN, "a verdict could not be sent (the table left): %s", zmq_strerror(errno));
         if (it->feed) {
-            char *bytes = NULL;
-            size_t n = 0;
-            if (!olcodec_json_to_msgpack(it->feed, &bytes, &n)) {
-                zmq_send(d->feed, it->match, strlen(it->match), ZMQ_SNDMORE);
-                zmq_send(d->feed, bytes, n, 0);
-            }
-            free(bytes);
+            zmq_send(d->feed, it->match, strlen(it->match), ZMQ_SNDMORE);
+            zmq_send(d->feed, it->feed, it->feed_len, 0);
         }
         item_clear(it, 1);
     }
@@ -857,10 +1110,13 @@ static json_t *query(daemon_t *d, json_t *req)
     if (!known)
         return q_error("Unknown op \"%s\": health, match, events, state, verify, list, cards.", op);
     if (!strcmp(op, "health"))
-        return json_pack("{s:b, s:s, s:I, s:I, s:I, s:I, s:I}", "ok", 1, "status", "serving", "live_matches",
-                         (json_int_t)live_count(d), "events_stored", (json_int_t)d->events_stored, "batches",
-                         (json_int_t)d->batches, "quarantined", (json_int_t)d->quarantined, "uptime_ms",
-                         (json_int_t)(now_ms() - d->started_ms));
+        return json_pack("{s:b, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "ok", 1, "status", "serving",
+                         "live_matches", (json_int_t)live_count(d), "events_stored", (json_int_t)d->events_stored,
+                         "batches", (json_int_t)d->batches, "quarantined", (json_int_t)d->quarantined, "uptime_ms",
+                         (json_int_t)(now_ms() - d->started_ms), "batch_max", (json_int_t)d->batch_max,
+                         "judge_us_total", (json_int_t)d->judge_us, "commit_us_total", (json_int_t)d->commit_us,
+                         "commit_us_max", (json_int_t)d->commit_us_max,
+                         "feed_subscriptions", (json_int_t)d->n_subs);
     if (!strcmp(op, "verify"))
         return q_verify(d, req);
     if (mdb_txn_begin(store_env(d->st), NULL, MDB_RDONLY, &txn))
@@ -1153,6 +1409,10 @@ static void shutdown_daemon(daemon_t *d)
     store_close(&d->st);
     for (int i = 0; i < d->n_dbs; i++)
         cards_destroy(&d->dbs[i]);
+    for (size_t i = 0; i < d->n_subs; i++)
+        free(d->subs[i].prefix);
+    free(d->subs);
+    jtext_free(&d->summary);
 }
 
 int main(int argc, char **argv)
@@ -1176,8 +1436,14 @@ int main(int argc, char **argv)
     }
     if (save_cards(&d) || recover(&d))
         goto out;
-    if (!(d.zctx = zmq_ctx_new()) || !(d.ingest = open_socket(&d, ZMQ_ROUTER, d.o.ingest_ep)) ||
-        !(d.feed = open_socket(&d, ZMQ_PUB, d.o.feed_ep)) || !(d.query = open_socket(&d, ZMQ_ROUTER, d.o.query_ep)))
+    if ((d.zctx = zmq_ctx_new()))
+        /* Each message in a buffer of its own, not in the 8 KiB receive
+         * buffer it arrived in: with zero-copy receiving (the default) one
+         * queued message keeps a whole ~18 KiB buffer alive, per
+         * connection, and a thousand tables cost tens of MiB. */
+        zmq_ctx_set(d.zctx, ZMQ_ZERO_COPY_RECV, 0);
+    if (!d.zctx || !(d.ingest = open_socket(&d, ZMQ_ROUTER, d.o.ingest_ep)) ||
+        !(d.feed = open_socket(&d, ZMQ_XPUB, d.o.feed_ep)) || !(d.query = open_socket(&d, ZMQ_ROUTER, d.o.query_ep)))
         goto out;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -1190,8 +1456,9 @@ int main(int argc, char **argv)
         d.o.dbdir);
     rc = 0;
     while (!stop_flag) {
-        zmq_pollitem_t items[] = {{d.ingest, 0, ZMQ_POLLIN, 0}, {d.query, 0, ZMQ_POLLIN, 0}};
-        if (zmq_poll(items, 2, 500) < 0 && errno != EINTR) {
+        zmq_pollitem_t items[] = {{d.ingest, 0, ZMQ_POLLIN, 0}, {d.query, 0, ZMQ_POLLIN, 0},
+                                  {d.feed, 0, ZMQ_POLLIN, 0}};
+        if (zmq_poll(items, 3, 500) < 0 && errno != EINTR) {
             say(LOG_ERROR, "poll: %s", zmq_strerror(errno));
             rc = 1;
             break;
@@ -1202,6 +1469,7 @@ int main(int argc, char **argv)
             if (load_cards(&d) == 0)
                 save_cards(&d);
         }
+        serve_feed(&d);   /* subscriptions first: they decide what is published */
         if (items[0].revents & ZMQ_POLLIN) {
             if (read_batch(&d) == 0 && d.n_batch) {
                 if (commit_batch(&d)) {

@@ -67,6 +67,9 @@ struct verify_session {
     size_t seen_cap;
     char *bytes;
     size_t bytes_len, bytes_cap;
+    verify_lookup_fn lookup;   /* a lean session (verify_session_lean):
+                                  stored events are asked for, not kept    */
+    void *lookup_ctx;
 };
 typedef struct verify_session verify_run;
 
@@ -148,6 +151,12 @@ static int store(verify_run *run, const char *raw, size_t len, const olverdict *
 {
     size_t index;
 
+    if (run->lookup) {   /* lean: the caller keeps the record */
+        if (push_verdict(run, v, VERIFY_NONE, &index) != VERIFY_OK)
+            return VERIFY_ENOMEM;
+        run->expect++;
+        return VERIFY_OK;
+    }
     if (reserve(&run->seen, &run->seen_cap, run->expect + 1, sizeof *run->seen))
         return VERIFY_ENOMEM;
     if (reserve(&run->bytes, &run->bytes_cap, run->bytes_len + len, 1))
@@ -231,12 +240,22 @@ static int judge_event(verify_run *run, const olevent *ev, const char *raw, size
         return push_verdict(run, &v, VERIFY_NONE, NULL);
     }
     if (ev->seq < run->expect) {
-        const verify_seen *s = &run->seen[ev->seq];
-        if (s->len == len && !memcmp(run->bytes + s->off, raw, len)) {
+        /* the stored copy: kept here, or (lean) read back by the caller */
+        const char *old = NULL;
+        size_t old_len = 0, first = VERIFY_NONE;
+        if (run->lookup) {
+            if (run->lookup(run->lookup_ctx, rep->match, ev->seq, &old, &old_len))
+                return VERIFY_ENOMEM;
+        } else {
+            old = run->bytes + run->seen[ev->seq].off;
+            old_len = run->seen[ev->seq].len;
+            first = run->seen[ev->seq].verdict;
+        }
+        if (old_len == len && !memcmp(old, raw, len)) {
             olverdict_set(&v, ev->match, ev->seq, OL_V_DUPLICATE, NULL,
                           "Seq %llu was received before with the same bytes; its first verdict stands.",
                           (unsigned long long)ev->seq);
-            return push_verdict(run, &v, s->verdict, NULL);
+            return push_verdict(run, &v, first, NULL);
         }
         olverdict_set(&v, ev->match, ev->seq, OL_V_CONFLICT, "openlog:seq",
                       "Seq %llu was received before with other bytes; the first event stands.",
@@ -325,6 +344,12 @@ static int run_reader(const cards *db, olreader *r, const char *name, uint64_t u
     run.db = db;
     if (!(run.rep = report_new(name)))
         return VERIFY_ENOMEM;
+    /* Room for a whole game at once (~60-150 events), rather than growing
+     * from 16 through three copies. */
+    if (reserve(&run.rep->verdicts, &run.cap, 128, sizeof *run.rep->verdicts) ||
+        reserve(&run.seen, &run.seen_cap, 128, sizeof *run.seen) ||
+        reserve(&run.bytes, &run.bytes_cap, 8192, 1))
+        rc = VERIFY_ENOMEM;
     while (rc == VERIFY_OK && !run.stop && !(run.have_header && run.expect > until)) {
         olevent *ev = NULL;
         const char *raw = NULL;
@@ -333,7 +358,12 @@ static int run_reader(const cards *db, olreader *r, const char *name, uint64_t u
         olverdict v;
         int got;
 
-        memset(&err, 0, sizeof err);
+        /* what is read of an error: msg, key, match, seq (not all 600
+         * bytes, for every event) */
+        err.msg[0] = err.key[0] = '\0';
+        err.match = NULL;
+        err.has_seq = 0;
+        err.seq = 0;
         got = olreader_next(r, &ev, &raw, &len, &err);
         if (got == 0) {
             run.ended = 1;
@@ -351,7 +381,7 @@ static int run_reader(const cards *db, olreader *r, const char *name, uint64_t u
         } else {
             rc = VERIFY_ENOMEM;
         }
-        olevent_destroy(&ev);
+        olreader_release(r, &ev);   /* its memory serves the next event */
     }
     if (rc == VERIFY_OK) {
         conclude(&run);
@@ -455,8 +485,12 @@ int verify_session_new(const cards *db, const char *name, verify_session **out)
 int verify_session_event(verify_session *s, const olevent *ev, const char *raw, size_t len,
                          const verify_entry **out)
 {
-    size_t before = s->rep->n_verdicts;
+    size_t before;
     int rc;
+
+    if (s->lookup)
+        s->rep->n_verdicts = 0;   /* lean: the verdicts are the caller's to keep */
+    before = s->rep->n_verdicts;
 
     *out = NULL;
     if (s->stop) {
@@ -474,6 +508,19 @@ int verify_session_event(verify_session *s, const olevent *ev, const char *raw, 
     conclude(s);
     s->rep->next_seq = s->expect;
     *out = &s->rep->verdicts[before];
+    return VERIFY_OK;
+}
+
+int verify_session_lean(verify_session *s, verify_lookup_fn lookup, void *ctx)
+{
+    if (s->expect || s->rep->n_verdicts || !lookup)
+        return VERIFY_ENOMEM;   /* only a new session turns lean */
+    /* one verdict at a time: room for exactly one */
+    if (!s->rep->verdicts && !(s->rep->verdicts = malloc(sizeof *s->rep->verdicts)))
+        return VERIFY_ENOMEM;
+    s->cap = 1;
+    s->lookup = lookup;
+    s->lookup_ctx = ctx;
     return VERIFY_OK;
 }
 

@@ -150,6 +150,22 @@ int verify_session_new(const cards *db, const char *name, verify_session **out);
 int verify_session_event(verify_session *s, const olevent *ev, const char *raw, size_t len,
                          const verify_entry **out);
 
+/* Lean sessions (the daemon, which keeps a session per live match): the
+ * caller stores every event the session stores, so the session keeps
+ * neither their bytes nor their verdicts.  When an event's seq is below
+ * the next expected one, the session asks `lookup` for the stored event's
+ * bytes (of match `match`, at `seq`; valid until the session's call
+ * returns) to tell a duplicate from a conflict: 0, or non-zero when it
+ * cannot be read (verify_session_event then fails, VERIFY_ENOMEM).  The
+ * verdicts are the same, byte for byte, but for two things: a duplicate's
+ * entry has `stored` VERIFY_NONE (the caller has the first verdict in its
+ * record), and the report's `verdicts` hold the last event's verdict only
+ * (counts, finished, winner, next_seq and the rest are whole).  Call right
+ * after verify_session_new(): VERIFY_OK, or VERIFY_ENOMEM on a session
+ * that has judged an event already or a NULL lookup. */
+typedef int (*verify_lookup_fn)(void *ctx, const char *match, uint64_t seq, const char **raw, size_t *len);
+int verify_session_lean(verify_session *s, verify_lookup_fn lookup, void *ctx);
+
 /* The report so far (counts, finished, winner, every verdict); valid until
  * the next call on this session. */
 const verify_report *verify_session_report(const verify_session *s);

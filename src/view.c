@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "logformat/olcodec.h"
+#include "src/jtext.h"
 #include "src/view.h"
 #include "verifiers/snap/snap.h"
 
@@ -121,12 +122,16 @@ static void player_id(const snap_state *s, int p, char *out, size_t cap)
     const char *open = strchr(s->names[p], '(');
     size_t n;
 
-    if (!open) {
-        snprintf(out, cap, "%s", s->names[p]);
+    /* a bounded copy, as snprintf("%s") would make (this runs for every
+     * state hash: no printf) */
+    const char *from = open ? open + 1 : s->names[p];
+    n = strlen(from);
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(out, from, n);
+    out[n] = '\0';
+    if (!open)
         return;
-    }
-    snprintf(out, cap, "%s", open + 1);
-    n = strlen(out);
     if (n && out[n - 1] == ')')
         out[n - 1] = '\0';
 }
@@ -401,289 +406,330 @@ int view_board_print(FILE *out, const verifier *vf, view_kind v)
 
 /* ---- JSON -------------------------------------------------------------------- */
 
-/* Set o[key] = v; 0, or -1 when v is NULL (out of memory) or setting fails.
- * The reference to v is handed over in every case. */
-static int put(json_t *o, const char *key, json_t *v)
-{
-    return v && json_object_set_new(o, key, v) == 0 ? 0 : -1;
-}
-
-static int push(json_t *a, json_t *v)
-{
-    return v && json_array_append_new(a, v) == 0 ? 0 : -1;
-}
-
-/* o when nothing failed; else NULL, and o is freed. */
-static json_t *done(json_t *o, int bad)
-{
-    if (bad) {
-        json_decref(o);
-        return NULL;
-    }
-    return o;
-}
+/* The board is written straight as compact JSON text -- exactly the bytes
+ * jansson's json_dumps(JSON_COMPACT) gives for it: keys in their documented
+ * order, "," and ":" without spaces, strings escaped as jansson escapes
+ * them (\" \\ \b \f \n \r \t, other control characters \u00XX, UTF-8
+ * kept).  The daemon hashes this text after every event (view_state_hash),
+ * so it must be cheap: no json_t tree, no allocation but one growing
+ * buffer.  view_board_json() parses the same text, so the board has one
+ * definition, and the hash is always the hash of the board a query draws. */
 
 /* A hidden card: its id, null (hidden from this view or unknown to the
  * engine) or "committed". */
-static json_t *shown_json(shown sh)
+static void shown_text_json(jtext *t, shown sh)
 {
     switch (sh.kind) {
-    case SHOWN_CARD: return json_string(sh.card->id);
-    case SHOWN_COMMITTED: return json_string("committed");
+    case SHOWN_CARD: jtext_str(t, sh.card->id); return;
+    case SHOWN_COMMITTED: jtext_lit(t, "\"committed\""); return;
     case SHOWN_UNKNOWN:
     case SHOWN_HIDDEN: break;
     }
-    return json_null();
+    jtext_lit(t, "null");
 }
 
-static json_t *slot_json(int slot)
+static void slot_text(jtext *t, int slot)
 {
-    return slot == OL_SLOT_ACTIVE ? json_string("a") : json_integer(slot);
+    if (slot == OL_SLOT_ACTIVE)
+        jtext_lit(t, "\"a\"");
+    else
+        jtext_int(t, slot);
 }
 
-static json_t *keywords_json(uint32_t kw)
+static void keywords_text(jtext *t, uint32_t kw)
 {
-    json_t *a = json_array();
-    int bad = !a;
+    int k = 0;
 
-    for (uint32_t bit = 1; !bad && bit <= KW_ALL; bit <<= 1)
-        if ((kw & bit) && card_keyword_name(bit))
-            bad = push(a, json_string(card_keyword_name(bit)));
-    return done(a, bad);
+    jtext_lit(t, "[");
+    for (uint32_t bit = 1; bit <= KW_ALL; bit <<= 1)
+        if ((kw & bit) && card_keyword_name(bit)) {
+            if (k++)
+                jtext_lit(t, ",");
+            jtext_str(t, card_keyword_name(bit));
+        }
+    jtext_lit(t, "]");
 }
 
-static json_t *monster_json(const drawing *d, int p, const snap_monster *m)
+static void monster_text(jtext *t, const drawing *d, int p, const snap_monster *m)
 {
-    const card *t = top(m);
-    json_t *o, *stack = NULL;
-    int bad;
+    const card *c = top(m);
 
-    if (!m->present)
-        return json_null();
-    if (!(o = json_object()))
-        return NULL;
-    if (!t) {
+    if (!m->present) {
+        jtext_lit(t, "null");
+        return;
+    }
+    if (!c) {
         shown sh = shown_of(d->view, p, &m->id);
-        bad = put(o, "face_up", json_false());
-        bad = bad || put(o, "card", shown_json(sh));
-        bad = bad || put(o, "name", sh.kind == SHOWN_CARD ? json_string(sh.card->name) : json_null());
-    } else {
-        bad = put(o, "face_up", json_true());
-        bad = bad || put(o, "card", json_string(t->id));
-        bad = bad || put(o, "name", json_string(t->name));
-        bad = bad || put(o, "stack", stack = json_array());
-        for (int i = 0; !bad && i < m->depth; i++)
-            bad = push(stack, json_string(m->stack[i]->id));
-        bad = bad || put(o, "imp", json_integer(t->snap.imp));
-        bad = bad || put(o, "mod", json_integer(m->mod));
-        bad = bad || put(o, "total", json_integer((json_int_t)t->snap.imp + m->mod));
-        bad = bad || put(o, "keywords", keywords_json(t->snap.keywords));
+        jtext_lit(t, "{\"face_up\":false,\"card\":");
+        shown_text_json(t, sh);
+        jtext_lit(t, ",\"name\":");
+        jtext_str_if(t, sh.kind == SHOWN_CARD, sh.kind == SHOWN_CARD ? sh.card->name : NULL);
+        jtext_lit(t, "}");
+        return;
     }
-    return done(o, bad);
-}
-
-/* {"count": n, "cards": a}: takes a; NULL (and everything freed) on failure. */
-static json_t *counted_cards(json_t *o, json_t *a, int n, int bad)
-{
-    bad = bad || put(o, "count", json_integer(n));
-    if (!bad) {
-        bad = put(o, "cards", a);
-        a = NULL;
+    jtext_lit(t, "{\"face_up\":true,\"card\":");
+    jtext_str(t, c->id);
+    jtext_lit(t, ",\"name\":");
+    jtext_str(t, c->name);
+    jtext_lit(t, ",\"stack\":[");
+    for (int i = 0; i < m->depth; i++) {
+        if (i)
+            jtext_lit(t, ",");
+        jtext_str(t, m->stack[i]->id);
     }
-    json_decref(a);
-    return done(o, bad);
+    jtext_lit(t, "],\"imp\":");
+    jtext_int(t, c->snap.imp);
+    jtext_lit(t, ",\"mod\":");
+    jtext_int(t, m->mod);
+    jtext_lit(t, ",\"total\":");
+    jtext_int(t, (long long)c->snap.imp + m->mod);
+    jtext_lit(t, ",\"keywords\":");
+    keywords_text(t, c->snap.keywords);
+    jtext_lit(t, "}");
 }
 
-static json_t *hidden_list_json(const drawing *d, int p, const snap_hidden *h, int n)
+/* {"count":n,"cards":[...]} of a hidden zone. */
+static void hidden_list_text(jtext *t, const drawing *d, int p, const snap_hidden *h, int n)
 {
-    json_t *o = json_object(), *a = json_array();
-    int bad = !o || !a;
-
-    for (int i = 0; !bad && i < n; i++)
-        bad = push(a, shown_json(shown_of(d->view, p, &h[i])));
-    return counted_cards(o, a, n, bad);
+    jtext_lit(t, "{\"count\":");
+    jtext_int(t, n);
+    jtext_lit(t, ",\"cards\":[");
+    for (int i = 0; i < n; i++) {
+        if (i)
+            jtext_lit(t, ",");
+        shown_text_json(t, shown_of(d->view, p, &h[i]));
+    }
+    jtext_lit(t, "]}");
 }
 
-static json_t *reserve_json(const drawing *d, int p)
+static void reserve_text(jtext *t, const drawing *d, int p)
 {
     const snap_side *sd = &d->s->side[p];
-    json_t *o = json_object(), *a = json_array();
-    int bad = !o || !a, n = 0;
+    int n = 0;
 
-    for (int i = 0; !bad && i < sd->n_reserve; i++) {
+    for (int i = 0; i < sd->n_reserve; i++)
+        n += !sd->reserve_used[i];
+    jtext_lit(t, "{\"count\":");
+    jtext_int(t, n);
+    jtext_lit(t, ",\"cards\":[");
+    for (int i = 0, k = 0; i < sd->n_reserve; i++) {
         if (sd->reserve_used[i])
             continue;
-        n++;
-        bad = push(a, shown_json(shown_known(d->view, p, sd->reserve[i])));
+        if (k++)
+            jtext_lit(t, ",");
+        shown_text_json(t, shown_known(d->view, p, sd->reserve[i]));
     }
-    return counted_cards(o, a, n, bad);
+    jtext_lit(t, "]}");
 }
 
-static json_t *pending_json(const drawing *d, int p)
+static void pending_text(jtext *t, const drawing *d, int p)
 {
     const snap_state *s = d->s;
     const snap_side *sd = &s->side[p];
-    json_t *o = json_object(), *trig = json_array();
-    int bad = !o || !trig;
+    int k = 0;
 
-    for (int i = 0; !bad && i < s->n_fired; i++) {
+    jtext_lit(t, "{\"triggers\":[");
+    for (int i = 0; i < s->n_fired; i++) {
         const snap_fired *f = &s->fired[i];
-        json_t *t;
         if (f->player != p)
             continue;
-        if (!(t = json_object())) {
-            bad = 1;
-            break;
-        }
-        bad = push(trig, t);
-        bad = bad || put(t, "card", json_string(f->card->id));
-        bad = bad || put(t, "slot", slot_json(f->slot_is_active ? OL_SLOT_ACTIVE : f->slot));
-        bad = bad || put(t, "ability", json_integer(f->ability));
+        if (k++)
+            jtext_lit(t, ",");
+        jtext_lit(t, "{\"card\":");
+        jtext_str(t, f->card->id);
+        jtext_lit(t, ",\"slot\":");
+        slot_text(t, f->slot_is_active ? OL_SLOT_ACTIVE : f->slot);
+        jtext_lit(t, ",\"ability\":");
+        jtext_int(t, f->ability);
+        jtext_lit(t, "}");
     }
-    if (!bad) {
-        bad = put(o, "triggers", trig);
-        trig = NULL;
-    }
-    bad = bad || put(o, "promote", json_boolean(sd->promote_due));
-    bad = bad || put(o, "select", json_integer(sd->select_due));
-    bad = bad || put(o, "fifth", json_boolean(sd->fifth_due));
-    json_decref(trig);
-    return done(o, bad);
+    jtext_lit(t, "],\"promote\":");
+    jtext_bool(t, sd->promote_due);
+    jtext_lit(t, ",\"select\":");
+    jtext_int(t, sd->select_due);
+    jtext_lit(t, ",\"fifth\":");
+    jtext_bool(t, sd->fifth_due);
+    jtext_lit(t, "}");
 }
 
-static json_t *player_json(const drawing *d, int p)
+static void player_text(jtext *t, const drawing *d, int p)
 {
     const snap_state *s = d->s;
     const snap_side *sd = &s->side[p];
-    json_t *o = json_object(), *bench = NULL, *grave = NULL, *fifth = NULL;
     char id[sizeof s->names[0]];
-    int bad = !o;
 
     player_id(s, p, id, sizeof id);
-    bad = bad || put(o, "name", json_string(id));
-    bad = bad || put(o, "active", monster_json(d, p, &sd->active));
-    bad = bad || put(o, "bench", bench = json_array());
-    for (int i = 0; !bad && i < SNAP_BENCH; i++)
-        bad = push(bench, monster_json(d, p, &sd->bench[i]));
-    if (!bad && sd->fifth_waiting) {
-        bad = put(o, "fifth", fifth = json_object());
-        bad = bad || put(fifth, "card", shown_json(shown_of(d->view, p, &sd->fifth)));
+    jtext_lit(t, "{\"name\":");
+    jtext_str(t, id);
+    jtext_lit(t, ",\"active\":");
+    monster_text(t, d, p, &sd->active);
+    jtext_lit(t, ",\"bench\":[");
+    for (int i = 0; i < SNAP_BENCH; i++) {
+        if (i)
+            jtext_lit(t, ",");
+        monster_text(t, d, p, &sd->bench[i]);
+    }
+    jtext_lit(t, "],\"fifth\":");
+    if (sd->fifth_waiting) {
+        jtext_lit(t, "{\"card\":");
+        shown_text_json(t, shown_of(d->view, p, &sd->fifth));
+        jtext_lit(t, "}");
     } else {
-        bad = bad || put(o, "fifth", json_null());
+        jtext_lit(t, "null");
     }
-    bad = bad || put(o, "hand", hidden_list_json(d, p, sd->hand, sd->n_hand));
-    bad = bad || put(o, "locked", hidden_list_json(d, p, sd->locked, sd->n_locked));
-    bad = bad || put(o, "reserve", reserve_json(d, p));
-    bad = bad || put(o, "graveyard", grave = json_array());
-    for (int i = 0; !bad && i < sd->n_grave; i++)
-        bad = push(grave, sd->grave[i] ? json_string(sd->grave[i]->id) : json_null());
-    bad = bad || put(o, "revealed", json_integer(sd->revealed));
-    bad = bad || put(o, "lost", json_integer(sd->lost));
-    bad = bad || put(o, "swaps_used", json_integer(sd->swaps_used));
-    bad = bad || put(o, "pending", pending_json(d, p));
-    return done(o, bad);
+    jtext_lit(t, ",\"hand\":");
+    hidden_list_text(t, d, p, sd->hand, sd->n_hand);
+    jtext_lit(t, ",\"locked\":");
+    hidden_list_text(t, d, p, sd->locked, sd->n_locked);
+    jtext_lit(t, ",\"reserve\":");
+    reserve_text(t, d, p);
+    jtext_lit(t, ",\"graveyard\":[");
+    for (int i = 0; i < sd->n_grave; i++) {
+        if (i)
+            jtext_lit(t, ",");
+        jtext_str_if(t, sd->grave[i] != NULL, sd->grave[i] ? sd->grave[i]->id : NULL);
+    }
+    jtext_lit(t, "],\"revealed\":");
+    jtext_int(t, sd->revealed);
+    jtext_lit(t, ",\"lost\":");
+    jtext_int(t, sd->lost);
+    jtext_lit(t, ",\"swaps_used\":");
+    jtext_int(t, sd->swaps_used);
+    jtext_lit(t, ",\"pending\":");
+    pending_text(t, d, p);
+    jtext_lit(t, "}");
 }
 
-static json_t *ref_json(const snap_state *s, int p, int slot)
+static void ref_text(jtext *t, const snap_state *s, int p, int slot)
 {
-    const card *t = top(monster_at(s, p, slot));
-    json_t *o = json_object();
-    int bad = !o;
+    const card *c = top(monster_at(s, p, slot));
 
-    bad = bad || put(o, "player", json_string(pname(p)));
-    bad = bad || put(o, "slot", slot_json(slot));
-    bad = bad || put(o, "card", t ? json_string(t->id) : json_null());
-    bad = bad || put(o, "name", t ? json_string(t->name) : json_null());
-    return done(o, bad);
+    jtext_lit(t, "{\"player\":");
+    jtext_str(t, pname(p));
+    jtext_lit(t, ",\"slot\":");
+    slot_text(t, slot);
+    jtext_lit(t, ",\"card\":");
+    jtext_str_if(t, c != NULL, c ? c->id : NULL);
+    jtext_lit(t, ",\"name\":");
+    jtext_str_if(t, c != NULL, c ? c->name : NULL);
+    jtext_lit(t, "}");
 }
 
-static json_t *attack_json(const snap_state *s)
+static void attack_text(jtext *t, const snap_state *s)
 {
-    json_t *o;
-    int bad;
-
-    if (!s->attack_on)
-        return json_null();
-    if (!(o = json_object()))
-        return NULL;
-    bad = put(o, "attacker", ref_json(s, s->turn, OL_SLOT_ACTIVE));
-    bad = bad || put(o, "target", ref_json(s, s->attack_target.p, s->attack_target.slot));
-    bad = bad || put(o, "blocked", json_boolean(s->blocked));
-    return done(o, bad);
+    if (!s->attack_on) {
+        jtext_lit(t, "null");
+        return;
+    }
+    jtext_lit(t, "{\"attacker\":");
+    ref_text(t, s, s->turn, OL_SLOT_ACTIVE);
+    jtext_lit(t, ",\"target\":");
+    ref_text(t, s, s->attack_target.p, s->attack_target.slot);
+    jtext_lit(t, ",\"blocked\":");
+    jtext_bool(t, s->blocked);
+    jtext_lit(t, "}");
 }
 
-static json_t *trigger_json(const snap_state *s)
+static void trigger_text(jtext *t, const snap_state *s)
 {
-    json_t *o;
-    int bad;
-
-    if (s->window != WIN_RESONANCE || !s->trig.card)
-        return json_null();
-    if (!(o = json_object()))
-        return NULL;
-    bad = put(o, "seq", json_integer((json_int_t)s->trig.seq));
-    bad = bad || put(o, "player", json_string(pname(s->trig.player)));
-    bad = bad || put(o, "card", json_string(s->trig.card->id));
-    bad = bad || put(o, "name", json_string(s->trig.card->name));
-    bad = bad || put(o, "ability", json_integer(s->trig.ability));
-    bad = bad || put(o, "negated", json_boolean(s->trig.negated));
-    return done(o, bad);
+    if (s->window != WIN_RESONANCE || !s->trig.card) {
+        jtext_lit(t, "null");
+        return;
+    }
+    jtext_lit(t, "{\"seq\":");
+    jtext_int(t, (long long)s->trig.seq);
+    jtext_lit(t, ",\"player\":");
+    jtext_str(t, pname(s->trig.player));
+    jtext_lit(t, ",\"card\":");
+    jtext_str(t, s->trig.card->id);
+    jtext_lit(t, ",\"name\":");
+    jtext_str(t, s->trig.card->name);
+    jtext_lit(t, ",\"ability\":");
+    jtext_int(t, s->trig.ability);
+    jtext_lit(t, ",\"negated\":");
+    jtext_bool(t, s->trig.negated);
+    jtext_lit(t, "}");
 }
 
-static json_t *chain_json(const snap_state *s)
+static void chain_text(jtext *t, const snap_state *s)
 {
-    json_t *a = json_array();
-    int bad = !a;
-
-    for (int i = 0; !bad && i < s->n_chain; i++) {
+    jtext_lit(t, "[");
+    for (int i = 0; i < s->n_chain; i++) {
         const snap_link *l = &s->chain[i];
-        json_t *o = json_object();
-        bad = push(a, o);
-        bad = bad || put(o, "seq", json_integer((json_int_t)l->seq));
-        bad = bad || put(o, "player", json_string(pname(l->player)));
-        bad = bad || put(o, "kind", json_string(link_kind(l)));
-        bad = bad || put(o, "card", l->card ? json_string(l->card->id) : json_null());
-        bad = bad || put(o, "name", l->card ? json_string(l->card->name) : json_null());
-        bad = bad || put(o, "negated", json_boolean(l->negated));
+        if (i)
+            jtext_lit(t, ",");
+        jtext_lit(t, "{\"seq\":");
+        jtext_int(t, (long long)l->seq);
+        jtext_lit(t, ",\"player\":");
+        jtext_str(t, pname(l->player));
+        jtext_lit(t, ",\"kind\":");
+        jtext_str(t, link_kind(l));
+        jtext_lit(t, ",\"card\":");
+        jtext_str_if(t, l->card != NULL, l->card ? l->card->id : NULL);
+        jtext_lit(t, ",\"name\":");
+        jtext_str_if(t, l->card != NULL, l->card ? l->card->name : NULL);
+        jtext_lit(t, ",\"negated\":");
+        jtext_bool(t, l->negated);
+        jtext_lit(t, "}");
     }
-    return done(a, bad);
+    jtext_lit(t, "]");
+}
+
+/* The board as compact JSON text into t (reset first); 0, or -1 when out
+ * of memory, a string is not UTF-8, or the match has no board. */
+static int board_text(jtext *t, const verifier *vf, view_kind v)
+{
+    drawing d = {snap_of(vf), v, NULL};
+    const snap_state *s = d.s;
+
+    t->len = 0;
+    t->bad = 0;
+    if (!s)
+        return -1;
+    jtext_lit(t, "{\"round\":");
+    jtext_int(t, s->round);
+    jtext_lit(t, ",\"turn\":");
+    jtext_str_if(t, s->setup_done, pname(s->turn));
+    jtext_lit(t, ",\"step\":");
+    jtext_str(t, step_name(s->step));
+    jtext_lit(t, ",\"window\":");
+    jtext_str_or_null(t, window_name(s->window));
+    jtext_lit(t, ",\"chain\":");
+    chain_text(t, s);
+    jtext_lit(t, ",\"attack\":");
+    attack_text(t, s);
+    jtext_lit(t, ",\"trigger\":");
+    trigger_text(t, s);
+    jtext_lit(t, ",\"players\":{\"p1\":");
+    player_text(t, &d, 0);
+    jtext_lit(t, ",\"p2\":");
+    player_text(t, &d, 1);
+    jtext_lit(t, "},\"over\":");
+    jtext_bool(t, s->over);
+    jtext_lit(t, ",\"winner\":");
+    jtext_str_if(t, s->over && s->winner >= 0, pname(s->winner));
+    jtext_lit(t, "}");
+    return t->bad ? -1 : 0;
 }
 
 json_t *view_board_json(const verifier *vf, view_kind v)
 {
-    drawing d = {snap_of(vf), v, NULL};
-    const snap_state *s = d.s;
-    json_t *o, *players = NULL;
-    int bad;
+    jtext t = {0};
+    json_t *o = board_text(&t, vf, v) ? NULL : json_loadb(t.buf, t.len, 0, NULL);
 
-    if (!s || !(o = json_object()))
-        return NULL;
-    bad = put(o, "round", json_integer(s->round));
-    bad = bad || put(o, "turn", s->setup_done ? json_string(pname(s->turn)) : json_null());
-    bad = bad || put(o, "step", json_string(step_name(s->step)));
-    bad = bad || put(o, "window", window_name(s->window) ? json_string(window_name(s->window)) : json_null());
-    bad = bad || put(o, "chain", chain_json(s));
-    bad = bad || put(o, "attack", attack_json(s));
-    bad = bad || put(o, "trigger", trigger_json(s));
-    bad = bad || put(o, "players", players = json_object());
-    bad = bad || put(players, "p1", player_json(&d, 0));
-    bad = bad || put(players, "p2", player_json(&d, 1));
-    bad = bad || put(o, "over", json_boolean(s->over));
-    bad = bad || put(o, "winner", s->over && s->winner >= 0 ? json_string(pname(s->winner)) : json_null());
-    return done(o, bad);
+    jtext_free(&t);
+    return o;
 }
 
 int view_state_hash(const verifier *vf, uint8_t out[VIEW_HASH_BYTES])
 {
-    json_t *board = view_board_json(vf, VIEW_JUDGE);
-    char *text = board ? json_dumps(board, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    jtext t = {0};
     int rc = -1;
 
     memset(out, 0, VIEW_HASH_BYTES);
-    if (text)
-        rc = crypto_generichash(out, VIEW_HASH_BYTES, (const unsigned char *)text, strlen(text), NULL, 0) ? -1 : 0;
-    free(text);
-    json_decref(board);
+    if (!board_text(&t, vf, VIEW_JUDGE))
+        rc = crypto_generichash(out, VIEW_HASH_BYTES, (const unsigned char *)t.buf, t.len, NULL, 0) ? -1 : 0;
+    jtext_free(&t);
     return rc;
 }
 

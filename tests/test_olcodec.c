@@ -401,3 +401,113 @@ Test(olverdict, malformed_verdict_from_a_codec_error)
     free(s);
     json_decref(j);
 }
+
+/* ---- the decoder's two paths (logformat/olcodec.c) --------------------
+ * Small events go through a fast path that handles the common MessagePack
+ * shapes and gives up on anything else; the full scan then decodes them.
+ * Non-minimal encodings of the same values take the full path: the event
+ * must come out the same. */
+/* The typed fields of a frame (tree 0), or the tree kept for conversion
+ * (tree 1), as JSON text; NULL when it does not decode. */
+static char *dump_of(const uint8_t *buf, size_t n, int tree, olerror *err)
+{
+    olevent *ev = NULL;
+    if (olcodec_decode_msgpack(buf, n, (ol_origin){0, 0}, &ev, err) != OL_OK)
+        return NULL;
+    json_t *j = tree ? olcodec_to_json(ev) : olcodec_typed_json(ev);
+    char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(j);
+    olevent_destroy(&ev);
+    return s;
+}
+
+Test(olcodec, fast_path_and_full_scan_decode_alike)
+{
+    /* {"match":"m-1","seq":3,"type":"end","by":"p1"}, minimal */
+    static const uint8_t base[] = {0x84, 0xa5, 'm', 'a', 't', 'c', 'h', 0xa3, 'm', '-', '1', 0xa3, 's', 'e', 'q',
+                                   0x03, 0xa4, 't', 'y', 'p', 'e', 0xa3, 'e', 'n', 'd', 0xa2, 'b', 'y', 0xa2, 'p', '1'};
+    /* the same with a map16 header, a str16 match id, a uint64 seq, a str32 key */
+    static const uint8_t wide[] = {0xde, 0x00, 0x04, 0xdb, 0x00, 0x00, 0x00, 0x05, 'm', 'a', 't', 'c', 'h', 0xda, 0x00,
+                                   0x03, 'm', '-', '1', 0xa3, 's', 'e', 'q', 0xcf, 0, 0, 0, 0, 0, 0, 0, 0x03, 0xa4,
+                                   't', 'y', 'p', 'e', 0xa3, 'e', 'n', 'd', 0xa2, 'b', 'y', 0xa2, 'p', '1'};
+    /* ... and with an unknown key holding a float, an int64 and non-ASCII */
+    static const uint8_t extra[] = {0x85, 0xa5, 'm', 'a', 't', 'c', 'h', 0xa3, 'm', '-', '1', 0xa3, 's', 'e', 'q',
+                                    0xd3, 0, 0, 0, 0, 0, 0, 0, 0x03, 0xa4, 't', 'y', 'p', 'e', 0xa3, 'e', 'n', 'd',
+                                    0xa2, 'b', 'y', 0xa2, 'p', '1', 0xa4, 'n', 'o', 't', 'e', 0x93, 0xcb, 0x3f, 0xf8,
+                                    0, 0, 0, 0, 0, 0, 0xd0, 0xff, 0xa2, 0xc3, 0xa9};
+    olerror err;
+    char *a = dump_of(base, sizeof base, 0, &err), *b = dump_of(wide, sizeof wide, 0, &err),
+         *c = dump_of(extra, sizeof extra, 0, &err);
+    char *ta = dump_of(base, sizeof base, 1, &err), *tb = dump_of(wide, sizeof wide, 1, &err),
+         *tc = dump_of(extra, sizeof extra, 1, &err);
+    cr_assert(a && b && c && ta && tb && tc, "%s", err.msg);
+    cr_assert_str_eq(a, b);
+    cr_assert_str_eq(a, c);
+    cr_assert_str_eq(ta, tb);
+    cr_assert_str_eq(tc, "{\"match\":\"m-1\",\"seq\":3,\"type\":\"end\",\"by\":\"p1\",\"note\":[1.5,-1,\"\u00e9\"]}");
+    free(a);
+    free(b);
+    free(c);
+    free(ta);
+    free(tb);
+    free(tc);
+}
+
+/* msgpack-c hands back some empty strings as a NULL pointer, which the
+ * codec once turned into "out of memory" (exit 3); an empty string is a
+ * string like any other, as in JSON. */
+Test(olcodec, empty_strings_in_messagepack_are_strings)
+{
+    /* {"match":"m-1","seq":3,"type":"end","by":"p1","":""} */
+    static const uint8_t ok[] = {0x85, 0xa5, 'm', 'a', 't', 'c', 'h', 0xa3, 'm', '-', '1', 0xa3, 's', 'e', 'q',
+                                 0x03, 0xa4, 't', 'y', 'p', 'e', 0xa3, 'e', 'n', 'd', 0xa2, 'b', 'y', 0xa2, 'p', '1',
+                                 0xa0, 0xa0};
+    /* {"match":"","seq":3,...} */
+    static const uint8_t bad[] = {0x84, 0xa5, 'm', 'a', 't', 'c', 'h', 0xa0, 0xa3, 's', 'e', 'q',
+                                  0x03, 0xa4, 't', 'y', 'p', 'e', 0xa3, 'e', 'n', 'd', 0xa2, 'b', 'y', 0xa2, 'p', '1'};
+    olevent *ev = NULL;
+    olerror err;
+    cr_assert_eq(olcodec_decode_msgpack(ok, sizeof ok, (ol_origin){0, 0}, &ev, &err), OL_OK, "%s", err.msg);
+    olevent_destroy(&ev);
+    cr_assert_eq(olcodec_decode_msgpack(bad, sizeof bad, (ol_origin){0, 0}, &ev, &err), OL_EMALFORMED);
+    cr_assert_str_eq(err.msg, "byte 7: \"match\" must be 1 to 64 bytes long.");
+}
+
+/* A reader hands the memory of a released event to the next one: every
+ * event of a stream decodes as it does alone. */
+Test(olstream, released_events_lend_their_memory_to_the_next)
+{
+    olreader *in = NULL;
+    olerror err;
+    cr_assert_eq(olreader_open(SRC("fixtures/logs/snap-commit-every-event.jsonl"), -1, &in, &err), OL_OK, "%s",
+                 err.msg);
+    char *buf = NULL;
+    size_t len = 0, n = 0;
+    json_t *want = json_array();
+    olevent *ev = NULL;
+    while (olreader_next(in, &ev, NULL, NULL, &err) == 1) {
+        char *mp = NULL;
+        size_t mplen = 0;
+        cr_assert_eq(olcodec_encode(ev, OL_ENC_MSGPACK, &mp, &mplen), OL_OK);
+        buf = realloc(buf, len + mplen);
+        memcpy(buf + len, mp, mplen);
+        len += mplen;
+        free(mp);
+        json_array_append_new(want, olcodec_typed_json(ev));
+        olevent_destroy(&ev);
+    }
+    olreader_destroy(&in);
+    olreader *r = olreader_new(buf, len, OL_ENC_MSGPACK);
+    while (olreader_next(r, &ev, NULL, NULL, &err) == 1) {
+        json_t *got = olcodec_typed_json(ev);
+        cr_assert(json_equal(got, json_array_get(want, n)), "event %zu differs", n);
+        json_decref(got);
+        olreader_release(r, &ev);
+        cr_assert_null(ev);
+        n++;
+    }
+    cr_assert_eq(n, json_array_size(want));
+    cr_assert_gt(n, 10);
+    json_decref(want);
+    olreader_destroy(&r);
+}

@@ -46,6 +46,7 @@
  * Pure: no I/O; the only allocations are freed before deck_check returns.
  */
 #include <assert.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -257,25 +258,27 @@ static int cmp_group(const void *pa, const void *pb)
 
 static void grouping_free(grouping *g)
 {
-    free(g->sorted);
-    free(g->g);
+    free(g->sorted);   /* g->g lives in the same block */
     memset(g, 0, sizeof *g);
 }
 
 /* Group the entries `keep` accepts by id or name.  Returns 0 or
- * CARDS_ENOMEM; free with grouping_free() either way. */
+ * CARDS_ENOMEM; free with grouping_free() either way.  Most rules keep
+ * nothing in a legal deck: then nothing is allocated or sorted. */
 static int grouping_build(const deck_ctx *x, keep_fn *keep, group_key key,
                           grouping *out)
 {
-    size_t n = 0;
+    size_t n = 0, kept = 0;
 
     memset(out, 0, sizeof *out);
-    if (x->n_ents == 0)
+    for (size_t i = 0; i < x->n_ents; i++)
+        kept += keep(x, &x->ents[i]) != 0;
+    if (kept == 0)
         return 0;
-    out->sorted = malloc(x->n_ents * sizeof *out->sorted);
-    out->g = malloc(x->n_ents * sizeof *out->g);
-    if (!out->sorted || !out->g)
+    out->sorted = malloc(kept * (sizeof *out->sorted + sizeof *out->g));
+    if (!out->sorted)
         return CARDS_ENOMEM;
+    out->g = (group *)(out->sorted + kept);
     for (size_t i = 0; i < x->n_ents; i++)
         if (keep(x, &x->ents[i]))
             out->sorted[n++] = &x->ents[i];
@@ -564,11 +567,48 @@ static void say_singleton(const deck_ctx *x, const group *g, msg *m)
     msg_str(m, "; each card name may appear only once in a Snap deck.");
 }
 
+/* Do two entries `keep_for_copies` accepts share a name?  A hash of each
+ * name in a small open table, names compared only when hashes meet: the
+ * usual legal deck is cleared without sorting.  1 also when the deck is
+ * too large for the table (then the grouping decides). */
+static int names_repeat(const deck_ctx *x)
+{
+    enum { SLOTS = 128 };
+    const char *name[SLOTS];
+    uint32_t hash[SLOTS];
+    size_t used = 0;
+
+    memset(name, 0, sizeof name);
+    for (size_t i = 0; i < x->n_ents; i++) {
+        const entry *e = &x->ents[i];
+        if (!keep_for_copies(x, e))
+            continue;
+        if (++used > SLOTS / 2)
+            return 1;
+        const char *nm = entry_name(e);
+        uint32_t h = 2166136261u;
+        for (const char *c = nm; *c; c++)
+            h = (h ^ (unsigned char)*c) * 16777619u;
+        for (uint32_t k = h & (SLOTS - 1);; k = (k + 1) & (SLOTS - 1)) {
+            if (!name[k]) {
+                name[k] = nm;
+                hash[k] = h;
+                break;
+            }
+            if (hash[k] == h && !strcmp(name[k], nm))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* snap 4.4: "Each card name may appear only once per deck." -- across
  * Monsters, Spells, Counters, Evolutions and Prime Singulars. */
 static int snap_4_4(deck_ctx *x)
 {
     grouping g;
+    if (!names_repeat(x))
+        return 0;   /* every group would have one entry: nothing to report */
     int rc = grouping_build(x, keep_for_copies, BY_NAME, &g);
 
     for (size_t i = 0; rc == 0 && i < g.n; i++) {

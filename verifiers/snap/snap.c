@@ -1999,12 +1999,16 @@ void snap_apply(snap_state *s, const olevent *ev, olverdict *v)
                       "resolved; no action may follow its end.");
         return;
     }
-    snap_state next = *s;   /* R12: judge on a copy */
-    judge j = {&next, ev, v, 0};
+    /* R12: an illegal event changes nothing.  The handlers see only j.s,
+     * so judging in place and putting the copy back when the event fails
+     * is judging on a copy -- one copy of the state for a legal event, the
+     * usual case, instead of two. */
+    snap_state saved = *s;
+    judge j = {s, ev, v, 0};
     if (!check_obligations(&j))
         handlers[ev->type](&j);
-    if (!j.failed)
-        *s = next;
+    if (j.failed)
+        *s = saved;
     shot_clock(s, ev, v);
 }
 

@@ -47,8 +47,9 @@
  *     fifth (R1), the graveyard (counted), or not yet on the field.
  *   - An active monster is face-up (7.1).
  *   - 0 <= locked <= 3 (9.7); chain links per player <= chain_cap (15.3).
- *   - An illegal event changes nothing (R12): snap_apply works on a copy
- *     of the state and keeps it only when the verdict is ok or warning.
+ *   - An illegal event changes nothing (R12): snap_apply judges the state
+ *     in place and puts back a copy taken before when the verdict is not
+ *     ok or warning.
  *   - Outcomes (combat, defeats, chain resolution, game end) are computed,
  *     never taken from the log; a `claim` is only compared (A5).
  *
