@@ -76,6 +76,28 @@ static inline void *bench_xrealloc(void *p, size_t n)
     return p;
 }
 
+/* bench_arg: the next "--name value" option of argv from *i on, for the
+ * tools' loops; every word not starting with '-' on the way is a file,
+ * appended to files (room for argc).  Returns 1 with *name and *value set
+ * (pointers into argv), 0 at the end, -1 for an option without a value. */
+static inline int bench_arg(int argc, char **argv, int *i, char **files, int *n_files, const char **name,
+                            const char **value)
+{
+    while (*i < argc) {
+        char *a = argv[(*i)++];
+        if (a[0] != '-') {
+            files[(*n_files)++] = a;
+            continue;
+        }
+        if (*i >= argc)
+            return -1;
+        *name = a;
+        *value = argv[(*i)++];
+        return 1;
+    }
+    return 0;
+}
+
 /* ---- the corpus ----------------------------------------------------------- */
 
 typedef struct {

@@ -130,17 +130,9 @@ int main(int argc, char **argv)
     int n_files = 0;
     char deftag[32];
 
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (a[0] != '-') {
-            files[n_files++] = argv[i];
-            continue;
-        }
-        if (!v) {
-            fputs(usage_text, stderr);
-            return 2;
-        }
-        i++;
+    const char *a, *v;
+    int ai = 1, ar;
+    while ((ar = bench_arg(argc, argv, &ai, files, &n_files, &a, &v)) > 0) {
         if (!strcmp(a, "--endpoint"))
             ep = v;
         else if (!strcmp(a, "--query"))
@@ -166,9 +158,13 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--label"))
             label = v;
         else {
-            fputs(usage_text, stderr);
-            return 2;
+            ar = -1;
+            break;
         }
+    }
+    if (ar < 0) {
+        fputs(usage_text, stderr);
+        return 2;
     }
     if (!ep || !n_files || tables < 1 || games < 1 || o.window < 1 || o.rate < 0 || o.timeout_ms < 1) {
         fputs(usage_text, stderr);

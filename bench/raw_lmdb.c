@@ -63,17 +63,9 @@ int main(int argc, char **argv)
     char **files = bench_xmalloc((size_t)argc * sizeof *files);
     int n_files = 0;
 
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (a[0] != '-') {
-            files[n_files++] = argv[i];
-            continue;
-        }
-        if (!v) {
-            fputs(usage_text, stderr);
-            return 2;
-        }
-        i++;
+    const char *a, *v;
+    int ai = 1, ar;
+    while ((ar = bench_arg(argc, argv, &ai, files, &n_files, &a, &v)) > 0) {
         if (!strcmp(a, "--dir"))
             dir = v;
         else if (!strcmp(a, "--batch"))
@@ -89,9 +81,13 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--label"))
             label = v;
         else {
-            fputs(usage_text, stderr);
-            return 2;
+            ar = -1;
+            break;
         }
+    }
+    if (ar < 0) {
+        fputs(usage_text, stderr);
+        return 2;
     }
     if (!dir || batch < 1 || commits < 1 || tables < 1 || !n_files) {
         fputs(usage_text, stderr);
@@ -169,10 +165,10 @@ int main(int argc, char **argv)
             key[klen] = 0;
             put_be64(key + klen + 1, r->seq);
             size_t vlen = 4 + r->len + 4 + verdict_bytes + 8 + 1 + plen + 64;
-            MDB_val k = {(size_t)klen + 9, key}, v = {vlen, NULL};
-            if ((rc = mdb_put(txn, dbi, &k, &v, MDB_RESERVE)))
+            MDB_val k = {(size_t)klen + 9, key}, val = {vlen, NULL};
+            if ((rc = mdb_put(txn, dbi, &k, &val, MDB_RESERVE)))
                 break;
-            uint8_t *p = v.mv_data;
+            uint8_t *p = val.mv_data;
             memset(p, 0, vlen);
             memcpy(p + 4, r->bytes, r->len);
             memcpy(p + 4 + r->len + 4 + verdict_bytes + 9, peer, plen);

@@ -154,17 +154,9 @@ int main(int argc, char **argv)
     int n_files = 0;
     char epbuf[256];
 
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (a[0] != '-') {
-            files[n_files++] = argv[i];
-            continue;
-        }
-        if (!v) {
-            fputs(usage_text, stderr);
-            return 2;
-        }
-        i++;
+    const char *a, *v;
+    int ai = 1, ar;
+    while ((ar = bench_arg(argc, argv, &ai, files, &n_files, &a, &v)) > 0) {
         if (!strcmp(a, "--transport"))
             transport = v;
         else if (!strcmp(a, "--endpoint"))
@@ -184,9 +176,13 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--label"))
             label = v;
         else {
-            fputs(usage_text, stderr);
-            return 2;
+            ar = -1;
+            break;
         }
+    }
+    if (ar < 0) {
+        fputs(usage_text, stderr);
+        return 2;
     }
     if (!transport || (strcmp(transport, "tcp") && strcmp(transport, "ipc")) || !n_files || tables < 1 ||
         games < 1 || o.window < 1) {
