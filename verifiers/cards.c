@@ -389,7 +389,7 @@ void cards_destroy(cards **db)
     *db = NULL;
 }
 
-static uint32_t id_hash(const char *s)
+uint32_t cards_str_hash(const char *s)
 {
     uint32_t h = 2166136261u;
     for (; *s; s++)
@@ -403,7 +403,7 @@ static long find_index(const cards *db, const char *id)
     if (!db->nslots || !id)
         return -1;
     size_t mask = db->nslots - 1;
-    for (size_t i = id_hash(id) & mask;; i = (i + 1) & mask) {
+    for (size_t i = cards_str_hash(id) & mask;; i = (i + 1) & mask) {
         uint32_t s = db->slots[i];
         if (!s)
             return -1;
@@ -415,7 +415,7 @@ static long find_index(const cards *db, const char *id)
 static void slot_insert(uint32_t *slots, size_t nslots, const char *id, size_t index)
 {
     size_t mask = nslots - 1;
-    size_t i = id_hash(id) & mask;
+    size_t i = cards_str_hash(id) & mask;
     while (slots[i])
         i = (i + 1) & mask;
     slots[i] = (uint32_t)(index + 1);

@@ -356,6 +356,10 @@ int cards_finish(cards *db, cards_problem *out, size_t max, size_t *n);
 void cards_set_hash(cards *db, const uint8_t hash[32]);
 const uint8_t *cards_hash(const cards *db);   /* 32 bytes, zero if unset */
 
+/* The 32-bit string hash (FNV-1a) the database indexes ids by; deck rules
+ * hash card names with it too.  Not a content hash: see cards_hash(). */
+uint32_t cards_str_hash(const char *s);
+
 const char *cards_set(const cards *db);
 const char *cards_version(const cards *db);
 size_t cards_count(const cards *db);

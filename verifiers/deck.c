@@ -586,9 +586,7 @@ static int names_repeat(const deck_ctx *x)
         if (++used > SLOTS / 2)
             return 1;
         const char *nm = entry_name(e);
-        uint32_t h = 2166136261u;
-        for (const char *c = nm; *c; c++)
-            h = (h ^ (unsigned char)*c) * 16777619u;
+        uint32_t h = cards_str_hash(nm);
         for (uint32_t k = h & (SLOTS - 1);; k = (k + 1) & (SLOTS - 1)) {
             if (!name[k]) {
                 name[k] = nm;
