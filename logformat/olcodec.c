@@ -1919,7 +1919,7 @@ static int decode_msgpack(const uint8_t *buf, size_t len, int stream, ol_origin 
         olevent_destroy(&ev);
         return errf_at(err, origin, NULL, 0, "%s", why);
     }
-    uint8_t *wire = olarena_alloc(ev->arena, n);
+    uint8_t *wire = olarena_alloc_raw(ev->arena, n);
     if (!wire) {
         olevent_destroy(&ev);
         return OL_ENOMEM;

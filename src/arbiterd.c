@@ -145,6 +145,7 @@ typedef struct {
     unsigned feed_gen;             /* bumped whenever subs change          */
     MDB_txn *txn;                  /* the transaction sessions read the record in */
     jtext summary;                  /* put_summary's buffer, reused         */
+    jtext board;                    /* the state hash's board text, reused  */
     item batch[BATCH_MAX];
     int n_batch;
 } daemon_t;
@@ -778,7 +779,7 @@ static int handle(daemon_t *d, MDB_txn *txn, item *it)
         store_chain_next(l->chain, buf, len, vbytes, vlen, se.chain);
         const verifier *vf = verify_session_verifier(l->sess);
         if (vf)
-            view_state_hash(vf, se.state);
+            view_state_hash(vf, &d->board, se.state);
         rc = store_put_event(d->st, txn, l->id, &se);
         if (!rc)
             memcpy(l->chain, se.chain, STORE_HASH);
@@ -1413,6 +1414,7 @@ static void shutdown_daemon(daemon_t *d)
         free(d->subs[i].prefix);
     free(d->subs);
     jtext_free(&d->summary);
+    jtext_free(&d->board);
 }
 
 int main(int argc, char **argv)

@@ -495,7 +495,7 @@ static int audit_one(void *ctx, const store_event *e)
             c->verdict_differs = (int64_t)e->seq;
     }
     const verifier *vf = verify_session_verifier(c->sess);
-    if (c->board_differs < 0 && (!vf || view_state_hash(vf, state) || memcmp(state, e->state, STORE_HASH)))
+    if (c->board_differs < 0 && (!vf || view_state_hash(vf, NULL, state) || memcmp(state, e->state, STORE_HASH)))
         c->board_differs = (int64_t)e->seq;
 
     what_text(ev, what, sizeof what);

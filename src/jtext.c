@@ -98,9 +98,9 @@ void jtext_str(jtext *t, const char *s)
         t->buf[t->len] = 0;
         return;
     }
-    p = (const unsigned char *)s;
+    /* s..p needs no escape: the loop goes on from p */
     jtext_lit(t, "\"");
-    run = p;
+    run = (const unsigned char *)s;
     for (;;) {
         int32_t cp;
         size_t n;

@@ -721,15 +721,15 @@ json_t *view_board_json(const verifier *vf, view_kind v)
     return o;
 }
 
-int view_state_hash(const verifier *vf, uint8_t out[VIEW_HASH_BYTES])
+int view_state_hash(const verifier *vf, jtext *scratch, uint8_t out[VIEW_HASH_BYTES])
 {
-    jtext t = {0};
+    jtext own = {0}, *t = scratch ? scratch : &own;
     int rc = -1;
 
     memset(out, 0, VIEW_HASH_BYTES);
-    if (!board_text(&t, vf, VIEW_JUDGE))
-        rc = crypto_generichash(out, VIEW_HASH_BYTES, (const unsigned char *)t.buf, t.len, NULL, 0) ? -1 : 0;
-    jtext_free(&t);
+    if (!board_text(t, vf, VIEW_JUDGE))
+        rc = crypto_generichash(out, VIEW_HASH_BYTES, (const unsigned char *)t->buf, t->len, NULL, 0) ? -1 : 0;
+    jtext_free(&own);
     return rc;
 }
 

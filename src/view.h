@@ -28,6 +28,7 @@
 #include <stdio.h>
 
 #include "logformat/olevent.h"
+#include "src/jtext.h"
 #include "verifiers/verifier.h"
 
 #define VIEW_HASH_BYTES 32
@@ -60,8 +61,11 @@ int view_board_print(FILE *out, const verifier *vf, view_kind v);
 /* BLAKE2b-256 of the judge-view board (view_board_json, compact, keys in
  * their documented order): the per-event state hash of openlog.md 10.
  * Two records whose hashes agree at an event had the same board there.
- * 0, or -1 when out of memory or the match has no board (out is zeroed). */
-int view_state_hash(const verifier *vf, uint8_t out[VIEW_HASH_BYTES]);
+ * 0, or -1 when out of memory or the match has no board (out is zeroed).
+ * `scratch`: a buffer kept by the caller for the board's text, reused from
+ * call to call (the daemon hashes after every event), or NULL for one made
+ * and freed here. */
+int view_state_hash(const verifier *vf, jtext *scratch, uint8_t out[VIEW_HASH_BYTES]);
 
 /* An event as `v` may see it: a new JSON object (the event's own keys, in
  * their canonical order) where every hidden card reference (href) of a
