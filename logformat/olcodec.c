@@ -295,6 +295,16 @@ static uint64_t be(const uint8_t *p, size_t n)
     return v;
 }
 
+/* The value of the MessagePack integer of type b (cc-cf unsigned, d0-d3
+ * signed) whose w bytes are at p.  Both decoders read integers here. */
+static int64_t int_at(uint8_t b, const uint8_t *p, size_t w)
+{
+    uint64_t u = be(p, w);
+    if (b >= 0xd0 && w < 8)   /* signed: sign-extend from its width */
+        return (int64_t)(u ^ (1ull << (8 * w - 1))) - (int64_t)(1ull << (8 * w - 1));
+    return (int64_t)u;
+}
+
 static int scan_value(scanner *s, int depth, int is_key, olval *out);
 
 static int scan_str(scanner *s, size_t start, size_t hdr, uint64_t n, int is_key, olval *out)
@@ -496,12 +506,8 @@ static int scan_value(scanner *s, int depth, int is_key, olval *out)
             s->why = "a floating-point value that is not finite";
         return OL_OK;
     }
-    uint64_t u = be(p, width);
     out->kind = OV_INT;
-    if (b >= 0xd0)   /* signed: sign-extend from its width */
-        out->u.i = width == 8 ? (int64_t)u : (int64_t)(u ^ (1ull << (8 * width - 1))) - (int64_t)(1ull << (8 * width - 1));
-    else
-        out->u.i = (int64_t)u;
+    out->u.i = int_at(b, p, width);
     return OL_OK;
 }
 
@@ -670,12 +676,13 @@ static int fast_value(fastb *f, int depth, olval *out)
     case 0xc0: out->kind = OV_NULL; return 1;
     case 0xc2: out->kind = OV_FALSE; return 1;
     case 0xc3: out->kind = OV_TRUE; return 1;
-    case 0xcc: case 0xcd: case 0xce: {
-        size_t w = b == 0xcc ? 1 : b == 0xcd ? 2 : 4;
-        if (left < w)
-            return 0;
+    case 0xcc: case 0xcd: case 0xce: case 0xcf:   /* t, milliseconds, is a 0xcf */
+    case 0xd0: case 0xd1: case 0xd2: case 0xd3: {
+        size_t w = (size_t)1 << (b & 3);
+        if (left < w || (b == 0xcf && be(p, 8) > (uint64_t)INT64_MAX))
+            return 0;   /* the full scan says why */
         out->kind = OV_INT;
-        out->u.i = (int64_t)be(p, w);
+        out->u.i = int_at(b, p, w);
         f->off = at + 1 + w;
         return 1;
     }
