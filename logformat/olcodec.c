@@ -581,19 +581,8 @@ static int fast_str(fastb *f, size_t at, size_t n, int is_key, olval *out)
         for (size_t i = 0; i < n; i++)
             if (!key_chars[p[i]])
                 return 0;
-    } else {
-        size_t i = 0;
-        for (; n - i >= 8; i += 8) {   /* ASCII without NUL, 8 at a time */
-            uint64_t w;
-            memcpy(&w, p + i, sizeof w);
-            if ((w & 0x8080808080808080ull) || ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull))
-                break;
-        }
-        for (; i < n; i++)
-            if (p[i] == 0 || p[i] >= 0x80)
-                break;
-        if (i < n && utf8_bad(p, n) < n)
-            return 0;
+    } else if (utf8_bad(p, n) < n) {
+        return 0;
     }
     out->kind = OV_STR;
     out->n = (uint32_t)n;
