@@ -1947,6 +1947,17 @@ int olcodec_next_msgpack(const uint8_t *buf, size_t len, ol_origin origin, olare
     return decode_msgpack(buf, len, 1, origin, reuse, used, out, err);
 }
 
+int olcodec_decode_message(const void *buf, size_t len, olevent **out, olerror *err)
+{
+    olerror ignored;
+    if (!err)
+        err = &ignored;
+    memset(err, 0, sizeof *err);
+    if (len && ((const char *)buf)[0] == '{')
+        return olcodec_decode_json(buf, len, (ol_origin){0, 1}, out, err);
+    return olcodec_decode_msgpack(buf, len, (ol_origin){0, 0}, out, err);
+}
+
 int olcodec_decode_json(const char *text, size_t len, ol_origin origin, olevent **out,
                         olerror *err)
 {

@@ -93,6 +93,12 @@ int olcodec_next_msgpack(const uint8_t *buf, size_t len, ol_origin origin, olare
 int olcodec_decode_json(const char *text, size_t len, ol_origin origin,
                         olevent **out, olerror *err);
 
+/* One event as a message carries it (SPEC.md 9: "arbiter also accepts one
+ * JSON object"): JSON when its first byte is '{', else MessagePack; origin
+ * counts from the message's start; err may be NULL.  As the two decoders
+ * above. */
+int olcodec_decode_message(const void *buf, size_t len, olevent **out, olerror *err);
+
 /* Encode an event.  *out is a new malloc'd buffer of *len bytes (JSON: no
  * trailing newline, not NUL-terminated counted in len but NUL-terminated).
  * Keys appear in canonical order: envelope, the type's fields in table

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include <jansson.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,6 +34,7 @@ static const subcommand commands[] = {
     {"audit",   cmd_audit,   "a stored match: timeline, hash-chain check, board at an event"},
     {"list",    cmd_list,    "the matches in a store, with their status"},
     {"query",   cmd_query,   "one request to arbiterd's query socket"},
+    {"keygen",  cmd_keygen,  "make a key pair for arbiterd's CURVE sockets and seals"},
 };
 
 void cli_error(const char *fmt, ...)
@@ -83,6 +85,10 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    if (sodium_init() < 0) {
+        cli_error("libsodium cannot start");
+        return CLI_INTERNAL;
+    }
     if (argc < 2) {
         usage(stderr);
         return CLI_BADINPUT;

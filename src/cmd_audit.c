@@ -1,12 +1,14 @@
 /* cmd_audit.c -- `arbiter audit` and `arbiter list`: a judge reads the store.
  *
  * What: `audit MATCH` prints a stored match's timeline -- every event with
- * who announced it, its verdict and rule -- checks the record's hash chain
- * (openlog.md 10) link by link, judges the stored events again and says
- * whether every verdict and every board comes out as stored, and with
- * --at SEQ draws the board after that event (judge view by default).
- * `list` prints one line per stored match.  Both read either the store
- * itself (--db DIR) or a running daemon's query socket (--query EP).
+ * who announced it, its verdict and rule -- checks the record (SPEC.md 10:
+ * its hash chain, its record links, its seal, its summary, the card
+ * database it pins), judges the stored events again and says whether every
+ * verdict and every board comes out as stored, prints the record head a
+ * judge writes on the match slip, and with --at SEQ draws the board after
+ * that event (judge view by default).  `list` prints one line per stored
+ * match.  Both read either the store itself (--db DIR) or a running
+ * daemon's query socket (--query EP).
  *
  * Why read-only LMDB: a judge audits while the daemon keeps writing.  An
  * LMDB read transaction is a snapshot that never blocks the writer, so
@@ -15,10 +17,17 @@
  * bytes (the `events` op in the judge view carries them), for a judge who
  * is not on the daemon's machine.
  *
- * How the record is checked, three ways, event by event:
- *   - the chain: h(n) is recomputed from h(n-1) and the stored event and
- *     verdict bytes; the first link that differs names the first event
- *     that was altered (or whose verdict was);
+ * How the record is checked, event by event and as a whole:
+ *   - the chain and the record links (seal.h's walk): h(n) is recomputed
+ *     from h(n-1) and the stored event and verdict bytes, k(n) from k(n-1),
+ *     h(n), the board hash, receive time and sender; the first link that
+ *     differs names the first event that was altered, and which part;
+ *   - the seal: signed by the daemon's key over the number of events, the
+ *     two heads and the summary's hash -- so events removed, a summary
+ *     rewritten or a record rewritten and rechained all show, and so does
+ *     a seal made with another key (--sealed-by names the right one);
+ *   - the summary against the record judged again (status, winner,
+ *     finished, events, counts), and the card database against its hash;
  *   - the verdicts: each stored event is judged again by the same session
  *     the daemon uses (src/verify.h), with the card database the record
  *     pins (stored by its hash), and the verdict's bytes are compared;
@@ -40,19 +49,22 @@
 #include "logformat/olcodec.h"
 #include "src/carddb.h"
 #include "src/cli.h"
+#include "src/keys.h"
+#include "src/qclient.h"
+#include "src/seal.h"
 #include "src/store.h"
 #include "src/verify.h"
 #include "src/view.h"
 
-#define QUERY_TIMEOUT_MS 5000
-
 static const char audit_usage[] =
     "usage: arbiter audit MATCH (--db DIR | --query EP) [--at SEQ] [--view V] [--against DIR|EP]\n"
-    "                     [--cards FILE] [--json]\n"
+    "                     [--cards FILE] [--sealed-by KEY] [--head HEAD] [--key FILE --server-key KEY]\n"
+    "                     [--json]\n"
     "\n"
-    "The stored record of one match: every event with its verdict, the check of\n"
-    "its hash chain (openlog.md 10), the record judged again (verdicts and boards\n"
-    "as stored?), and with --at the board after that event.\n"
+    "The stored record of one match: every event with its verdict, the checks\n"
+    "of its hash chain, record links, seal, summary and card database (SPEC.md\n"
+    "10), the record judged again (verdicts and boards as stored?), its record\n"
+    "head, and with --at the board after that event.\n"
     "\n"
     "  --db DIR      read the store itself, read-only (beside a running arbiterd)\n"
     "  --query EP    ask a running arbiterd on its query socket instead\n"
@@ -63,14 +75,19 @@ static const char audit_usage[] =
     "                (openlog.md 10: the hash chains part there)\n"
     "  --cards FILE  judge again with this card database instead of the one the\n"
     "                record pins: differences are what it would decide otherwise\n"
+    "  --sealed-by KEY  the daemon's public key (its .pub file, or the 64 hex\n"
+    "                digits of sign-public): the seal must be signed with it\n"
+    "  --head HEAD   the record head written on the match slip: it must be this\n"
+    "  --key FILE, --server-key KEY  CURVE keys for --query (SPEC.md 9.3)\n"
     "  --json        one JSON object (README.md, `arbiter audit`)\n"
     "\n"
-    "exit: 0 the chain holds, the record judges again as stored and every verdict\n"
-    "is ok or warning; 1 otherwise; 2 bad usage or no such match or store;\n"
-    "3 internal error.\n";
+    "exit: 0 the record is intact (chain, links, seal, summary, card database),\n"
+    "it judges again as stored and every verdict is ok or warning; 1 otherwise;\n"
+    "2 bad usage or no such match or store; 3 internal error.\n";
 
 static const char list_usage[] =
-    "usage: arbiter list (--db DIR | --query EP) [--tournament T] [--status legal|illegal] [--json]\n"
+    "usage: arbiter list (--db DIR | --query EP) [--tournament T] [--status legal|illegal]\n"
+    "                    [--key FILE --server-key KEY] [--json]\n"
     "\n"
     "One line per stored match: id, status, finished or live, winner, events,\n"
     "rounds.  --json prints each match's stored summary, one per line.\n";
@@ -78,6 +95,8 @@ static const char list_usage[] =
 typedef struct {
     const char *match, *db, *query, *cards, *tournament, *status;
     const char *against;          /* another record of the match: DIR or EP */
+    const char *key, *server_key; /* CURVE for --query                     */
+    const char *sealed_by, *head; /* what the judge knows of the record    */
     uint64_t at;
     int has_at, json;
     view_kind view;
@@ -107,6 +126,14 @@ static int parse(int argc, char **argv, audit_opts *o, int is_audit)
             o->query = argv[++i];
         } else if (!strcmp(a, "--against") && is_audit) {
             o->against = argv[++i];
+        } else if (!strcmp(a, "--key")) {
+            o->key = argv[++i];
+        } else if (!strcmp(a, "--server-key")) {
+            o->server_key = argv[++i];
+        } else if (!strcmp(a, "--sealed-by") && is_audit) {
+            o->sealed_by = argv[++i];
+        } else if (!strcmp(a, "--head") && is_audit) {
+            o->head = argv[++i];
         } else if (!strcmp(a, "--cards") && is_audit) {
             o->cards = argv[++i];
         } else if (!strcmp(a, "--tournament") && !is_audit) {
@@ -147,137 +174,160 @@ static int parse(int argc, char **argv, audit_opts *o, int is_audit)
 
 /* ---- the daemon's query socket ------------------------------------------- */
 
-/* One request to a daemon's query ROUTER (openlog.md 9): a new reference to
- * its reply, {"ok":false,...} included, or NULL with a sentence in err (no
- * daemon, a timeout, a reply that is not a map).  JSON both ways.  Takes
- * the reference to req. */
-static json_t *query_send(const char *ep, json_t *req, char *err, size_t errlen)
+static json_t *query_call(const audit_opts *o, const char *ep, json_t *req, char *err, size_t errlen)
 {
-    void *ctx = zmq_ctx_new(), *sock = ctx ? zmq_socket(ctx, ZMQ_DEALER) : NULL;
-    char *text = json_dumps(req, JSON_COMPACT);
-    json_t *rep = NULL;
-    zmq_msg_t m;
-    int zero = 0, timeout = QUERY_TIMEOUT_MS;
-
-    zmq_msg_init(&m);
-    if (!sock || !text) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
-    zmq_setsockopt(sock, ZMQ_LINGER, &zero, sizeof zero);
-    zmq_setsockopt(sock, ZMQ_RCVTIMEO, &timeout, sizeof timeout);
-    if (zmq_connect(sock, ep) || zmq_send(sock, text, strlen(text), 0) < 0) {
-        snprintf(err, errlen, "cannot reach arbiterd at %s: %s", ep, zmq_strerror(errno));
-        goto out;
-    }
-    if (zmq_msg_recv(&m, sock, 0) < 0) {
-        snprintf(err, errlen, "no answer from arbiterd at %s within %d s", ep, QUERY_TIMEOUT_MS / 1000);
-        goto out;
-    }
-    rep = json_loadb(zmq_msg_data(&m), zmq_msg_size(&m), 0, NULL);
-    if (!json_is_object(rep)) {
-        json_decref(rep);
-        rep = NULL;
-        snprintf(err, errlen, "arbiterd at %s answered something that is not a JSON map", ep);
-    }
-out:
-    zmq_msg_close(&m);
-    free(text);
-    json_decref(req);
-    if (sock)
-        zmq_close(sock);
-    if (ctx)
-        zmq_ctx_term(ctx);
-    return rep;
-}
-
-/* query_send(), where only {"ok":true,...} is a reply: the daemon's
- * refusal becomes NULL with its sentence in err. */
-static json_t *query_call(const char *ep, json_t *req, char *err, size_t errlen)
-{
-    json_t *rep = query_send(ep, req, err, errlen);
-    if (rep && !json_is_true(json_object_get(rep, "ok"))) {
-        const char *why = json_string_value(json_object_get(rep, "error"));
-        snprintf(err, errlen, "%s", why ? why : "arbiterd refused the request");
-        json_decref(rep);
-        rep = NULL;
-    }
-    return rep;
+    qclient q = {ep, o->key, o->server_key};
+    return qclient_call(&q, req, err, errlen);
 }
 
 /* ---- where the record comes from ------------------------------------------- */
 
-/* A record opened for reading: its summary (a JSON map) and a way to walk
- * its events in seq order, from the store or from a daemon. */
+/* A record opened for reading: its summary (a JSON map, and its bytes as
+ * stored), its seal's bytes, and a way to walk its events in seq order,
+ * from the store or from a daemon. */
 typedef struct {
     const audit_opts *o;
     store *st;
     MDB_txn *txn;
     json_t *summary;
-    json_t *events;               /* --query: the `events` reply's list */
+    char *summary_raw;            /* the stored bytes, which the seal hashes */
+    size_t summary_len;
+    uint8_t *seal_raw;            /* NULL: no seal                          */
+    size_t seal_len;
+    int legacy;                   /* a store no sealing daemon has opened   */
+    uint8_t *signers;             /* the store's sealing keys (--db)        */
+    size_t n_signers;
+    json_t *events;               /* --query: every `events` page, joined   */
 } record;
 
-static int record_open(record *r, const audit_opts *o)
+static int hex_field(json_t *o, const char *key, uint8_t *out, size_t n)
+{
+    const char *hex = json_string_value(json_object_get(o, key));
+    size_t got = 0;
+    return hex && !sodium_hex2bin(out, n, hex, strlen(hex), NULL, &got, NULL) && got == n ? 0 : -1;
+}
+
+static char *copy_bytes(const void *p, size_t n)
+{
+    char *c = malloc(n + 1);
+    if (c) {
+        memcpy(c, p, n);
+        c[n] = 0;
+    }
+    return c;
+}
+
+/* The record from a daemon: the `match` op in the judge view (summary,
+ * seal and their raw bytes), then every page of `events`. */
+static int open_query(record *r, const audit_opts *o, const char *ep)
 {
     char err[512];
-    const char *json;
-    size_t len;
-
-    memset(r, 0, sizeof *r);
-    r->o = o;
-    if (o->query) {
-        json_t *rep = query_call(o->query, json_pack("{s:s, s:s}", "op", "match", "match", o->match), err, sizeof err);
-        if (!rep) {
-            cli_error("%s", err);
-            return CLI_BADINPUT;
-        }
-        r->summary = json_incref(json_object_get(rep, "match"));
-        json_decref(rep);
-        rep = query_call(o->query, json_pack("{s:s, s:s, s:s}", "op", "events", "match", o->match, "view", "judge"),
-                         err, sizeof err);
-        if (!rep) {
-            cli_error("%s", err);
-            return CLI_BADINPUT;
-        }
-        r->events = json_incref(json_object_get(rep, "events"));
-        json_decref(rep);
-        return r->summary && json_is_array(r->events) ? CLI_OK : CLI_INTERNAL;
+    json_t *rep = query_call(o, ep, json_pack("{s:s, s:s, s:s}", "op", "match", "match", o->match, "view", "judge"),
+                             err, sizeof err);
+    if (!rep) {
+        cli_error("%s", err);
+        return CLI_BADINPUT;
     }
-    if (store_open(o->db, 1, 0, &r->st, err, sizeof err)) {
+    json_t *sealed = json_object_get(rep, "seal");
+    const char *sum = json_string_value(json_object_get(sealed, "summary_raw"));
+    const char *raw = json_string_value(json_object_get(sealed, "raw"));
+    r->summary = json_incref(json_object_get(rep, "match"));
+    if (sum) {
+        r->summary_raw = copy_bytes(sum, strlen(sum));
+        r->summary_len = strlen(sum);
+    }
+    if (raw && (r->seal_raw = malloc(strlen(raw) / 2 + 1)) &&
+        sodium_hex2bin(r->seal_raw, strlen(raw) / 2 + 1, raw, strlen(raw), NULL, &r->seal_len, NULL)) {
+        free(r->seal_raw);
+        r->seal_raw = NULL;
+    }
+    json_decref(rep);
+    r->events = json_array();
+    for (json_int_t from = 0; r->events;) {
+        rep = query_call(o, ep, json_pack("{s:s, s:s, s:s, s:I}", "op", "events", "match", o->match, "view", "judge",
+                                          "from", from), err, sizeof err);
+        if (!rep) {
+            cli_error("%s", err);
+            return CLI_BADINPUT;
+        }
+        json_array_extend(r->events, json_object_get(rep, "events"));
+        json_t *next = json_object_get(rep, "next");
+        from = json_is_integer(next) ? json_integer_value(next) : -1;
+        json_decref(rep);
+        if (from < 0)
+            break;
+    }
+    return r->summary && r->events ? CLI_OK : CLI_INTERNAL;
+}
+
+static int open_store(record *r, const audit_opts *o, const char *dir)
+{
+    char err[512];
+    const void *bytes;
+    size_t len;
+    if (store_open(dir, 1, 0, &r->st, err, sizeof err)) {
         cli_error("%s", err);
         return CLI_BADINPUT;
     }
     if (mdb_txn_begin(store_env(r->st), NULL, MDB_RDONLY, &r->txn)) {
-        cli_error("the store %s cannot be read", o->db);
+        cli_error("the store %s cannot be read", dir);
         return CLI_BADINPUT;
     }
+    const char *json;
     if (store_get_summary(r->st, r->txn, o->match, &json, &len)) {
-        cli_error("no match %s in the store %s", o->match, o->db);
+        cli_error("no match %s in the store %s", o->match, dir);
         return CLI_BADINPUT;
     }
-    r->summary = json_loadb(json, len, 0, NULL);
-    return r->summary ? CLI_OK : CLI_INTERNAL;
+    bytes = json;
+    r->summary_raw = copy_bytes(bytes, len);
+    r->summary_len = len;
+    r->summary = json_loadb(bytes, len, 0, NULL);
+    if (!store_get_seal(r->st, r->txn, o->match, &bytes, &len)) {
+        r->seal_raw = (uint8_t *)copy_bytes(bytes, len);
+        r->seal_len = len;
+    }
+    r->legacy = store_get_meta(r->st, r->txn, "format", &bytes, &len) != 0;
+    if (!store_get_meta(r->st, r->txn, "signers", &bytes, &len) && (r->signers = malloc(len + 1))) {
+        memcpy(r->signers, bytes, len);
+        r->n_signers = len / 32;
+    }
+    return r->summary && r->summary_raw ? CLI_OK : CLI_INTERNAL;
+}
+
+static int record_open(record *r, const audit_opts *o)
+{
+    memset(r, 0, sizeof *r);
+    r->o = o;
+    return o->query ? open_query(r, o, o->query) : open_store(r, o, o->db);
 }
 
 static void record_close(record *r)
 {
     json_decref(r->summary);
     json_decref(r->events);
+    free(r->summary_raw);
+    free(r->seal_raw);
+    free(r->signers);
     if (r->txn)
         mdb_txn_abort(r->txn);
     store_close(&r->st);
 }
 
-/* The card database the record pins, from the store or the daemon. */
-static int record_cards(record *r, cards **db)
+/* The card database the record pins, from the store or the daemon, after
+ * checking that its bytes still hash to the name it is stored under.
+ * *altered is set when they do not (the record is then judged again with
+ * nothing: --cards gives the genuine file). */
+static int record_cards(record *r, cards **db, int *altered)
 {
     const char *hash = json_string_value(json_object_get(r->summary, "cards_hash"));
-    char err[2048];
+    char err[2048], got[65];
     const void *bytes = NULL;
     size_t len = 0;
     json_t *rep = NULL;
+    uint8_t h[32];
     int rc;
 
+    *altered = 0;
     if (r->o->cards)
         return cli_load_cards(r->o->cards, db);
     if (!hash) {
@@ -285,7 +335,7 @@ static int record_cards(record *r, cards **db)
         return CLI_BADINPUT;
     }
     if (r->o->query) {
-        rep = query_call(r->o->query, json_pack("{s:s, s:s}", "op", "cards", "hash", hash), err, sizeof err);
+        rep = query_call(r->o, r->o->query, json_pack("{s:s, s:s}", "op", "cards", "hash", hash), err, sizeof err);
         bytes = json_string_value(json_object_get(rep, "cards"));
         len = json_string_length(json_object_get(rep, "cards"));
     } else if (store_get_cards(r->st, r->txn, hash, &bytes, &len)) {
@@ -297,18 +347,18 @@ static int record_cards(record *r, cards **db)
         json_decref(rep);
         return CLI_BADINPUT;
     }
+    crypto_generichash(h, sizeof h, bytes, len, NULL, 0);
+    carddb_hash_hex(h, got);
+    if (strcmp(got, hash)) {
+        *altered = 1;
+        json_decref(rep);
+        return CLI_OK;
+    }
     rc = carddb_load_buffer(bytes, len, hash, db, err, sizeof err) ? CLI_BADINPUT : CLI_OK;
     if (rc)
         cli_error("the stored card database %s: %s", hash, err);
     json_decref(rep);
     return rc;
-}
-
-static int hex_field(json_t *o, const char *key, uint8_t *out, size_t n)
-{
-    const char *hex = json_string_value(json_object_get(o, key));
-    size_t got = 0;
-    return hex && !sodium_hex2bin(out, n, hex, strlen(hex), NULL, &got, NULL) && got == n ? 0 : -1;
 }
 
 /* A daemon's `events` item as a store_event (buffers malloc'd into bufs). */
@@ -329,6 +379,7 @@ static int event_of_item(json_t *it, store_event *e, uint8_t **bufs)
         sodium_hex2bin(bufs[1], strlen(v) / 2 + 1, v, strlen(v), NULL, &e->verdict_len, NULL) ||
         hex_field(it, "chain", e->chain, STORE_HASH) || hex_field(it, "state", e->state, STORE_HASH))
         return -1;
+    e->has_link = !hex_field(it, "link", e->link, STORE_HASH);
     e->seq = (uint64_t)json_integer_value(json_object_get(it, "seq"));
     e->event = bufs[0];
     e->verdict = bufs[1];
@@ -358,12 +409,12 @@ static int record_each(record *r, store_event_fn fn, void *ctx)
 
 /* ---- another record of the match (--against) ----------------------------- */
 
-/* The other record's chain links and verdicts, by seq. */
+/* The other record's chain links (as their bytes make them) and verdicts. */
 typedef struct {
     uint8_t (*chain)[STORE_HASH];
     json_t *verdicts;             /* array, index = seq                     */
     size_t n;
-    uint8_t prev[STORE_HASH];     /* the stored link before the next one    */
+    seal_walk walk;
 } links;
 
 static int collect_link(void *ctx, const store_event *e)
@@ -377,9 +428,8 @@ static int collect_link(void *ctx, const store_event *e)
         return -ENOMEM;
     l->chain = grown;
     /* the link as the bytes make it, not as stored: a tampered event shows */
-    store_chain_next(l->n ? l->prev : (const uint8_t[STORE_HASH]){0}, e->event, e->event_len, e->verdict,
-                     e->verdict_len, l->chain[l->n]);
-    memcpy(l->prev, e->chain, STORE_HASH);
+    seal_walk_event(&l->walk, e);
+    memcpy(l->chain[l->n], l->walk.made, STORE_HASH);
     if (olcodec_msgpack_to_json(e->verdict, e->verdict_len, (ol_origin){0, 0}, &v, NULL) != OL_OK)
         v = json_null();
     json_array_append_new(l->verdicts, v);
@@ -397,6 +447,7 @@ static int read_other(const audit_opts *o, links *l)
     other.db = strstr(o->against, "://") ? NULL : o->against;
     other.query = other.db ? NULL : o->against;
     l->verdicts = json_array();
+    seal_walk_init(&l->walk);
     if ((rc = record_open(&r, &other)) == CLI_OK && (rc = record_each(&r, collect_link, l)))
         cli_error("%s: the record of %s there cannot be read whole", o->against, o->match);
     record_close(&r);
@@ -407,13 +458,12 @@ static int read_other(const audit_opts *o, links *l)
 
 typedef struct {
     const audit_opts *o;
-    verify_session *sess;
-    uint8_t chain[STORE_HASH];
-    int64_t chain_broken;         /* first seq whose link does not hold, -1 */
+    verify_session *sess;         /* NULL: nothing to judge with (altered cards) */
+    seal_walk walk;               /* chain and record links                 */
     int64_t verdict_differs;      /* first seq judged otherwise than stored */
     int64_t board_differs;        /* first seq whose board hash differs     */
     size_t n_differ;              /* verdicts judged otherwise              */
-    size_t links;
+    size_t again_counts[OL_V_COUNT];   /* verdicts judged again, by status */
     int unclean;                  /* a stored verdict is not ok or warning  */
     json_t *timeline;             /* --json                                  */
     json_t *board;                /* --at, --json                            */
@@ -436,7 +486,7 @@ static void what_text(const olevent *ev, char *out, size_t cap)
 
 static void draw_board(audit_ctx *c)
 {
-    const verifier *vf = verify_session_verifier(c->sess);
+    const verifier *vf = c->sess ? verify_session_verifier(c->sess) : NULL;
 
     c->board_done = 1;
     if (!vf)
@@ -455,22 +505,30 @@ static void draw_board(audit_ctx *c)
     fclose(f);
 }
 
+/* Judge one stored event again: its verdict, or NULL (unreadable). */
+static json_t *judge_again(audit_ctx *c, const store_event *e, olevent **ev)
+{
+    const verify_entry *out = NULL;
+    if (olcodec_decode_message(e->event, e->event_len, ev, NULL) != OL_OK)
+        *ev = NULL;
+    if (!c->sess || !*ev || verify_session_event(c->sess, *ev, (const char *)e->event, e->event_len, &out) != VERIFY_OK)
+        return NULL;
+    c->again_counts[out->v.status]++;
+    const verify_report *rep = verify_session_report(c->sess);
+    return olverdict_to_json(&out->v, out->stored == VERIFY_NONE ? NULL : &rep->verdicts[out->stored].v);
+}
+
 static int audit_one(void *ctx, const store_event *e)
 {
     audit_ctx *c = ctx;
-    uint8_t h[STORE_HASH], state[VIEW_HASH_BYTES];
+    uint8_t state[VIEW_HASH_BYTES];
     olevent *ev = NULL;
-    olerror err;
-    json_t *stored = NULL, *again = NULL;
+    json_t *stored = NULL, *again;
     char what[64];
 
-    store_chain_next(c->chain, e->event, e->event_len, e->verdict, e->verdict_len, h);
-    if (c->chain_broken < 0 && memcmp(h, e->chain, STORE_HASH))
-        c->chain_broken = (int64_t)e->seq;
-    memcpy(c->chain, e->chain, STORE_HASH);   /* go on from the stored link */
-    c->links++;
+    seal_walk_event(&c->walk, e);
     if (c->o->against && c->diverge < 0 &&
-        (e->seq >= c->other.n || memcmp(c->other.chain[e->seq], h, STORE_HASH)))
+        (e->seq >= c->other.n || memcmp(c->other.chain[e->seq], c->walk.made, STORE_HASH)))
         c->diverge = (int64_t)e->seq;
     if (olcodec_msgpack_to_json(e->verdict, e->verdict_len, (ol_origin){0, 0}, &stored, NULL) != OL_OK)
         stored = json_pack("{s:I, s:s}", "seq", (json_int_t)e->seq, "status", "unreadable");
@@ -478,24 +536,15 @@ static int audit_one(void *ctx, const store_event *e)
     if (!status || (strcmp(status, "ok") && strcmp(status, "warning")))
         c->unclean = 1;
 
-    /* judge it again */
-    if (olcodec_decode_msgpack(e->event, e->event_len, (ol_origin){0, 0}, &ev, &err) != OL_OK &&
-        olcodec_decode_json((const char *)e->event, e->event_len, (ol_origin){0, 1}, &ev, &err) != OL_OK)
-        ev = NULL;
-    const verify_entry *out = NULL;
-    if (!ev || verify_session_event(c->sess, ev, (const char *)e->event, e->event_len, &out) != VERIFY_OK)
-        out = NULL;
-    if (out) {
-        const verify_report *rep = verify_session_report(c->sess);
-        again = olverdict_to_json(&out->v, out->stored == VERIFY_NONE ? NULL : &rep->verdicts[out->stored].v);
-    }
-    if (!again || !json_equal(again, stored)) {
+    again = judge_again(c, e, &ev);
+    if (c->sess && (!again || !json_equal(again, stored))) {
         c->n_differ++;
         if (c->verdict_differs < 0)
             c->verdict_differs = (int64_t)e->seq;
     }
-    const verifier *vf = verify_session_verifier(c->sess);
-    if (c->board_differs < 0 && (!vf || view_state_hash(vf, NULL, state) || memcmp(state, e->state, STORE_HASH)))
+    const verifier *vf = c->sess ? verify_session_verifier(c->sess) : NULL;
+    if (c->sess && c->board_differs < 0 &&
+        (!vf || view_state_hash(vf, NULL, state) || memcmp(state, e->state, STORE_HASH)))
         c->board_differs = (int64_t)e->seq;
 
     what_text(ev, what, sizeof what);
@@ -551,12 +600,168 @@ static void print_summary_line(json_t *s)
     const char *status = json_string_value(json_object_get(s, "status"));
     const char *winner = json_string_value(json_object_get(s, "winner"));
     const char *t = json_string_value(json_object_get(s, "tournament"));
+    const char *owner = json_string_value(json_object_get(json_object_get(s, "owner"), "name"));
     printf("%s  %s, %s, %s, %lld events, round %lld%s%s\n", json_string_value(json_object_get(s, "match")),
            status ? status : "?", json_is_true(json_object_get(s, "finished")) ? "finished" : "live",
            winner ? winner : "no winner", (long long)json_integer_value(json_object_get(s, "events")),
            (long long)json_integer_value(json_object_get(s, "rounds")), t ? ", tournament " : "", t ? t : "");
-    printf("judged by %s with cards %s (%.16s...)\n", json_string_value(json_object_get(s, "engine")),
-           json_string_value(json_object_get(s, "cards")), json_string_value(json_object_get(s, "cards_hash")));
+    printf("judged by %s with cards %s (%.16s...)%s%s\n", json_string_value(json_object_get(s, "engine")),
+           json_string_value(json_object_get(s, "cards")), json_string_value(json_object_get(s, "cards_hash")),
+           owner ? "; owned by " : "", owner ? owner : "");
+}
+
+/* ---- the record as a whole: seal, summary ---------------------------------- */
+
+typedef struct {
+    int findings;                 /* seal_check()'s                         */
+    seal s;
+    char head[SEAL_HEAD_TEXT];
+    int signer_known;             /* signed by --sealed-by / the store's key */
+    int head_ok;                  /* --head given and it is this record's  */
+    json_t *summary_differs;      /* [field...] the summary against the record */
+} whole;
+
+/* The key --sealed-by names: a .pub/.key file's sign-public, or 64 hex. */
+static int sealed_by_key(const char *text, uint8_t out[32])
+{
+    keys_pair k;
+    char err[512];
+    size_t got = 0;
+    if (strlen(text) == 64 && !sodium_hex2bin(out, 32, text, 64, NULL, &got, NULL) && got == 32)
+        return 0;
+    if (keys_read(text, &k, err, sizeof err)) {
+        cli_error("--sealed-by: %s", err);
+        return -1;
+    }
+    memcpy(out, k.sign_public, 32);
+    sodium_memzero(&k, sizeof k);
+    return 0;
+}
+
+/* What the summary says against the record judged again. */
+static json_t *summary_check(const audit_ctx *c, json_t *s)
+{
+    json_t *differs = json_array();
+    if (!c->sess)
+        return differs;   /* nothing was judged again */
+    const verify_report *r = verify_session_report(c->sess);
+    int illegal = c->again_counts[OL_V_ILLEGAL] || c->again_counts[OL_V_MISMATCH];
+    const char *winner = json_string_value(json_object_get(s, "winner"));
+    const char *want_winner = r->finished && r->winner >= 0 ? ol_player_name((ol_player)r->winner) : NULL;
+    const char *status = json_string_value(json_object_get(s, "status"));
+    if (!status || strcmp(status, illegal ? "illegal" : "legal"))
+        json_array_append_new(differs, json_string("status"));
+    if ((winner == NULL) != (want_winner == NULL) || (winner && strcmp(winner, want_winner)))
+        json_array_append_new(differs, json_string("winner"));
+    if (json_is_true(json_object_get(s, "finished")) != (r->finished != 0))
+        json_array_append_new(differs, json_string("finished"));
+    if (json_integer_value(json_object_get(s, "events")) != (json_int_t)r->next_seq)
+        json_array_append_new(differs, json_string("events"));
+    json_t *counts = json_object_get(s, "counts");
+    for (int st = 0; st < OL_V_COUNT; st++)
+        if (json_integer_value(json_object_get(counts, ol_status_name((ol_status)st))) != (json_int_t)c->again_counts[st]) {
+            json_array_append_new(differs, json_string("counts"));
+            break;
+        }
+    return differs;
+}
+
+static int check_whole(const audit_ctx *c, const record *r, whole *w)
+{
+    uint8_t want[32];
+    memset(w, 0, sizeof *w);
+    w->findings = seal_check(r->seal_raw, r->seal_len, c->o->match, &c->walk, r->summary_raw ? r->summary_raw : "",
+                             r->summary_len, NULL, &w->s);
+    if (!(w->findings & (SEAL_MISSING | SEAL_UNREADABLE))) {
+        seal_head(&w->s, c->o->match, w->head);
+        if (c->o->sealed_by) {
+            if (sealed_by_key(c->o->sealed_by, want))
+                return -1;
+            w->signer_known = !memcmp(want, w->s.signer, 32);
+        } else {
+            for (size_t i = 0; i < r->n_signers; i++)
+                w->signer_known |= !memcmp(r->signers + 32 * i, w->s.signer, 32);
+        }
+        if (!w->signer_known && (c->o->sealed_by || !c->o->query))
+            w->findings |= SEAL_SIGNER;
+        w->head_ok = c->o->head && seal_head_matches(&w->s, c->o->match, c->o->head);
+    }
+    if (r->legacy && (w->findings & SEAL_MISSING))
+        w->findings &= ~SEAL_MISSING;   /* a store of arbiter 0.1: nothing sealed it yet */
+    w->summary_differs = summary_check(c, r->summary);
+    return 0;
+}
+
+/* The seal's findings, each a sentence. */
+static void print_seal(const audit_ctx *c, const record *r, const whole *w)
+{
+    char signer[65];
+    if (w->findings & SEAL_MISSING) {
+        printf("seal: MISSING: the record is not sealed (a daemon seals every record it writes)\n");
+        return;
+    }
+    if (r->legacy && !r->seal_raw) {
+        printf("seal: none (a store written by arbiter 0.1; the next arbiterd to open it seals it)\n");
+        return;
+    }
+    if (w->findings & SEAL_UNREADABLE) {
+        printf("seal: UNREADABLE: what is stored as the seal is not one\n");
+        return;
+    }
+    sodium_bin2hex(signer, sizeof signer, w->s.signer, 32);
+    if (!w->findings)
+        printf("seal: valid, over %llu events, the chain and record heads and the summary; signed by %.16s... (%s)\n",
+               (unsigned long long)w->s.events, signer,
+               c->o->sealed_by ? "the key given with --sealed-by" : c->o->query ? "give --sealed-by to check it is your daemon's" : "the store's own key");
+    if (w->findings & SEAL_SIGNATURE)
+        printf("seal: BROKEN: its signature does not hold (the seal was altered)\n");
+    if (w->findings & SEAL_SIGNER)
+        printf("seal: signed by %.16s..., which is %s\n", signer,
+               c->o->sealed_by ? "not the key given with --sealed-by" : "not a key this store's daemon sealed with");
+    if (w->findings & SEAL_EVENTS)
+        printf("seal: it covers %llu events (#0-#%lld), the record holds %llu: %s\n", (unsigned long long)w->s.events,
+               (long long)w->s.events - 1, (unsigned long long)c->walk.n,
+               w->s.events > c->walk.n ? "events were removed" : "events were added after the seal");
+    if ((w->findings & SEAL_HEADS) && !(w->findings & SEAL_EVENTS))
+        printf("seal: the events are not the ones sealed: they were rewritten and their chain computed again\n");
+    if (w->findings & SEAL_SUMMARY)
+        printf("seal: the summary is not the one sealed: it was rewritten\n");
+}
+
+static void print_checks(const audit_ctx *c, const record *r, const whole *w, int cards_altered)
+{
+    if (c->walk.chain_broken < 0)
+        printf("hash chain: intact, %llu links through #%llu\n", (unsigned long long)c->walk.n, (unsigned long long)c->last);
+    else
+        printf("hash chain: BROKEN at #%lld: the stored event or its verdict is not what was chained\n",
+               (long long)c->walk.chain_broken);
+    if (c->walk.link_broken >= 0)
+        printf("record links: BROKEN at #%lld: the receive time or sender of #%lld was changed after it was stored\n",
+               (long long)c->walk.link_broken, (long long)c->walk.link_broken);
+    else if (c->walk.legacy)
+        printf("record links: none stored (events stored by arbiter 0.1): computed for the seal\n");
+    else
+        printf("record links: intact (receive times, senders and boards as recorded)\n");
+    print_seal(c, r, w);
+    if (w->head[0])
+        printf("record head: %s%s\n", w->head,
+               !c->o->head ? " (write it on the match slip)" : w->head_ok ? " (as written on the match slip)" : "");
+    if (c->o->head && !w->head_ok)
+        printf("record head: NOT %s, the head written on the match slip: the record changed since\n", c->o->head);
+    if (cards_altered)
+        printf("card database: ALTERED: the copy stored as %.16s... no longer hashes to that name; nothing was "
+               "judged again (give --cards with the genuine file)\n",
+               json_string_value(json_object_get(r->summary, "cards_hash")));
+    if (json_array_size(w->summary_differs)) {
+        printf("summary: it does not say what the record says: ");
+        size_t i;
+        json_t *f;
+        json_array_foreach(w->summary_differs, i, f)
+            printf("%s%s", i ? ", " : "", json_string_value(f));
+        printf(" differ (the summary says %s; judged again the record is %s)\n",
+               json_string_value(json_object_get(r->summary, "status")),
+               c->again_counts[OL_V_ILLEGAL] || c->again_counts[OL_V_MISMATCH] ? "illegal" : "legal");
+    }
 }
 
 int cmd_audit(int argc, char **argv)
@@ -565,21 +770,25 @@ int cmd_audit(int argc, char **argv)
     record r;
     cards *db = NULL;
     audit_ctx c;
+    whole w;
+    int cards_altered = 0;
     int rc = parse(argc, argv, &o, 1);
 
     memset(&c, 0, sizeof c);
     memset(&r, 0, sizeof r);
+    memset(&w, 0, sizeof w);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
-    if ((rc = record_open(&r, &o)) || (rc = record_cards(&r, &db)))
+    if ((rc = record_open(&r, &o)) || (rc = record_cards(&r, &db, &cards_altered)))
         goto out;
     rc = CLI_INTERNAL;
     c.o = &o;
-    c.chain_broken = c.verdict_differs = c.board_differs = c.diverge = -1;
+    c.verdict_differs = c.board_differs = c.diverge = -1;
+    seal_walk_init(&c.walk);
     if (o.against && (rc = read_other(&o, &c.other)))
         goto out;
     rc = CLI_INTERNAL;
-    if (verify_session_new(db, o.match, &c.sess) != VERIFY_OK || !(c.timeline = json_array()))
+    if ((db && verify_session_new(db, o.match, &c.sess) != VERIFY_OK) || !(c.timeline = json_array()))
         goto out;
     if (!o.json) {
         print_summary_line(r.summary);
@@ -595,14 +804,30 @@ int cmd_audit(int argc, char **argv)
                    (unsigned long long)o.at, (unsigned long long)c.last);
         draw_board(&c);
     }
-    if (o.against && c.diverge < 0 && c.other.n != c.links)
-        c.diverge = (int64_t)(c.links < c.other.n ? c.links : c.other.n);   /* one is longer */
-    int clean = c.chain_broken < 0 && c.verdict_differs < 0 && c.board_differs < 0 && !c.unclean && c.diverge < 0;
+    if (o.against && c.diverge < 0 && c.other.n != c.walk.n)
+        c.diverge = (int64_t)(c.walk.n < c.other.n ? c.walk.n : c.other.n);   /* one is longer */
+    if (check_whole(&c, &r, &w)) {
+        rc = CLI_BADINPUT;
+        goto out;
+    }
+    int intact = c.walk.chain_broken < 0 && c.walk.link_broken < 0 && c.walk.hole < 0 && !w.findings &&
+                 !cards_altered && !json_array_size(w.summary_differs) && (!o.head || w.head_ok);
+    int clean = intact && c.verdict_differs < 0 && c.board_differs < 0 && !c.unclean && c.diverge < 0;
     if (o.json) {
+        char signer[65] = "";
+        if (!(w.findings & (SEAL_MISSING | SEAL_UNREADABLE)) && r.seal_raw)
+            sodium_bin2hex(signer, sizeof signer, w.s.signer, 32);
+        json_t *findings = json_array();
+        static const struct { int bit; const char *name; } names[] = {
+            {SEAL_MISSING, "missing"}, {SEAL_UNREADABLE, "unreadable"}, {SEAL_SIGNATURE, "signature"},
+            {SEAL_SIGNER, "signer"}, {SEAL_EVENTS, "events"}, {SEAL_HEADS, "heads"}, {SEAL_SUMMARY, "summary"}};
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (w.findings & names[i].bit)
+                json_array_append_new(findings, json_string(names[i].name));
         json_t *doc = json_pack("{s:s, s:O, s:o, s:{s:b, s:I, s:o}, s:{s:b, s:I, s:o, s:o}, s:o?}", "match", o.match,
-                                "summary", r.summary, "timeline", c.timeline, "chain", "intact", c.chain_broken < 0,
-                                "links", (json_int_t)c.links, "broken_at", seq_or_null(c.chain_broken),
-                                "judged_again", "as_stored", c.verdict_differs < 0 && c.board_differs < 0,
+                                "summary", r.summary, "timeline", c.timeline, "chain", "intact", c.walk.chain_broken < 0,
+                                "links", (json_int_t)c.walk.n, "broken_at", seq_or_null(c.walk.chain_broken),
+                                "judged_again", "as_stored", c.sess && c.verdict_differs < 0 && c.board_differs < 0,
                                 "verdicts_differ", (json_int_t)c.n_differ, "first_verdict", seq_or_null(c.verdict_differs),
                                 "first_board", seq_or_null(c.board_differs), "board", c.board);
         c.timeline = NULL;
@@ -611,15 +836,33 @@ int cmd_audit(int argc, char **argv)
             json_object_set_new(doc, "against",
                                 json_pack("{s:s, s:I, s:o}", "source", o.against, "events", (json_int_t)c.other.n,
                                           "diverge_at", seq_or_null(c.diverge)));
+        if (doc) {
+            json_object_set_new(doc, "record_links", json_pack("{s:b, s:o, s:b}", "intact", c.walk.link_broken < 0,
+                                                               "broken_at", seq_or_null(c.walk.link_broken), "stored",
+                                                               !c.walk.legacy));
+            json_object_set_new(doc, "seal", json_pack("{s:b, s:b, s:o, s:o, s:o, s:o, s:o}", "present", r.seal_raw != NULL,
+                                                       "valid", !w.findings && r.seal_raw,
+                                                       "events", r.seal_raw && !(w.findings & SEAL_UNREADABLE)
+                                                                     ? json_integer((json_int_t)w.s.events) : json_null(),
+                                                       "head", w.head[0] ? json_string(w.head) : json_null(),
+                                                       "signer", signer[0] ? json_string(signer) : json_null(),
+                                                       "head_matches", o.head ? json_boolean(w.head_ok) : json_null(),
+                                                       "findings", findings));
+            json_object_set_new(doc, "summary_check", json_pack("{s:b, s:O}", "as_judged",
+                                                                !json_array_size(w.summary_differs), "differs",
+                                                                w.summary_differs));
+            json_object_set_new(doc, "cards", json_pack("{s:s?, s:b}", "hash",
+                                                        json_string_value(json_object_get(r.summary, "cards_hash")),
+                                                        "intact", !cards_altered));
+            json_object_set_new(doc, "intact", json_boolean(intact));
+        } else {
+            json_decref(findings);
+        }
         if (cli_print_json(doc))
             goto out;
     } else {
-        if (c.chain_broken < 0)
-            printf("hash chain: intact, %zu links through #%llu\n", c.links, (unsigned long long)c.last);
-        else
-            printf("hash chain: BROKEN at #%lld: the stored event or its verdict is not what was chained\n",
-                   (long long)c.chain_broken);
-        if (c.verdict_differs < 0 && c.board_differs < 0)
+        print_checks(&c, &r, &w, cards_altered);
+        if (c.sess && c.verdict_differs < 0 && c.board_differs < 0)
             printf("judged again%s: every verdict and every board as stored\n",
                    o.cards ? " with the given card database" : "");
         if (c.verdict_differs >= 0)
@@ -637,6 +880,7 @@ int cmd_audit(int argc, char **argv)
     }
     rc = clean ? CLI_OK : CLI_ILLEGAL;
 out:
+    json_decref(w.summary_differs);
     json_decref(c.timeline);
     json_decref(c.board);
     free(c.board_text);
@@ -699,16 +943,25 @@ int cmd_list(int argc, char **argv)
     if (rc)
         return rc < 0 ? CLI_OK : rc;
     if (o.query) {
-        json_t *req = json_pack("{s:s}", "op", "list"), *m;
-        size_t i;
-        json_t *rep = query_call(o.query, req, err, sizeof err);
-        if (!rep) {
-            cli_error("%s", err);
-            return CLI_BADINPUT;
+        char after[OL_MATCH_MAX + 1] = "";
+        for (;;) {
+            json_t *req = json_pack("{s:s}", "op", "list"), *m, *next;
+            size_t i;
+            if (after[0])
+                json_object_set_new(req, "after", json_string(after));
+            json_t *rep = query_call(&o, o.query, req, err, sizeof err);
+            if (!rep) {
+                cli_error("%s", err);
+                return CLI_BADINPUT;
+            }
+            json_array_foreach(json_object_get(rep, "matches"), i, m)
+                list_one(&c, json_string_value(json_object_get(m, "match")), m);
+            next = json_object_get(rep, "next");
+            snprintf(after, sizeof after, "%s", json_is_string(next) ? json_string_value(next) : "");
+            json_decref(rep);
+            if (!after[0])
+                break;
         }
-        json_array_foreach(json_object_get(rep, "matches"), i, m)
-            list_one(&c, json_string_value(json_object_get(m, "match")), m);
-        json_decref(rep);
         rc = CLI_OK;
     } else {
         if (store_open(o.db, 1, 0, &st, err, sizeof err)) {
@@ -729,20 +982,23 @@ int cmd_list(int argc, char **argv)
 /* ---- query -------------------------------------------------------------------- */
 
 static const char query_usage[] =
-    "usage: arbiter query [--endpoint EP] REQUEST\n"
+    "usage: arbiter query [--endpoint EP] [--key FILE --server-key KEY] REQUEST\n"
     "\n"
     "Send one request to arbiterd's query socket (openlog.md 9) and print the\n"
     "reply, one JSON map per line.  REQUEST is a JSON map with \"op\":\n"
     "  {\"op\":\"health\"}   {\"op\":\"list\",\"status\":\"illegal\"}\n"
     "  {\"op\":\"match\",\"match\":ID}   {\"op\":\"state\",\"match\":ID,\"at\":17,\"view\":\"p1\"}\n"
     "  --endpoint EP  default tcp://127.0.0.1:7422\n"
+    "  --key FILE, --server-key KEY  CURVE: your key file and the daemon's\n"
+    "                 public key (SPEC.md 9.3)\n"
     "\n"
     "exit: 0 the daemon answered ok, 1 it answered {\"ok\":false}, 2 bad usage or\n"
     "no answer.\n";
 
 int cmd_query(int argc, char **argv)
 {
-    const char *ep = "tcp://127.0.0.1:7422", *text = NULL;
+    qclient q = {"tcp://127.0.0.1:7422", NULL, NULL};
+    const char *text = NULL;
     char err[512];
 
     for (int i = 1; i < argc; i++) {
@@ -751,7 +1007,11 @@ int cmd_query(int argc, char **argv)
             return CLI_OK;
         }
         if (!strcmp(argv[i], "--endpoint") && i + 1 < argc)
-            ep = argv[++i];
+            q.endpoint = argv[++i];
+        else if (!strcmp(argv[i], "--key") && i + 1 < argc)
+            q.key = argv[++i];
+        else if (!strcmp(argv[i], "--server-key") && i + 1 < argc)
+            q.server_key = argv[++i];
         else if (!text && argv[i][0] != '-')
             text = argv[i];
         else {
@@ -765,7 +1025,7 @@ int cmd_query(int argc, char **argv)
         cli_error("the request must be one JSON map, such as {\"op\":\"health\"}");
         return CLI_BADINPUT;
     }
-    json_t *rep = query_send(ep, req, err, sizeof err);
+    json_t *rep = qclient_send(&q, req, err, sizeof err);
     if (!rep) {
         cli_error("%s", err);
         return CLI_BADINPUT;

@@ -30,12 +30,14 @@
 #include "logformat/olcodec.h"
 #include "logformat/olstream.h"
 #include "src/cli.h"
+#include "src/keys.h"
 
 #define WINDOW 64
 #define TABLES_MAX 4096
 
 static const char usage_text[] =
-    "usage: arbiter send FILE... [--endpoint EP] [--tables N] [--rate R] [--timeout MS] [--raw] [--json] [--quiet]\n"
+    "usage: arbiter send FILE... [--endpoint EP] [--tables N] [--rate R] [--timeout MS] [--raw]\n"
+    "                    [--key FILE --server-key KEY] [--json] [--quiet]\n"
     "\n"
     "Stream open logs (.jsonl or .mlog) to arbiterd as live tables and print\n"
     "each verdict as it arrives.\n"
@@ -49,6 +51,8 @@ static const char usage_text[] =
     "                 without a reply (default 2000)\n"
     "  --raw          send each FILE whole as one message, bytes as they are (to\n"
     "                 try what a table must not send: the daemon judges it)\n"
+    "  --key FILE     your key (arbiter keygen), for a daemon with a keyring\n"
+    "  --server-key KEY  the daemon's public key: its .pub file or 40 Z85 characters\n"
     "  --json         one verdict per line, as the daemon sent it (openlog.md 8)\n"
     "  --quiet        print only verdicts that are not ok, and the summary\n"
     "\n"
@@ -73,6 +77,7 @@ typedef struct {
 
 typedef struct {
     const char *endpoint;
+    const char *key, *server_key;  /* CURVE (keys.h), or NULL             */
     int tables, json, quiet, raw;
     double rate;
     long timeout_ms;
@@ -170,8 +175,10 @@ static int load_file(table *t, const char *path)
     return 0;
 }
 
-static int connect_table(void *ctx, table *t, const char *ep)
+static int connect_table(void *ctx, table *t, const send_opts *o)
 {
+    const char *ep = o->endpoint;
+    char err[512];
     int zero = 0;
     if (t->sock)
         zmq_close(t->sock);
@@ -185,6 +192,10 @@ static int connect_table(void *ctx, table *t, const char *ep)
      * new socket, and resend everything unanswered, in order. */
     int never = -1;
     zmq_setsockopt(t->sock, ZMQ_RECONNECT_IVL, &never, sizeof never);
+    if (keys_client_secure(t->sock, o->key, o->server_key, err, sizeof err)) {
+        cli_error("%s", err);
+        return -1;
+    }
     if (zmq_connect(t->sock, ep)) {
         cli_error("cannot connect to %s: %s", ep, zmq_strerror(errno));
         return -1;
@@ -279,6 +290,10 @@ static int parse_opts(int argc, char **argv, send_opts *o)
             return CLI_BADINPUT;
         } else if (!strcmp(a, "--endpoint")) {
             o->endpoint = argv[++i];
+        } else if (!strcmp(a, "--key")) {
+            o->key = argv[++i];
+        } else if (!strcmp(a, "--server-key")) {
+            o->server_key = argv[++i];
         } else if (!strcmp(a, "--tables")) {
             o->tables = atoi(argv[++i]);
         } else if (!strcmp(a, "--rate")) {
@@ -340,7 +355,7 @@ int cmd_send(int argc, char **argv)
             goto out;
     for (int i = 0; i < o.tables; i++) {
         total += tables[i].n;
-        if (connect_table(ctx, &tables[i], o.endpoint)) {
+        if (connect_table(ctx, &tables[i], &o)) {
             rc = CLI_BADINPUT;
             goto out;
         }
@@ -352,7 +367,7 @@ int cmd_send(int argc, char **argv)
             if (t->acked < t->n && now - t->last_progress > (uint64_t)o.timeout_ms) {
                 /* no reply for too long: a new connection, everything unanswered again */
                 t->reconnects++;
-                if (connect_table(ctx, t, o.endpoint))
+                if (connect_table(ctx, t, &o))
                     goto out;
             }
             feed_table(&o, t, now);
@@ -373,7 +388,7 @@ int cmd_send(int argc, char **argv)
                     /* what followed the lost events is gapped too: start over */
                     json_decref(v);
                     t->reconnects++;
-                    if (connect_table(ctx, t, o.endpoint))
+                    if (connect_table(ctx, t, &o))
                         goto out;
                     break;
                 }

@@ -7,7 +7,7 @@
  * snapshot without blocking the one writer.  A process killed at any point
  * leaves either the whole last transaction or none of it.
  *
- * How: five named databases (store.h lists their keys and values).  Event
+ * How: seven named databases (store.h lists their keys and values).  Event
  * keys are the match id, a zero byte and the seq in big-endian, so that
  * LMDB's byte order is seq order within a match and a cursor walks one
  * match's events with MDB_SET_RANGE.  Records are packed by hand in a
@@ -29,17 +29,17 @@
 
 struct store {
     MDB_env *env;
-    MDB_dbi matches, events, quarantine, cards, byrule;
+    MDB_dbi matches, events, quarantine, cards, byrule, seals, meta;
     size_t map_size;
 };
 
-static void put_be64(uint8_t *p, uint64_t v)
+void store_put_be64(uint8_t *p, uint64_t v)
 {
     for (int i = 7; i >= 0; i--, v >>= 8)
         p[i] = (uint8_t)v;
 }
 
-static uint64_t get_be64(const uint8_t *p)
+uint64_t store_get_be64(const uint8_t *p)
 {
     uint64_t v = 0;
     for (int i = 0; i < 8; i++)
@@ -66,8 +66,20 @@ static size_t event_key(uint8_t *key, const char *match, uint64_t seq)
         return 0;
     memcpy(key, match, n);
     key[n] = 0;
-    put_be64(key + n + 1, seq);
+    store_put_be64(key + n + 1, seq);
     return n + 9;
+}
+
+/* A database arbiter 0.1 did not have: a reader of such a store finds it
+ * missing (MDB_NOTFOUND) and sees it as empty. */
+static int open_optional(MDB_txn *txn, const char *name, unsigned flags, MDB_dbi *dbi)
+{
+    int rc = mdb_dbi_open(txn, name, flags, dbi);
+    if (rc == MDB_NOTFOUND) {
+        *dbi = (MDB_dbi)-1;
+        return 0;
+    }
+    return rc;
 }
 
 static int open_dbs(store *s, int readonly)
@@ -81,7 +93,9 @@ static int open_dbs(store *s, int readonly)
         (rc = mdb_dbi_open(txn, "events", flags, &s->events)) ||
         (rc = mdb_dbi_open(txn, "quarantine", flags, &s->quarantine)) ||
         (rc = mdb_dbi_open(txn, "cards", flags, &s->cards)) ||
-        (rc = mdb_dbi_open(txn, "byrule", flags, &s->byrule))) {
+        (rc = mdb_dbi_open(txn, "byrule", flags, &s->byrule)) ||
+        (rc = open_optional(txn, "seals", flags, &s->seals)) ||
+        (rc = open_optional(txn, "meta", flags, &s->meta))) {
         mdb_txn_abort(txn);
         return rc;
     }
@@ -172,7 +186,7 @@ int store_put_event(store *s, MDB_txn *txn, const char *match, const store_event
     size_t klen = event_key(key, match, e->seq), plen = strlen(e->peer);
     if (!klen || e->event_len > UINT32_MAX || e->verdict_len > UINT32_MAX || plen > STORE_PEER_MAX)
         return -EINVAL;
-    size_t n = 4 + e->event_len + 4 + e->verdict_len + 8 + 1 + plen + 2 * STORE_HASH;
+    size_t n = 4 + e->event_len + 4 + e->verdict_len + 8 + 1 + plen + 3 * STORE_HASH;
     MDB_val k = {klen, key}, v = {n, NULL};
     int rc = mdb_put(txn, s->events, &k, &v, MDB_RESERVE);
     if (rc)
@@ -182,11 +196,12 @@ int store_put_event(store *s, MDB_txn *txn, const char *match, const store_event
     memcpy(p += 4, e->event, e->event_len);
     put_be32(p += e->event_len, (uint32_t)e->verdict_len);
     memcpy(p += 4, e->verdict, e->verdict_len);
-    put_be64(p += e->verdict_len, e->received_ms);
+    store_put_be64(p += e->verdict_len, e->received_ms);
     *(p += 8) = (uint8_t)plen;
     memcpy(p += 1, e->peer, plen);
     memcpy(p += plen, e->chain, STORE_HASH);
-    memcpy(p + STORE_HASH, e->state, STORE_HASH);
+    memcpy(p += STORE_HASH, e->state, STORE_HASH);
+    memcpy(p + STORE_HASH, e->link, STORE_HASH);
     return 0;
 }
 
@@ -198,7 +213,7 @@ static int parse_event(const MDB_val *k, const MDB_val *v, store_event *out)
     memset(out, 0, sizeof *out);
     if (k->mv_size < 9)
         return -EINVAL;
-    out->seq = get_be64((const uint8_t *)k->mv_data + k->mv_size - 8);
+    out->seq = store_get_be64((const uint8_t *)k->mv_data + k->mv_size - 8);
     if (end - p < 4)
         return -EINVAL;
     out->event_len = get_be32(p);
@@ -213,16 +228,19 @@ static int parse_event(const MDB_val *k, const MDB_val *v, store_event *out)
         return -EINVAL;
     out->verdict = p;
     p += out->verdict_len;
-    out->received_ms = get_be64(p);
+    out->received_ms = store_get_be64(p);
     p += 8;
     size_t plen = *p++;
-    if ((size_t)(end - p) < plen + 2 * STORE_HASH)
+    if ((size_t)(end - p) != plen + 2 * STORE_HASH && (size_t)(end - p) != plen + 3 * STORE_HASH)
         return -EINVAL;
     memcpy(out->peer, p, plen);
     out->peer[plen] = 0;
     p += plen;
     memcpy(out->chain, p, STORE_HASH);
     memcpy(out->state, p + STORE_HASH, STORE_HASH);
+    out->has_link = end - p == 3 * STORE_HASH;
+    if (out->has_link)
+        memcpy(out->link, p + 2 * STORE_HASH, STORE_HASH);
     return 0;
 }
 
@@ -305,7 +323,7 @@ int store_each_match(store *s, MDB_txn *txn, store_match_fn fn, void *ctx)
 int store_put_quarantine(store *s, MDB_txn *txn, uint64_t counter, const char *json, size_t len)
 {
     uint8_t key[8];
-    put_be64(key, counter);
+    store_put_be64(key, counter);
     MDB_val k = {8, key}, v = {len, (void *)json};
     return mdb_put(txn, s->quarantine, &k, &v, 0);
 }
@@ -320,7 +338,7 @@ int store_last_quarantine(store *s, MDB_txn *txn, uint64_t *counter)
         return rc;
     rc = mdb_cursor_get(cur, &k, &v, MDB_LAST);
     if (!rc && k.mv_size == 8)
-        *counter = get_be64(k.mv_data);
+        *counter = store_get_be64(k.mv_data);
     mdb_cursor_close(cur);
     return rc == MDB_NOTFOUND ? 0 : rc;
 }
@@ -351,6 +369,84 @@ int store_get_cards(store *s, MDB_txn *txn, const char *hash_hex, const void **b
     return 0;
 }
 
+static int put_bytes(store *s, MDB_txn *txn, MDB_dbi dbi, const char *key, const void *bytes, size_t len)
+{
+    MDB_val k = {strlen(key), (void *)key}, v = {len, (void *)bytes};
+    if (dbi == (MDB_dbi)-1)
+        return EACCES;   /* a read-only store of arbiter 0.1 */
+    return mdb_put(txn, dbi, &k, &v, 0);
+}
+
+static int get_bytes(MDB_txn *txn, MDB_dbi dbi, const char *key, const void **bytes, size_t *len)
+{
+    MDB_val k = {strlen(key), (void *)key}, v;
+    int rc = dbi == (MDB_dbi)-1 ? MDB_NOTFOUND : mdb_get(txn, dbi, &k, &v);
+    if (rc)
+        return rc;
+    *bytes = v.mv_data;
+    *len = v.mv_size;
+    return 0;
+}
+
+int store_put_seal(store *s, MDB_txn *txn, const char *match, const void *bytes, size_t len)
+{
+    return put_bytes(s, txn, s->seals, match, bytes, len);
+}
+
+int store_get_seal(store *s, MDB_txn *txn, const char *match, const void **bytes, size_t *len)
+{
+    return get_bytes(txn, s->seals, match, bytes, len);
+}
+
+int store_put_meta(store *s, MDB_txn *txn, const char *name, const void *bytes, size_t len)
+{
+    return put_bytes(s, txn, s->meta, name, bytes, len);
+}
+
+int store_get_meta(store *s, MDB_txn *txn, const char *name, const void **bytes, size_t *len)
+{
+    return get_bytes(txn, s->meta, name, bytes, len);
+}
+
+int store_each_quarantine(store *s, MDB_txn *txn, uint64_t from, store_quarantine_fn fn, void *ctx)
+{
+    MDB_cursor *cur = NULL;
+    uint8_t key[8];
+    MDB_val k = {8, key}, v;
+    int rc = mdb_cursor_open(txn, s->quarantine, &cur);
+    if (rc)
+        return rc;
+    store_put_be64(key, from);
+    for (rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE); !rc; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+        if (k.mv_size != 8)
+            continue;
+        if ((rc = fn(ctx, store_get_be64(k.mv_data), v.mv_data, v.mv_size)))
+            break;
+    }
+    mdb_cursor_close(cur);
+    return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+int store_each_cards(store *s, MDB_txn *txn, store_cards_fn fn, void *ctx)
+{
+    MDB_cursor *cur = NULL;
+    MDB_val k, v;
+    char hex[STORE_KEY_MAX];
+    int rc = mdb_cursor_open(txn, s->cards, &cur);
+    if (rc)
+        return rc;
+    for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); !rc; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+        if (k.mv_size >= sizeof hex)
+            continue;
+        memcpy(hex, k.mv_data, k.mv_size);
+        hex[k.mv_size] = 0;
+        if ((rc = fn(ctx, hex, v.mv_data, v.mv_size)))
+            break;
+    }
+    mdb_cursor_close(cur);
+    return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
 int store_put_rule(store *s, MDB_txn *txn, const char *rule, const char *match, uint64_t seq)
 {
     uint8_t key[STORE_KEY_MAX];
@@ -361,7 +457,7 @@ int store_put_rule(store *s, MDB_txn *txn, const char *rule, const char *match, 
     key[r] = 0;
     memcpy(key + r + 1, match, m);
     key[r + 1 + m] = 0;
-    put_be64(key + r + m + 2, seq);
+    store_put_be64(key + r + m + 2, seq);
     MDB_val k = {r + m + 10, key}, v = {0, NULL};
     return mdb_put(txn, s->byrule, &k, &v, 0);
 }

@@ -17,18 +17,28 @@
  *                 u32 verdict length, verdict bytes (MessagePack map, the
  *                   reply sent for it),
  *                 u64 receive time (ms since the epoch),
- *                 u8 peer length, peer (text),
- *                 32 bytes chain link h(n), 32 bytes judge-view state hash
+ *                 u8 peer length, peer (text: the sender, SPEC.md 10),
+ *                 32 bytes chain link h(n), 32 bytes judge-view state hash,
+ *                 32 bytes record link k(n) (seal.h)
  *               (integers big-endian).  Only events that take a seq are
  *               stored (ok, warning, illegal, mismatch: openlog.md 8).
+ *               A record of arbiter 0.1 ends after the state hash: it has
+ *               no k(n) (has_link 0), which seal_link_next() computes.
  *   quarantine  u64 arrival counter (big-endian) -> JSON
- *                 {"time","peer","reason","bytes_hex"}: malformed input.
+ *                 {"time","peer","source","reason","length","bytes_hex",
+ *                  "skipped"?}: input refused before any match saw it.
  *   cards       BLAKE2b-256 of a card database file (hex) -> the file.
  *   byrule      rule, 0x00, match id, 0x00, seq (8 bytes BE) -> empty: the
  *               index of non-ok stored verdicts by the rule they cite.
+ *   seals       match id -> the seal of the match's record (seal.h,
+ *               SEAL_BYTES): signed after every batch that wrote the match.
+ *   meta        name -> value, about the store itself: "format" ("2" once
+ *               a daemon that seals records has opened it), "signer" (the
+ *               sealing key's public half, 32 bytes).
  *
  * The hash chain (openlog.md 10): h(n) = BLAKE2b-256(h(n-1) || event bytes
  * || verdict bytes), h(-1) = 32 zero bytes; store_chain_next() computes it.
+ * The record link and the seal (SPEC.md 10) are seal.h's.
  *
  * Errors: functions return 0 or a negative LMDB error code (mdb_strerror
  * says what it is) -- MDB_MAP_FULL (the caller grows the map with
@@ -59,6 +69,8 @@ typedef struct {
     char peer[STORE_PEER_MAX + 1];
     uint8_t chain[STORE_HASH];
     uint8_t state[STORE_HASH];
+    uint8_t link[STORE_HASH];      /* k(n); meaningful when has_link      */
+    int has_link;                  /* 0: written by arbiter 0.1, no k(n)  */
 } store_event;
 
 /* Open (creating it, mode 0700) the store in directory `dir`.  readonly:
@@ -88,12 +100,18 @@ int store_put_summary(store *s, MDB_txn *txn, const char *match, const char *jso
 int store_put_quarantine(store *s, MDB_txn *txn, uint64_t counter, const char *json, size_t len);
 int store_put_cards(store *s, MDB_txn *txn, const char *hash_hex, const void *bytes, size_t len);
 int store_put_rule(store *s, MDB_txn *txn, const char *rule, const char *match, uint64_t seq);
+int store_put_seal(store *s, MDB_txn *txn, const char *match, const void *bytes, size_t len);
+int store_put_meta(store *s, MDB_txn *txn, const char *name, const void *bytes, size_t len);
+
+/* store_put_event writes has_link records only: the link is always kept. */
 
 /* Reads, inside any transaction.  store_get_event: MDB_NOTFOUND when that
  * seq is not stored.  store_get_summary: *json points into the map. */
 int store_get_event(store *s, MDB_txn *txn, const char *match, uint64_t seq, store_event *out);
 int store_get_summary(store *s, MDB_txn *txn, const char *match, const char **json, size_t *len);
 int store_get_cards(store *s, MDB_txn *txn, const char *hash_hex, const void **bytes, size_t *len);
+int store_get_seal(store *s, MDB_txn *txn, const char *match, const void **bytes, size_t *len);
+int store_get_meta(store *s, MDB_txn *txn, const char *name, const void **bytes, size_t *len);
 
 /* The highest quarantine counter in use, 0 when empty. */
 int store_last_quarantine(store *s, MDB_txn *txn, uint64_t *counter);
@@ -110,6 +128,18 @@ int store_each_match(store *s, MDB_txn *txn, store_match_fn fn, void *ctx);
 
 /* Count the quarantine entries. */
 int store_count_quarantine(store *s, MDB_txn *txn, size_t *n);
+
+/* Call fn for each quarantine entry from counter `from` on, in order. */
+typedef int (*store_quarantine_fn)(void *ctx, uint64_t counter, const char *json, size_t len);
+int store_each_quarantine(store *s, MDB_txn *txn, uint64_t from, store_quarantine_fn fn, void *ctx);
+
+/* Call fn for each stored card database (hash in hex, the file's bytes). */
+typedef int (*store_cards_fn)(void *ctx, const char *hash_hex, const void *bytes, size_t len);
+int store_each_cards(store *s, MDB_txn *txn, store_cards_fn fn, void *ctx);
+
+/* 8 bytes big-endian, the byte order of every integer the store keeps. */
+void store_put_be64(uint8_t *p, uint64_t v);
+uint64_t store_get_be64(const uint8_t *p);
 
 /* h(n) from h(n-1) and the event's and verdict's bytes (openlog.md 10). */
 void store_chain_next(const uint8_t prev[STORE_HASH], const void *event, size_t event_len, const void *verdict,

@@ -1,0 +1,70 @@
+/* daemon.h -- what the parts of arbiterd share.
+ *
+ * arbiterd is one thread and one loop (arbiterd.c).  Its parts are modules
+ * with their own state -- the store (store.h), the card databases
+ * (cardset.h), the live matches (live.h), the quarantine (quarantine.h),
+ * the feed (feed.h), the gate (gate.h) -- and two that act on all of them:
+ * ingest.h (events in, verdicts out) and query.h (questions answered).
+ * This struct is how those two reach the others, and where the numbers
+ * `health` reports are counted.  It is made and torn down by arbiterd.c
+ * only; a fuzz target makes one over a scratch store.
+ */
+#ifndef ARBITER_DAEMON_H
+#define ARBITER_DAEMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "src/cardset.h"
+#include "src/feed.h"
+#include "src/gate.h"
+#include "src/keys.h"
+#include "src/live.h"
+#include "src/quarantine.h"
+#include "src/store.h"
+
+#define DAEMON_MAX_MATCHES 10000    /* --max-matches default (SPEC.md 9.2) */
+#define DAEMON_IDLE_MS (10 * 60 * 1000)   /* an idle match may leave memory */
+
+typedef struct {
+    uint64_t events_stored, batches;
+    uint64_t judge_us, commit_us, commit_us_max, batch_max;
+    uint64_t replies_dropped;       /* a connection's queue was full        */
+    uint64_t query_replies_dropped;
+    uint64_t refused_owner, refused_key, refused_limits, refused_record;
+    uint64_t evicted;               /* sessions that left memory for room   */
+} daemon_stats;
+
+typedef struct {
+    /* set up by arbiterd.c */
+    const char *dbdir;
+    size_t max_matches;
+    store *st;
+    cardset *cards;
+    live_table *live;
+    quarantine *quar;
+    feed *feed;                     /* NULL: no feed (a fuzz target)        */
+    gate *gate;                     /* NULL: everyone anonymous, judge      */
+    keys_pair key;                  /* the daemon's own: seals, CURVE       */
+    uint64_t started_ms;
+
+    /* the transaction the sessions read the record in (verify_session_lean
+     * asks for stored events while it judges); set around each batch */
+    MDB_txn *txn;
+
+    /* the store's state: 0 serving, 1 the disk is full (SPEC.md 9.2) */
+    int disk_full;
+    char store_error[256];
+
+    daemon_stats stats;
+} daemon_ctx;
+
+/* Milliseconds since the epoch, and a monotonic clock in microseconds. */
+uint64_t daemon_now_ms(void);
+uint64_t daemon_mono_us(void);
+
+/* Who sent a message (gate_who), or, without a gate, an anonymous judge.
+ * 0, or -1 when the key was revoked. */
+int daemon_who(const daemon_ctx *d, void *msg, gate_peer *out);
+
+#endif

@@ -1,0 +1,35 @@
+/* query.h -- the query socket: health, matches, events, boards (openlog.md 9).
+ *
+ * A ROUTER.  A request is one map {"op": ...} in MessagePack or JSON; the
+ * reply, in the same encoding, is {"ok":true,...} or {"ok":false,"error":
+ * SENTENCE}.  README.md lists every op and key; SPEC.md 9 settles paging
+ * and 9.3 who may ask what: the view a client may see follows its role
+ * (judges every view and the raw bytes, a table the player views of the
+ * matches it owns, everybody the public view), and every refusal is an
+ * {"ok":false} with a sentence.
+ *
+ * A request may come with an empty delimiter frame before it (a REQ
+ * socket): the reply carries it back.  Replies never wait: at most
+ * QUERY_SNDHWM wait for one connection, a reply past that is dropped and
+ * counted.  Lists come in pages of QUERY_PAGE.
+ */
+#ifndef ARBITER_QUERY_H
+#define ARBITER_QUERY_H
+
+#include <jansson.h>
+
+#include "src/daemon.h"
+
+#define QUERY_SNDHWM 4
+#define QUERY_PAGE 1000
+
+/* Set the query socket's options (before zmq_bind).  0, or -1. */
+int query_setup(void *sock);
+
+/* Answer one waiting request, if any.  Never blocks. */
+void query_serve(daemon_ctx *d, void *sock);
+
+/* The reply to one request from `who`: a new reference, never NULL. */
+json_t *query_answer(daemon_ctx *d, json_t *req, const gate_peer *who);
+
+#endif
