@@ -1,0 +1,358 @@
+/* test_daemon_parts.c -- the daemon's parts that stand alone: key files and
+ * the keyring (keys.h), record links and seals (seal.h), the table of live
+ * matches (live.h) and the quarantine's bounds (quarantine.h).  The daemon
+ * as a whole is tested from outside (tests/e2e_*.sh). */
+#include <criterion/criterion.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "src/carddb.h"
+#include "src/keys.h"
+#include "src/live.h"
+#include "src/quarantine.h"
+#include "src/seal.h"
+#include "src/store.h"
+
+static char dir[64];
+
+static void setup(void)
+{
+    cr_assert(sodium_init() >= 0);
+    snprintf(dir, sizeof dir, "/tmp/arbiter-parts-XXXXXX");
+    cr_assert(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert(system(cmd) == 0);
+}
+
+TestSuite(parts, .init = setup, .fini = teardown);
+
+static const char *write_file(const char *name, const char *text)
+{
+    static char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+/* ---- keys ---------------------------------------------------------------- */
+
+Test(parts, keys_written_and_read_back)
+{
+    keys_pair k, back, pub;
+    char err[256], prefix[128], path[160];
+    cr_assert_eq(keys_generate("table-07", &k), 0);
+    snprintf(prefix, sizeof prefix, "%s/table-07", dir);
+    cr_assert_eq(keys_write(&k, prefix, err, sizeof err), 0, "%s", err);
+    snprintf(path, sizeof path, "%s.key", prefix);
+    cr_assert_eq(keys_read(path, &back, err, sizeof err), 0, "%s", err);
+    cr_assert(back.has_secret);
+    cr_assert_str_eq(back.name, "table-07");
+    cr_assert_eq(memcmp(&back.curve_secret, &k.curve_secret, 32), 0);
+    cr_assert_eq(memcmp(&back.sign_secret, &k.sign_secret, 64), 0);
+    snprintf(path, sizeof path, "%s.pub", prefix);
+    cr_assert_eq(keys_read(path, &pub, err, sizeof err), 0, "%s", err);
+    cr_assert_not(pub.has_secret);
+    cr_assert_eq(memcmp(pub.curve_public, k.curve_public, 32), 0);
+    /* never over an existing key */
+    cr_assert_neq(keys_write(&k, prefix, err, sizeof err), 0);
+    cr_assert(strstr(err, "cannot create"), "%s", err);
+}
+
+Test(parts, keys_a_secret_pasted_from_another_file_is_refused)
+{
+    keys_pair a, b, back;
+    char err[256], prefix[128], path[160], text[2048];
+    cr_assert_eq(keys_generate("a", &a), 0);
+    cr_assert_eq(keys_generate("b", &b), 0);
+    char ap[41], bs[41];
+    keys_z85(a.curve_public, ap);
+    keys_z85(b.curve_secret, bs);
+    snprintf(text, sizeof text, "name = a\ncurve-public = %s\ncurve-secret = %s\nsign-public = %064d\nsign-secret = %0128d\n",
+             ap, bs, 0, 0);
+    snprintf(prefix, sizeof prefix, "mixed.key");
+    snprintf(path, sizeof path, "%s", write_file(prefix, text));
+    cr_assert_neq(keys_read(path, &back, err, sizeof err), 0);
+    cr_assert(strstr(err, "does not match its public key"), "%s", err);
+}
+
+Test(parts, keyring_names_the_line_at_fault)
+{
+    keys_pair k;
+    char z[41], text[512], err[256];
+    keyring *r = NULL;
+    cr_assert_eq(keys_generate("t", &k), 0);
+    keys_z85(k.curve_public, z);
+    struct {
+        const char *fmt, *why;
+    } bad[] = {
+        {"# ring\nwizard t %s\n", "line 2: an unknown role"},
+        {"table t %s extra\n", "line 1: more than three fields"},
+        {"table t\n", "line 1: not three fields"},
+        {"table bad/name %s\n", "line 1: a name that is not"},
+        {"table t %.39s\n", "line 1: a key that is not 40 Z85"},
+        {"table t %s\njudge t %s\n", "line 2: the name t is listed twice"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(text, sizeof text, bad[i].fmt, z, z);
+        cr_assert_neq(keyring_load(write_file("ring", text), &r, err, sizeof err), 0, "case %zu", i);
+        cr_assert_null(r);
+        cr_assert(strstr(err, bad[i].why), "case %zu: %s", i, err);
+    }
+    cr_assert_neq(keyring_load("/nonexistent/ring", &r, err, sizeof err), 0);
+    cr_assert(strstr(err, "cannot read the keyring"), "%s", err);
+}
+
+Test(parts, keyring_finds_each_key_and_its_role)
+{
+    keys_pair k[3];
+    char z[3][41], text[512], err[256];
+    keyring *r = NULL;
+    for (int i = 0; i < 3; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "k%d", i);
+        cr_assert_eq(keys_generate(name, &k[i]), 0);
+        keys_z85(k[i].curve_public, z[i]);
+    }
+    snprintf(text, sizeof text, "table  k0 %s\n\n# a judge\n\tjudge k1\t%s\n", z[0], z[1]);
+    cr_assert_eq(keyring_load(write_file("ring", text), &r, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(keyring_size(r), 2);
+    const keys_entry *e = keyring_find(r, k[1].curve_public);
+    cr_assert(e && e->role == KEYS_JUDGE && !strcmp(e->name, "k1"));
+    cr_assert(keyring_find_z85(r, z[0]) && keyring_find_z85(r, z[0])->role == KEYS_TABLE);
+    cr_assert_null(keyring_find(r, k[2].curve_public));
+    cr_assert_null(keyring_find_z85(r, "not a key"));
+    keyring_destroy(&r);
+    cr_assert_null(r);
+}
+
+/* ---- seals ------------------------------------------------------------------- */
+
+static store_event event_of(uint64_t seq, const char *bytes, const char *peer)
+{
+    store_event e;
+    memset(&e, 0, sizeof e);
+    e.seq = seq;
+    e.event = (const uint8_t *)bytes;
+    e.event_len = strlen(bytes);
+    e.verdict = (const uint8_t *)"ok";
+    e.verdict_len = 2;
+    e.received_ms = 1700000000000ull + seq;
+    snprintf(e.peer, sizeof e.peer, "%s", peer);
+    return e;
+}
+
+/* A record of three events with its links, walked, and its seal. */
+static void make_record(store_event ev[3], seal_walk *w, seal *s, const keys_pair *k)
+{
+    uint8_t h[32] = {0}, l[32] = {0};
+    static const char *const bytes[3] = {"e0", "e1", "e2"};
+    seal_walk_init(w);
+    for (int i = 0; i < 3; i++) {
+        ev[i] = event_of((uint64_t)i, bytes[i], "t@local/00");
+        store_chain_next(h, ev[i].event, ev[i].event_len, ev[i].verdict, ev[i].verdict_len, ev[i].chain);
+        seal_link_next(l, &ev[i], ev[i].link);
+        ev[i].has_link = 1;
+        memcpy(h, ev[i].chain, 32);
+        memcpy(l, ev[i].link, 32);
+        seal_walk_event(w, &ev[i]);
+    }
+    memset(s, 0, sizeof *s);
+    s->events = 3;
+    memcpy(s->chain, h, 32);
+    memcpy(s->link, l, 32);
+    seal_summary_hash("{}", 2, s->summary);
+    seal_sign(s, "m-1", k->sign_public, k->sign_secret);
+}
+
+Test(parts, seal_covers_events_heads_summary_and_signer)
+{
+    keys_pair k, other;
+    store_event ev[3];
+    seal_walk w;
+    seal s, back;
+    uint8_t bytes[SEAL_BYTES];
+    cr_assert_eq(keys_generate("d", &k), 0);
+    cr_assert_eq(keys_generate("o", &other), 0);
+    make_record(ev, &w, &s, &k);
+    cr_assert(w.chain_broken < 0 && w.link_broken < 0 && w.hole < 0 && !w.legacy);
+    seal_encode(&s, bytes);
+    cr_assert_eq(seal_check(bytes, sizeof bytes, "m-1", &w, "{}", 2, k.sign_public, &back), 0);
+    cr_assert_eq(seal_check(NULL, 0, "m-1", &w, "{}", 2, NULL, &back), SEAL_MISSING);
+    cr_assert_eq(seal_check(bytes, 10, "m-1", &w, "{}", 2, NULL, &back), SEAL_UNREADABLE);
+    cr_assert_eq(seal_check(bytes, sizeof bytes, "m-1", &w, "{\"x\":1}", 7, NULL, &back), SEAL_SUMMARY);
+    cr_assert_eq(seal_check(bytes, sizeof bytes, "m-1", &w, "{}", 2, other.sign_public, &back), SEAL_SIGNER);
+    cr_assert_eq(seal_check(bytes, sizeof bytes, "m-2", &w, "{}", 2, NULL, &back), SEAL_SIGNATURE);
+    bytes[20] ^= 1;   /* inside the chain head */
+    cr_assert_eq(seal_check(bytes, sizeof bytes, "m-1", &w, "{}", 2, NULL, &back), SEAL_SIGNATURE | SEAL_HEADS);
+    /* one event fewer: another count and other heads */
+    seal_walk w2;
+    seal_walk_init(&w2);
+    seal_walk_event(&w2, &ev[0]);
+    seal_walk_event(&w2, &ev[1]);
+    seal_encode(&s, bytes);
+    cr_assert_eq(seal_check(bytes, sizeof bytes, "m-1", &w2, "{}", 2, NULL, &back), SEAL_EVENTS | SEAL_HEADS);
+}
+
+Test(parts, seal_walk_finds_the_altered_event_and_part)
+{
+    keys_pair k;
+    store_event ev[3];
+    seal_walk w;
+    seal s;
+    cr_assert_eq(keys_generate("d", &k), 0);
+    make_record(ev, &w, &s, &k);
+    ev[1].received_ms++;   /* the receive time of #1 */
+    seal_walk_init(&w);
+    for (int i = 0; i < 3; i++)
+        seal_walk_event(&w, &ev[i]);
+    cr_assert_eq(w.link_broken, 1);
+    cr_assert_eq(w.chain_broken, -1);
+    ev[1].received_ms--;
+    ev[2].event = (const uint8_t *)"E2";   /* the bytes of #2 */
+    seal_walk_init(&w);
+    for (int i = 0; i < 3; i++)
+        seal_walk_event(&w, &ev[i]);
+    cr_assert_eq(w.chain_broken, 2);
+    cr_assert_eq(w.link_broken, -1);   /* k(2) covers the stored h(2) */
+    seal_walk_init(&w);
+    seal_walk_event(&w, &ev[0]);
+    seal_walk_event(&w, &ev[2]);
+    cr_assert_eq(w.hole, 1);
+}
+
+Test(parts, seal_head_is_five_groups_and_matches_a_prefix)
+{
+    keys_pair k;
+    store_event ev[3];
+    seal_walk w;
+    seal s;
+    char head[SEAL_HEAD_TEXT], upper[SEAL_HEAD_TEXT];
+    cr_assert_eq(keys_generate("d", &k), 0);
+    make_record(ev, &w, &s, &k);
+    seal_head(&s, "m-1", head);
+    cr_assert_eq(strlen(head), 24);
+    cr_assert(head[4] == '-' && head[9] == '-' && head[14] == '-' && head[19] == '-');
+    cr_assert(seal_head_matches(&s, "m-1", head));
+    for (int i = 0; head[i]; i++)
+        upper[i] = (char)(head[i] >= 'a' && head[i] <= 'f' ? head[i] - 'a' + 'A' : head[i]);
+    upper[24] = 0;
+    cr_assert(seal_head_matches(&s, "m-1", upper));
+    cr_assert(seal_head_matches(&s, "m-1", (char[]){head[0], head[1], head[2], head[3], ' ', head[5], head[6], head[7], head[8], 0}));
+    cr_assert_not(seal_head_matches(&s, "m-1", "12"));   /* too short to mean anything */
+    cr_assert_not(seal_head_matches(&s, "m-2", head));
+}
+
+/* ---- the live table ------------------------------------------------------------ */
+
+static verify_session *session(void)
+{
+    /* a session needs a card database only to judge: the fixture one */
+    static cards *db;
+    verify_session *s = NULL;
+    char err[1024];
+    if (!db)
+        cr_assert_eq(carddb_load_file(carddb_default_path(), &db, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(verify_session_new(db, "x", &s), VERIFY_OK);
+    return s;
+}
+
+Test(parts, live_table_counts_evicts_and_does_not_grow_on_churn)
+{
+    live_table *t = NULL;
+    char id[32];
+    cr_assert_eq(live_table_new(4, &t), 0);
+    for (int round = 0; round < 20000; round++) {
+        snprintf(id, sizeof id, "m-%d", round);
+        live *l = live_slot(t, id);
+        cr_assert(l);
+        live_attach(t, l, session());
+        l->used_ms = (uint64_t)round;
+        if (live_count(t) > live_max(t)) {
+            live *old = live_lru(t, UINT64_MAX);
+            cr_assert(old);
+            cr_assert_str_eq(old->id, (snprintf(id, sizeof id, "m-%d", round - 4), id));
+            live_clear(t, old);
+        }
+        cr_assert(live_count(t) <= 4);
+    }
+    /* 20,000 matches came and went: tombstones were dropped, not kept */
+    cr_assert_null(live_find(t, "m-0"));
+    cr_assert(live_find(t, "m-19999"));
+    cr_assert_eq(live_damage(t, "m-19999"), 0);
+    cr_assert_eq(live_count(t), 3);
+    cr_assert_eq(live_damaged(t), 1);
+    cr_assert(live_find(t, "m-19999")->damaged);
+    live_table_destroy(&t);
+    cr_assert_null(t);
+}
+
+/* ---- the quarantine ---------------------------------------------------------------- */
+
+static int put(quarantine *q, store *st, const char *source, int n)
+{
+    MDB_txn *txn;
+    cr_assert_eq(mdb_txn_begin(store_env(st), NULL, 0, &txn), 0);
+    for (int i = 0; i < n; i++)
+        cr_assert_eq(quarantine_put(q, txn, source, "peer", "malformed", "\xdd\xff", 2), 0);
+    quarantine_commit(q);
+    return mdb_txn_commit(txn);
+}
+
+Test(parts, quarantine_keeps_a_source_bounded_then_samples)
+{
+    store *st = NULL;
+    quarantine *q = NULL;
+    MDB_txn *txn;
+    char err[256];
+    size_t n = 0;
+    cr_assert_eq(store_open(dir, 0, 0, &st, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(mdb_txn_begin(store_env(st), NULL, MDB_RDONLY, &txn), 0);
+    cr_assert_eq(quarantine_new(st, txn, 100000, &q), 0);
+    mdb_txn_abort(txn);
+    cr_assert_eq(put(q, st, "flooder", QUARANTINE_PER_SOURCE + 2 * QUARANTINE_SAMPLE), 0);
+    cr_assert_eq(quarantine_kept(q), QUARANTINE_PER_SOURCE + 2);
+    cr_assert_eq(quarantine_dropped(q), 2 * QUARANTINE_SAMPLE - 2);
+    cr_assert_eq(put(q, st, "table-07", 3), 0);   /* another source is not held back */
+    cr_assert_eq(quarantine_kept(q), QUARANTINE_PER_SOURCE + 5);
+    cr_assert_eq(mdb_txn_begin(store_env(st), NULL, MDB_RDONLY, &txn), 0);
+    cr_assert_eq(store_count_quarantine(st, txn, &n), 0);
+    mdb_txn_abort(txn);
+    cr_assert_eq(n, QUARANTINE_PER_SOURCE + 5);
+    quarantine_destroy(&q);
+    store_close(&st);
+}
+
+Test(parts, quarantine_total_limit_and_an_aborted_batch)
+{
+    store *st = NULL;
+    quarantine *q = NULL;
+    MDB_txn *txn;
+    char err[256];
+    cr_assert_eq(store_open(dir, 0, 0, &st, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(mdb_txn_begin(store_env(st), NULL, MDB_RDONLY, &txn), 0);
+    cr_assert_eq(quarantine_new(st, txn, 5, &q), 0);
+    mdb_txn_abort(txn);
+    /* an aborted batch leaves nothing behind, not even in the counts */
+    cr_assert_eq(mdb_txn_begin(store_env(st), NULL, 0, &txn), 0);
+    cr_assert_eq(quarantine_put(q, txn, "a", "p", "r", "x", 1), 0);
+    mdb_txn_abort(txn);
+    quarantine_abort(q);
+    cr_assert_eq(quarantine_kept(q), 0);
+    cr_assert_eq(put(q, st, "a", 3), 0);
+    cr_assert_eq(put(q, st, "b", 4), 0);
+    cr_assert_eq(quarantine_kept(q), 5);
+    cr_assert_eq(quarantine_dropped(q), 2);
+    quarantine_destroy(&q);
+    store_close(&st);
+}
