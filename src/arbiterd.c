@@ -383,8 +383,10 @@ static int serve(daemon_ctx *d, const options *o, void *in, void *fd, void *q, i
         } else if (!waiting && (items[2].revents & ZMQ_POLLIN) && ingest_turn(g)) {
             return 1;   /* nothing of the batch is acknowledged */
         }
-        if (items[0].revents & ZMQ_POLLIN)
-            query_serve(d, q);
+        /* a few queries a turn: health stays quick beside a busy ingest */
+        for (int i = 0; (items[0].revents & ZMQ_POLLIN) && i < 8; i++)
+            if (!query_serve(d, q))
+                break;
     }
     return 0;
 }

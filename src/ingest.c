@@ -572,6 +572,7 @@ static int commit_batch(ingest *g)
     for (;;) {
         MDB_txn *txn = NULL;
         uint64_t t0 = daemon_mono_us(), t1;
+        daemon_stats before = d->stats;   /* what a failed attempt counted is taken back */
         int rc = mdb_txn_begin(store_env(d->st), NULL, 0, &txn);
         d->txn = rc ? NULL : txn;
         for (int i = 0; !rc && i < g->n; i++)
@@ -603,6 +604,7 @@ static int commit_batch(ingest *g)
             return 0;
         }
         forget_batch(g);
+        d->stats = before;
         if (rc == MDB_MAP_FULL && store_grow(d->st) == 0) {
             dlog(DLOG_WARN, "store map full: grown to %zu MiB, judging the batch of %d again",
                  store_map_size(d->st) >> 20, g->n);

@@ -478,16 +478,20 @@ static json_t *read_request(daemon_ctx *d, zmq_msg_t *f, int frames, int *as_jso
     return rep;
 }
 
-void query_serve(daemon_ctx *d, void *sock)
+int query_serve(daemon_ctx *d, void *sock)
 {
     zmq_msg_t ident, f[3];
     int frames = 0, more, as_json = 1;
     gate_peer who;
 
     zmq_msg_init(&ident);
-    if (zmq_msg_recv(&ident, sock, ZMQ_DONTWAIT) < 0 || !(more = zmq_msg_more(&ident))) {
+    if (zmq_msg_recv(&ident, sock, ZMQ_DONTWAIT) < 0) {
         zmq_msg_close(&ident);
-        return;
+        return 0;
+    }
+    if (!(more = zmq_msg_more(&ident))) {
+        zmq_msg_close(&ident);
+        return 1;
     }
     while (more) {   /* the parts of a message arrive together */
         zmq_msg_t m;
@@ -528,4 +532,5 @@ void query_serve(daemon_ctx *d, void *sock)
     for (int i = 0; i < frames && i < 3; i++)
         zmq_msg_close(&f[i]);
     zmq_msg_close(&ident);
+    return 1;
 }

@@ -26,8 +26,9 @@
 /* Set the query socket's options (before zmq_bind).  0, or -1. */
 int query_setup(void *sock);
 
-/* Answer one waiting request, if any.  Never blocks. */
-void query_serve(daemon_ctx *d, void *sock);
+/* Answer one waiting request: 1, or 0 when none was waiting.  Never
+ * blocks. */
+int query_serve(daemon_ctx *d, void *sock);
 
 /* The reply to one request from `who`: a new reference, never NULL. */
 json_t *query_answer(daemon_ctx *d, json_t *req, const gate_peer *who);
