@@ -130,7 +130,7 @@ m=snap-open-prime-singular
 cp -r "$STORE" "$TMP/copy"
 "$ARBITER" audit "$m" --db "$STORE" --against "$TMP/copy" --json 2>/dev/null | jq -e '.against.diverge_at == null' >/dev/null &&
     pass "two copies of a record agree, link for link (--against)" || fail "two copies of a record do not agree"
-"$top_builddir/tests/store_tamper" "$STORE" "$m" 17 || fail "store_tamper"
+"$top_builddir/tests/store_tamper" "$STORE" event "$m" 17 || fail "store_tamper"
 "$ARBITER" audit "$m" --db "$TMP/copy" --against "$STORE" | grep -q 'the records diverge at #17' &&
     pass "audit --against finds the first event where two records of a match diverge (#17)" ||
     fail "audit --against does not find the divergence at #17"
