@@ -443,6 +443,16 @@ static int read_message(void *sock, item *it)
     it->frames = 1;
     it->delimiter = zmq_msg_size(&it->body) == 0;
     int more = zmq_msg_more(&it->body);
+    if (it->delimiter && more) {
+        /* a REQ socket's envelope: what follows it is what the client
+         * meant to send (its bytes are quarantined, its encoding answered) */
+        zmq_msg_close(&it->body);
+        zmq_msg_init(&it->body);
+        if (zmq_msg_recv(&it->body, sock, ZMQ_DONTWAIT) < 0)
+            goto skip;
+        it->frames++;
+        more = zmq_msg_more(&it->body);
+    }
     while (more) {
         zmq_msg_t extra;
         zmq_msg_init(&extra);
