@@ -905,23 +905,35 @@ static size_t skip_string(const char *t, size_t i, size_t n)
     return i + 1;
 }
 
-/* Record the offset of every value of a text jansson has already parsed. */
+/* Where a scalar (number, true, false, null) ends.  Not strchr(): it
+ * finds the terminating NUL, and jansson lets a NUL byte through after a
+ * number, so a scan that stopped there would never move again. */
+static int scalar_end(char c)
+{
+    return c == ',' || c == ']' || c == '}' || c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Record the offset of every value of a text jansson has already parsed.
+ * Every step moves *i forward, whatever the bytes: the offsets only place
+ * error messages, and a scan that stands still would loop for ever on one
+ * message (a fuzzer found `{"a":[4\0]}` doing that). */
 static int json_offsets(const char *t, size_t n, size_t *i, olpos *pos, int depth)
 {
     int rc;
     *i = skip_ws(t, *i, n);
     if ((rc = push_off(pos, *i)))
         return rc;
-    if (*i >= n || depth > 64)
+    if (*i >= n)
         return OL_OK;
     char open = t[*i];
     if (open == '"') {
         *i = skip_string(t, *i, n);
         return OL_OK;
     }
-    if (open != '{' && open != '[') {
-        while (*i < n && !strchr(",]} \t\r\n", t[*i]))
+    if ((open != '{' && open != '[') || depth > OL_DEPTH_MAX) {
+        do
             (*i)++;
+        while (*i < n && !scalar_end(t[*i]));
         return OL_OK;
     }
     char close = open == '{' ? '}' : ']';
@@ -1005,6 +1017,12 @@ static int json_tree(const char *text, size_t len, ol_origin origin, json_t **ou
                      olpos *pos, olerror *err)
 {
     json_error_t je;
+    /* RFC 8259 has no raw NUL byte anywhere in a text (in a string it is
+     * \u0000, which the string checks refuse); jansson lets one through
+     * after a number, so it is refused here, before jansson sees it. */
+    const char *nul = memchr(text, 0, len);
+    if (nul)
+        return errf_at(err, origin, text, (size_t)(nul - text), "a NUL byte; a JSON text has none");
     json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     if (!j) {
         /* jansson counts columns in characters from 1, like we do. */

@@ -161,6 +161,24 @@ Test(olcodec, frame_with_trailing_bytes_is_malformed)
     cr_assert_str_eq(err.msg, "byte 31: 2 trailing bytes after the event.");
 }
 
+/* Found by fuzz_decode_json: jansson lets a NUL byte through after a
+ * number, and the offset scan stood still there, looping for ever (the
+ * daemon decodes every message starting with '{' this way). */
+Test(olcodec, json_with_a_nul_after_a_number_is_answered, .timeout = 10)
+{
+    static const char *const texts[] = {"{\"match\":[4\0]}", "[\r\r\r\r4\0\t]",
+                                        "{\"match\":\"m\",\"seq\":0\0,\"type\":\"end\",\"by\":\"p1\"}"};
+    static const size_t lens[] = {14, 9, 45};
+    for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) {
+        olevent *ev = NULL;
+        olerror err;
+        cr_assert_eq(olcodec_decode_json(texts[k], lens[k], (ol_origin){0, 0}, &ev, &err), OL_EMALFORMED,
+                     "text %zu", k);
+        cr_assert(err.msg[0], "text %zu: a refusal has a sentence", k);
+        cr_assert_eq(olcodec_decode_message(texts[k], lens[k], &ev, NULL), OL_EMALFORMED, "text %zu", k);
+    }
+}
+
 Test(olcodec, frame_over_64k_is_malformed_before_parsing)
 {
     size_t n = OL_EVENT_MAX + 1;
