@@ -1,0 +1,45 @@
+# fuzz.mk -- the libFuzzer targets (fuzz/README.md), included by Makefile.am.
+#
+#   make fuzz            build every target with clang (ASan + UBSan + libFuzzer)
+#   make fuzz-seeds      write the seed corpora from the fixtures (fuzz/seed.sh)
+#   make fuzz-smoke      run each target for FUZZ_SECONDS (default 15) from its
+#                        seeds; a crash, a leak or a harness abort fails it
+#
+# The library is compiled a second time, by clang with coverage
+# instrumentation, into fuzz/obj/: libFuzzer needs the code under test
+# instrumented, and the plain and sanitizer builds are gcc's.  Nothing here
+# is part of `all` or `check`: clang is needed only for these targets.
+
+FUZZ_CC = clang
+FUZZ_SECONDS = 15
+FUZZ_TARGETS = fuzz_decode_msgpack fuzz_decode_json fuzz_session fuzz_query fuzz_cards fuzz_deck
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wno-unused-parameter
+FUZZ_CPPFLAGS = -I$(top_srcdir) -DARBITER_DATADIR='"$(pkgdatadir)"' -DFUZZ_SRCDIR='"$(abs_top_srcdir)"' $(DEPS_CFLAGS)
+FUZZ_LIB_OBJS = $(patsubst %.c,fuzz/obj/%.o,$(filter %.c,$(libarbiter_a_SOURCES)) fuzz/harness.c)
+FUZZ_BINS = $(addprefix fuzz/,$(FUZZ_TARGETS))
+
+fuzz: $(FUZZ_BINS)
+
+fuzz/obj/%.o: $(top_srcdir)/%.c
+	@mkdir -p $(@D)
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+
+$(FUZZ_BINS): fuzz/%: fuzz/obj/fuzz/%.o $(FUZZ_LIB_OBJS)
+	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ $(DEPS_LIBS) -o $@
+
+-include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_TARGETS:%=fuzz/obj/fuzz/%.d)
+
+fuzz-seeds:
+	$(SHELL) $(top_srcdir)/fuzz/seed.sh $(top_srcdir) fuzz/seeds
+
+fuzz-smoke: fuzz fuzz-seeds
+	FUZZ_SECONDS=$(FUZZ_SECONDS) $(SHELL) $(top_srcdir)/fuzz/run.sh $(top_srcdir) fuzz $(FUZZ_TARGETS)
+
+fuzz-clean:
+	rm -rf fuzz/obj fuzz/seeds fuzz/corpus fuzz/logs
+	rm -f $(FUZZ_BINS)
+
+clean-local: fuzz-clean
+
+.PHONY: fuzz fuzz-seeds fuzz-smoke fuzz-clean
