@@ -202,6 +202,20 @@ static int endpoint_local(const char *ep)
 
 /* ---- start-up ---------------------------------------------------------------- */
 
+/* A keyring that cannot be loaded stops the start before anything else
+ * (SPEC.md 9.3: fail closed); gate_new() loads it again for use. */
+static int keyring_check(const char *path)
+{
+    char err[512];
+    keyring *r = NULL;
+    if (keyring_load(path, &r, err, sizeof err)) {
+        dlog(DLOG_ERROR, "%s: arbiterd does not start without a good keyring", err);
+        return -1;
+    }
+    keyring_destroy(&r);
+    return 0;
+}
+
 static int make_dirs(const char *dir)
 {
     char path[4096];
@@ -351,6 +365,7 @@ static int open_sockets(daemon_ctx *d, const options *o, void *zctx, void **in, 
 static void reload(daemon_ctx *d, const options *o)
 {
     dlog(DLOG_INFO, "SIGHUP: reloading the card databases and the keyring");
+    d->stats.reloads++;
     if (cardset_load(d->cards, o->card_files, o->n_card_files) == 0)
         save_cards(d);
     if (d->gate)
@@ -405,15 +420,20 @@ int main(int argc, char **argv)
     dlog_set_level(o.level);
     if (sodium_init() < 0)
         return 2;
-    int local = endpoint_local(o.ingest_ep) && endpoint_local(o.feed_ep) && endpoint_local(o.query_ep);
-    if (!local && !o.keyring && !o.insecure) {
-        dlog(DLOG_ERROR, "an endpoint is not on loopback and there is no --keyring: anybody who reaches it could "
-             "write into any match; give --keyring (SPEC.md 9.3), or --insecure to accept that");
+    const char *open_ep = !endpoint_local(o.ingest_ep) ? o.ingest_ep
+                          : !endpoint_local(o.feed_ep) ? o.feed_ep
+                          : !endpoint_local(o.query_ep) ? o.query_ep : NULL;
+    if (open_ep && !o.keyring && !o.insecure) {
+        dlog(DLOG_ERROR, "%s is not on loopback and there is no --keyring: anybody who reaches it could write into "
+             "any match; give --keyring (SPEC.md 9.3), or --insecure to accept that", open_ep);
         return 2;
     }
-    if (!local && !o.keyring)
-        dlog(DLOG_WARN, "--insecure: endpoints reachable from the network without keys; anybody who reaches them "
-             "may write into any match, and sees the public view");
+    if (open_ep && !o.keyring)
+        dlog(DLOG_WARN, "--insecure: %s (and any other endpoint not on loopback) is reachable from the network "
+             "without keys; anybody who reaches it may write into any match (a query socket off loopback shows "
+             "anonymous clients the public view only)", open_ep);
+    if (o.keyring && keyring_check(o.keyring))
+        return 2;   /* fail closed, before the store is touched */
     fit_descriptors(&o);
     d.dbdir = o.dbdir;
     d.max_matches = o.max_matches;

@@ -33,6 +33,7 @@ typedef struct {
     uint64_t query_replies_dropped;
     uint64_t refused_owner, refused_key, refused_limits, refused_record;
     uint64_t evicted;               /* sessions that left memory for room   */
+    uint64_t reloads;               /* SIGHUPs served                       */
 } daemon_stats;
 
 typedef struct {

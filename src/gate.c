@@ -229,7 +229,7 @@ static const char *decide(gate *g, zmq_msg_t *f, int n, char *user, const char *
     }
     if (d == GATE_INGEST && e->role != KEYS_TABLE && e->role != KEYS_JUDGE) {
         char why[160];
-        snprintf(why, sizeof why, "%s is a %s key; only tables and judges send events", e->name, keys_role_name(e->role));
+        snprintf(why, sizeof why, "%s has the role %s; only tables and judges send events", e->name, keys_role_name(e->role));
         *reason = "this role may not send events";
         log_refusal(g, d, addr, why);
         return "400";
@@ -304,6 +304,11 @@ int gate_who(const gate *g, zmq_msg_t *msg, gate_peer *out)
 int gate_curve(const gate *g)
 {
     return g->curve;
+}
+
+long gate_keys(const gate *g)
+{
+    return !g->curve ? -1 : g->ring ? (long)keyring_size(g->ring) : 0;
 }
 
 size_t gate_open(const gate *g, gate_door d)

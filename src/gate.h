@@ -86,6 +86,10 @@ int gate_who(const gate *g, zmq_msg_t *msg, gate_peer *out);
 /* 1 with a keyring (CURVE on every door). */
 int gate_curve(const gate *g);
 
+/* The keys admitted now: the keyring's size, 0 when none is loaded (the
+ * last reload failed: fail closed), -1 without a keyring. */
+long gate_keys(const gate *g);
+
 /* Open connections on a door, its limit, and connections refused there. */
 size_t gate_open(const gate *g, gate_door d);
 int gate_cap(const gate *g, gate_door d);

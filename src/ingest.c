@@ -416,6 +416,10 @@ static int handle(ingest *g, MDB_txn *txn, item *it)
     if (l && d->gate && gate_curve(d->gate) && verify_session_next_seq(l->sess) > 0 &&
         (!l->owner_key[0] || !who.z85 || strcmp(l->owner_key, who.z85))) {
         d->stats.refused_owner++;
+        if (l->owner_key[0] && who.name && !strcmp(l->owner, who.name))
+            return refuse(g, txn, it, "openlog:owner", source, peer,
+                          "Match %s belongs to the key that %s had when it sent the header; this event comes from "
+                          "another key now named %s, and is refused.", l->id, l->owner, who.name);
         if (l->owner_key[0])
             return refuse(g, txn, it, "openlog:owner", source, peer,
                           "Match %s belongs to %s; an event from %s is refused and is not part of it.", l->id, l->owner,
@@ -638,6 +642,11 @@ static int commit_batch(ingest *g)
 static void send_batch(ingest *g)
 {
     daemon_ctx *d = g->d;
+    int events;
+    size_t elen = sizeof events;
+    /* take in what the I/O thread said about verdicts gone out (query.c
+     * query_serve says why), so that a queue is judged full only when it is */
+    zmq_getsockopt(g->sock, ZMQ_EVENTS, &events, &elen);
     for (int i = 0; i < g->n; i++) {
         item *it = &g->batch[i];
         if (it->reply) {

@@ -81,7 +81,7 @@ static int want_view(ask *a, view_kind *view, json_t **fail)
         *fail = q_error("The %s view is for judges; anonymous clients of a daemon reachable from the network see "
                         "the public view only.", name);
     else
-        *fail = q_error("The %s view of match %s is not for %s (a %s key): %s.", name, a->match ? a->match : "?",
+        *fail = q_error("The %s view of match %s is not for %s (role %s): %s.", name, a->match ? a->match : "?",
                         a->who->name, keys_role_name(a->who->role),
                         *view == VIEW_JUDGE ? "only judges see it" : "a table sees the players' views of its own matches only");
     return -1;
@@ -120,6 +120,9 @@ static json_t *op_health(ask *a)
     json_object_set_new(o, "connections", conns);
     json_object_set_new(o, "limits", limits);
     json_object_set_new(o, "curve", json_boolean(d->gate && gate_curve(d->gate)));
+    long keys = d->gate ? gate_keys(d->gate) : -1;
+    json_object_set_new(o, "keys", keys < 0 ? json_null() : json_integer(keys));
+    json_object_set_new(o, "reloads", json_integer((json_int_t)s->reloads));
     if (d->store_error[0])
         json_object_set_new(o, "store_error", json_string(d->store_error));
     return o;
@@ -171,10 +174,18 @@ static size_t page_of(json_t *req)
     return n < 1 ? 1 : n > QUERY_PAGE ? QUERY_PAGE : (size_t)n;
 }
 
+/* 1 when a page already holds `limit` items or about QUERY_PAGE_BYTES
+ * (never before its first item: every page moves on). */
+static int page_full(const json_t *list, size_t limit, size_t bytes)
+{
+    size_t n = json_array_size(list);
+    return n == limit || (n && bytes >= QUERY_PAGE_BYTES);
+}
+
 typedef struct {
     json_t *list;
     const char *tournament, *status, *after;
-    size_t limit;
+    size_t limit, bytes;
     char next[OL_MATCH_MAX + 1];
     int more;
 } list_ctx;
@@ -193,11 +204,12 @@ static int list_one(void *ctx, const char *match, const char *json, size_t len)
         json_decref(o);
         return 0;
     }
-    if (json_array_size(c->list) == c->limit) {
+    if (page_full(c->list, c->limit, c->bytes)) {
         json_decref(o);
         c->more = 1;
         return 1;   /* stop: a page is full and there is more */
     }
+    c->bytes += len;
     snprintf(c->next, sizeof c->next, "%s", match);
     json_array_append_new(c->list, o);
     return 0;
@@ -207,7 +219,7 @@ static json_t *op_list(ask *a)
 {
     list_ctx c = {json_array(), json_string_value(json_object_get(a->req, "tournament")),
                   json_string_value(json_object_get(a->req, "status")),
-                  json_string_value(json_object_get(a->req, "after")), page_of(a->req), "", 0};
+                  json_string_value(json_object_get(a->req, "after")), page_of(a->req), 0, "", 0};
     int rc = store_each_match(a->d->st, a->txn, list_one, &c);
     if (rc && rc != 1) {
         json_decref(c.list);
@@ -266,7 +278,7 @@ typedef struct {
     json_t *list;
     view_kind view;
     olevent *header;               /* the match's, for the views of its events */
-    size_t limit;
+    size_t limit, bytes;
     int64_t next;
 } events_ctx;
 
@@ -306,10 +318,12 @@ static json_t *event_item(const store_event *e, view_kind view, const olevent *h
 static int events_one(void *ctx, const store_event *e)
 {
     events_ctx *c = ctx;
-    if (json_array_size(c->list) == c->limit) {
+    if (page_full(c->list, c->limit, c->bytes)) {
         c->next = (int64_t)e->seq;
         return 1;
     }
+    /* the event as JSON, its raw bytes and the verdict's in hex, the hashes */
+    c->bytes += 3 * (e->event_len + e->verdict_len) + 512;
     json_t *o = event_item(e, c->view, c->header);
     return !o || json_array_append_new(c->list, o) ? -ENOMEM : 0;
 }
@@ -317,7 +331,7 @@ static int events_one(void *ctx, const store_event *e)
 static json_t *op_events(ask *a)
 {
     json_t *fail = NULL, *f = json_object_get(a->req, "from"), *t = json_object_get(a->req, "to");
-    events_ctx c = {json_array(), VIEW_PUBLIC, NULL, page_of(a->req), -1};
+    events_ctx c = {json_array(), VIEW_PUBLIC, NULL, page_of(a->req), 0, -1};
     store_event first;
     if (want_view(a, &c.view, &fail)) {
         json_decref(c.list);
@@ -361,17 +375,18 @@ static json_t *op_state(ask *a)
 
 typedef struct {
     json_t *list;
-    size_t limit;
+    size_t limit, bytes;
     int64_t next;
 } quarantine_ctx;
 
 static int quarantine_one(void *ctx, uint64_t counter, const char *json, size_t len)
 {
     quarantine_ctx *c = ctx;
-    if (json_array_size(c->list) == c->limit) {
+    if (page_full(c->list, c->limit, c->bytes)) {
         c->next = (int64_t)counter;
         return 1;
     }
+    c->bytes += len;
     json_t *o = json_loadb(json, len, 0, NULL);
     if (o)
         json_object_set_new(o, "n", json_integer((json_int_t)counter));
@@ -381,7 +396,7 @@ static int quarantine_one(void *ctx, uint64_t counter, const char *json, size_t 
 static json_t *op_quarantine(ask *a)
 {
     json_t *f = json_object_get(a->req, "from");
-    quarantine_ctx c = {json_array(), page_of(a->req), -1};
+    quarantine_ctx c = {json_array(), page_of(a->req), 0, -1};
     int rc = store_each_quarantine(a->d->st, a->txn, json_is_integer(f) ? (uint64_t)json_integer_value(f) : 0,
                                    quarantine_one, &c);
     if (rc && rc != 1) {
@@ -519,6 +534,13 @@ int query_serve(daemon_ctx *d, void *sock)
     json_decref(rep);
     int delimiter = frames == 2 && zmq_msg_size(&f[0]) == 0;
     if (out) {
+        /* Asking for ZMQ_EVENTS makes libzmq take in what its I/O thread
+         * said about replies already gone out; a send alone does that only
+         * now and then, and the queue of a client that does read its
+         * replies would look full. */
+        int events;
+        size_t elen = sizeof events;
+        zmq_getsockopt(sock, ZMQ_EVENTS, &events, &elen);
         int rc = zmq_msg_send(&ident, sock, ZMQ_SNDMORE | ZMQ_DONTWAIT);
         if (rc >= 0 && delimiter)
             rc = zmq_send(sock, "", 0, ZMQ_SNDMORE | ZMQ_DONTWAIT);

@@ -11,7 +11,11 @@
  * A request may come with an empty delimiter frame before it (a REQ
  * socket): the reply carries it back.  Replies never wait: at most
  * QUERY_SNDHWM wait for one connection, a reply past that is dropped and
- * counted.  Lists come in pages of QUERY_PAGE.
+ * counted.  libzmq learns that a connection took its replies only every
+ * QUERY_SNDHWM / 2 of them, so a client keeping at most QUERY_IN_FLIGHT
+ * requests unanswered never loses a reply.  Lists come in pages of at most
+ * QUERY_PAGE items and about QUERY_PAGE_BYTES, so that a reply, and what
+ * waits for one connection, stays bounded in bytes too.
  */
 #ifndef ARBITER_QUERY_H
 #define ARBITER_QUERY_H
@@ -20,8 +24,10 @@
 
 #include "src/daemon.h"
 
-#define QUERY_SNDHWM 4
+#define QUERY_SNDHWM 32
+#define QUERY_IN_FLIGHT 16
 #define QUERY_PAGE 1000
+#define QUERY_PAGE_BYTES (128 * 1024)
 
 /* Set the query socket's options (before zmq_bind).  0, or -1. */
 int query_setup(void *sock);
