@@ -956,8 +956,13 @@ static int json_offsets(const char *t, size_t n, size_t *i, olpos *pos, int dept
     }
 }
 
+/* Levels of maps and lists, the top map at level 1, as the MessagePack
+ * scanner counts them (scan_container): a scalar inside the deepest
+ * allowed list is no level of its own. */
 static int json_depth_ok(const json_t *j, int depth)
 {
+    if (!json_is_object(j) && !json_is_array(j))
+        return 1;
     if (depth > OL_DEPTH_MAX)
         return 0;
     const char *k;

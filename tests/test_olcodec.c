@@ -179,6 +179,60 @@ Test(olcodec, json_with_a_nul_after_a_number_is_answered, .timeout = 10)
     }
 }
 
+/* Found by fuzz_decode_msgpack: MessagePack counted levels of containers,
+ * JSON counted a scalar in the 16th list as a 17th level, so an event read
+ * from a .mlog could not be written as JSON and read back.  Both count maps
+ * and lists now: 16 levels decode in both encodings, 17 in neither. */
+static void nested_event(char *json, size_t cap, int levels)
+{
+    /* the event map is level 1; "x" holds levels - 1 lists, the last with a 7 */
+    int n = snprintf(json, cap, "{\"match\":\"m\",\"seq\":1,\"type\":\"end\",\"by\":\"p1\",\"x\":");
+    for (int i = 1; i < levels; i++)
+        n += snprintf(json + n, cap - (size_t)n, "[");
+    n += snprintf(json + n, cap - (size_t)n, "7");
+    for (int i = 1; i < levels; i++)
+        n += snprintf(json + n, cap - (size_t)n, "]");
+    snprintf(json + n, cap - (size_t)n, "}");
+}
+
+Test(olcodec, nesting_counts_the_same_levels_in_both_encodings)
+{
+    char json[512];
+    for (int levels = 15; levels <= 17; levels++) {
+        nested_event(json, sizeof json, levels);
+        olevent *ev = NULL, *back = NULL;
+        olerror err;
+        int want = levels <= OL_DEPTH_MAX ? OL_OK : OL_EMALFORMED;
+        cr_assert_eq(olcodec_decode_json(json, strlen(json), (ol_origin){0, 0}, &ev, &err), want, "%d levels, JSON: %s",
+                     levels, err.msg);
+        /* the same tree as MessagePack, packed by hand: map, then lists */
+        uint8_t mp[256];
+        size_t n = 0;
+        static const uint8_t head[] = {0x85, 0xa5, 'm', 'a', 't', 'c', 'h', 0xa1, 'm', 0xa3, 's', 'e', 'q', 0x01,
+                                       0xa4, 't', 'y', 'p', 'e', 0xa3, 'e', 'n', 'd', 0xa2, 'b', 'y', 0xa2, 'p', '1',
+                                       0xa1, 'x'};
+        memcpy(mp, head, sizeof head);
+        n = sizeof head;
+        for (int i = 1; i < levels; i++)
+            mp[n++] = 0x91;
+        mp[n++] = 0x07;
+        cr_assert_eq(olcodec_decode_msgpack(mp, n, (ol_origin){0, 0}, &back, &err), want, "%d levels, MessagePack: %s",
+                     levels, err.msg);
+        if (want == OL_OK) {
+            char *out = NULL;
+            size_t olen = 0;
+            olevent *again = NULL;
+            cr_assert_eq(olcodec_encode(back, OL_ENC_JSON, &out, &olen), OL_OK);
+            cr_assert_eq(olcodec_decode_json(out, olen, (ol_origin){0, 0}, &again, &err), OL_OK,
+                         "%d levels: MessagePack -> JSON -> decode: %s", levels, err.msg);
+            free(out);
+            olevent_destroy(&again);
+        }
+        olevent_destroy(&ev);
+        olevent_destroy(&back);
+    }
+}
+
 Test(olcodec, frame_over_64k_is_malformed_before_parsing)
 {
     size_t n = OL_EVENT_MAX + 1;
