@@ -496,6 +496,9 @@ int main(int argc, char **argv)
 out:
     ingest_destroy(&g);
     feed_destroy(&d.feed);
+    gate_release(d.gate, in, GATE_INGEST);
+    gate_release(d.gate, fd, GATE_FEED);
+    gate_release(d.gate, q, GATE_QUERY);
     if (in)
         zmq_close(in);
     if (fd)

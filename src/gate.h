@@ -4,10 +4,10 @@
  * a ZAP handler about every connection once its handshake is done (ZAP:
  * rfc.zeromq.org/spec/27); the gate is that handler.  It admits a
  * connection when
- *   - the door has room: its open connections, counted from the socket's
- *     monitor (accepted minus disconnected), stay within the door's limit,
- *     so that idle connections cannot take every file descriptor and lock
- *     out the query socket with the rest;
+ *   - the door has room: the connections it let in and that are still
+ *     open, counted from the socket's monitor (gate.c says how), stay
+ *     within the door's limit, so that idle connections cannot take every
+ *     file descriptor and lock out the query socket with the rest;
  *   - with a keyring, the client's CURVE public key is listed, and its role
  *     may use the door (only tables and judges write events).
  * Refusals are ZAP status 400 with a reason, and are counted and logged
@@ -90,13 +90,21 @@ int gate_curve(const gate *g);
  * last reload failed: fail closed), -1 without a keyring. */
 long gate_keys(const gate *g);
 
-/* Open connections on a door, its limit, and connections refused there. */
+/* Connections let in on a door and still open; connections accepted there
+ * whose handshake is not done yet; the door's limit; connections refused
+ * there. */
 size_t gate_open(const gate *g, gate_door d);
+size_t gate_handshaking(const gate *g, gate_door d);
 int gate_cap(const gate *g, gate_door d);
 uint64_t gate_refused(const gate *g, gate_door d);
 
 /* "ingest", "query", "feed". */
 const char *gate_door_name(gate_door d);
+
+/* Stop watching `sock` (a door, before zmq_close): its monitor is stopped
+ * and every event still queued read, so that nothing libzmq sent it is
+ * left behind at exit.  Waits at most 200 ms. */
+void gate_release(gate *g, void *sock, gate_door door);
 
 /* Close the gate's sockets (before zmq_ctx_term) and free it; NULL-safe. */
 void gate_destroy(gate **g);

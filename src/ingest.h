@@ -26,6 +26,7 @@
 
 #include <stddef.h>
 
+#include "logformat/olverdict.h"
 #include "src/daemon.h"
 
 #define INGEST_BATCH_MAX 1024
@@ -54,6 +55,14 @@ int ingest_waiting(const ingest *g);
 
 /* Try the waiting batch again; 0 (sent, or still waiting), -1 fatal. */
 int ingest_retry(ingest *g);
+
+/* The reply bytes of a verdict that takes no seq (malformed input, a
+ * refusal: no expect, no stored), in JSON or MessagePack: the bytes
+ * olverdict_to_json() and then json_dumps(JSON_COMPACT) or
+ * olcodec_json_to_msgpack() would give, written without a tree.  0 and a
+ * malloc'd *out; -EINVAL for a verdict with expect or a sentence that is
+ * not UTF-8 (use the tree), -ENOMEM. */
+int ingest_answer_bytes(const olverdict *v, int as_json, char **out, size_t *len);
 
 /* Judge one message as the ingest socket would, from an anonymous local
  * peer, in the caller's write transaction (for the fuzzer): the reply's

@@ -93,9 +93,11 @@ static json_t *op_health(ask *a)
 {
     daemon_ctx *d = a->d;
     const daemon_stats *s = &d->stats;
-    json_t *conns = json_object(), *limits = json_object();
+    json_t *conns = json_object(), *limits = json_object(), *shaking = json_object();
     for (int i = 0; d->gate && i < GATE_DOORS; i++) {
         json_object_set_new(conns, gate_door_name((gate_door)i), json_integer((json_int_t)gate_open(d->gate, (gate_door)i)));
+        json_object_set_new(shaking, gate_door_name((gate_door)i),
+                            json_integer((json_int_t)gate_handshaking(d->gate, (gate_door)i)));
         json_object_set_new(limits, gate_door_name((gate_door)i), json_integer(gate_cap(d->gate, (gate_door)i)));
     }
     json_object_set_new(limits, "matches", json_integer((json_int_t)d->max_matches));
@@ -118,6 +120,7 @@ static json_t *op_health(ask *a)
     json_object_set_new(o, "damaged_matches", json_integer((json_int_t)live_damaged(d->live)));
     json_object_set_new(o, "evicted", json_integer((json_int_t)s->evicted));
     json_object_set_new(o, "connections", conns);
+    json_object_set_new(o, "handshaking", shaking);
     json_object_set_new(o, "limits", limits);
     json_object_set_new(o, "curve", json_boolean(d->gate && gate_curve(d->gate)));
     long keys = d->gate ? gate_keys(d->gate) : -1;

@@ -1,15 +1,19 @@
 /* test_daemon_parts.c -- the daemon's parts that stand alone: key files and
  * the keyring (keys.h), record links and seals (seal.h), the table of live
- * matches (live.h) and the quarantine's bounds (quarantine.h).  The daemon
+ * matches (live.h), the quarantine's bounds (quarantine.h) and the bytes of
+ * an answer written without a tree (ingest.h).  The daemon
  * as a whole is tested from outside (tests/e2e_*.sh). */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "logformat/olcodec.h"
 #include "src/carddb.h"
+#include "src/ingest.h"
 #include "src/keys.h"
 #include "src/live.h"
 #include "src/quarantine.h"
@@ -355,4 +359,40 @@ Test(parts, quarantine_total_limit_and_an_aborted_batch)
     cr_assert_eq(quarantine_dropped(q), 2);
     quarantine_destroy(&q);
     store_close(&st);
+}
+
+/* ingest_answer_bytes writes what the tree path writes, byte for byte, in
+ * both encodings: the reply a table gets must not depend on the path. */
+Test(parts, answer_bytes_are_the_tree_path_bytes)
+{
+    olverdict vs[6];
+    olverdict_malformed(&vs[0], "", 0, 0, NULL, "byte 0: an event must be a map, not an integer.");
+    olverdict_malformed(&vs[1], "m-1", 1, 300, "players.p1", "line 1, column 9: \"quoted\", a tab\t, a\\b, caf\xc3\xa9 \xe2\x82\xac.");
+    olverdict_malformed(&vs[2], "m-2", 0, 0, "seq", "");
+    olverdict_set(&vs[3], "m-3", 9223372036854775807ull, OL_V_ILLEGAL, "openlog:owner",
+                  "Match m-3 belongs to table-a; an event from table-b is refused and is not part of it.");
+    olverdict_set(&vs[4], "m-4", 0, OL_V_ILLEGAL, "openlog:limits", "ctl \x01\x1f\x7f end");
+    olverdict_set(&vs[5], "m-5", 7, OL_V_MALFORMED, "", NULL);
+    for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) {
+        json_t *j = olverdict_to_json(&vs[i], NULL);
+        char *want_json = json_dumps(j, JSON_COMPACT), *want_mp = NULL, *got = NULL;
+        size_t mplen = 0, glen = 0;
+        cr_assert_eq(olcodec_json_to_msgpack(j, &want_mp, &mplen), 0);
+        cr_assert_eq(ingest_answer_bytes(&vs[i], 1, &got, &glen), 0, "verdict %zu", i);
+        cr_assert(glen == strlen(want_json) && !memcmp(got, want_json, glen), "verdict %zu JSON: %s, not %s", i, got,
+                  want_json);
+        free(got);
+        cr_assert_eq(ingest_answer_bytes(&vs[i], 0, &got, &glen), 0, "verdict %zu", i);
+        cr_assert(glen == mplen && !memcmp(got, want_mp, glen), "verdict %zu MessagePack differs", i);
+        free(got);
+        free(want_json);
+        free(want_mp);
+        json_decref(j);
+    }
+    olverdict gap;
+    olverdict_set(&gap, "m", 9, OL_V_GAP, "openlog:seq", "x");
+    gap.has_expect = 1;
+    char *none = NULL;
+    size_t n = 0;
+    cr_assert_eq(ingest_answer_bytes(&gap, 1, &none, &n), -EINVAL, "a verdict with expect is not an answer");
 }
