@@ -139,9 +139,12 @@ static int set_err(olerror *err, const char *path, const char *loc, const char *
 {
     char what[320];
     vsnprintf(what, sizeof what, fmt, ap);
+    ol_utf8_clean(what);
     if (err) {
         snprintf(err->msg, sizeof err->msg, "%s%s%s.", loc, loc[0] ? ": " : "", what);
         snprintf(err->key, sizeof err->key, "%s", path ? path : "");
+        ol_utf8_clean(err->msg);
+        ol_utf8_clean(err->key);
     }
     return OL_EMALFORMED;
 }
@@ -199,6 +202,22 @@ static size_t utf8_bad(const uint8_t *s, size_t len)
         i += n + 1;
     }
     return len;
+}
+
+void ol_utf8_clean(char *s)
+{
+    size_t len = strlen(s), i = 0;
+    while ((i += utf8_bad((const uint8_t *)s + i, len - i)) < len) {
+        unsigned char c = (unsigned char)s[i];
+        size_t need = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0, k = i + 1;
+        while (k < len && ((unsigned char)s[k] & 0xC0) == 0x80)
+            k++;
+        if (need && k == len && len - i - 1 < need) {
+            s[i] = 0;   /* a character cut by a buffer's end */
+            return;
+        }
+        s[i++] = '?';
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -997,13 +1016,14 @@ static int json_limits(const json_t *j, const json_t *parent, const char *key,
     if (json_is_object(j)) {
         json_object_foreach((json_t *)j, k, v) {
             size_t n = strlen(k);
+            /* the size first: a sentence quotes only keys of a fair size */
+            if (n > OL_STRING_MAX)
+                return errf_at(err, pos->origin, pos->text, off,
+                               "a key of %zu bytes; strings are at most %d bytes", n, OL_STRING_MAX);
             for (size_t c = 0; c < n; c++)
                 if (k[c] >= 'A' && k[c] <= 'Z')
                     return errf_at(err, pos->origin, pos->text, off,
                                    "the key \"%s\" is not lower-case", k);
-            if (n > OL_STRING_MAX)
-                return errf_at(err, pos->origin, pos->text, off,
-                               "a key of %zu bytes; strings are at most %d bytes", n, OL_STRING_MAX);
             int rc = json_limits(v, j, k, 0, pos, err);
             if (rc)
                 return rc;
@@ -1034,6 +1054,7 @@ static int json_tree(const char *text, size_t len, ol_origin origin, json_t **ou
         snprintf(err->msg, sizeof err->msg, "line %u, column %d: invalid JSON: %s.",
                  origin.line ? origin.line : (unsigned)je.line, je.column > 0 ? je.column : 1,
                  je.text);
+        ol_utf8_clean(err->msg);
         err->key[0] = '\0';
         return OL_EMALFORMED;
     }

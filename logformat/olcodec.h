@@ -133,4 +133,10 @@ int olcodec_json_to_msgpack(const json_t *j, char **out, size_t *len);
 int olcodec_msgpack_to_json(const uint8_t *buf, size_t len, ol_origin origin,
                             json_t **out, olerror *err);
 
+/* Make s (NUL-terminated) valid UTF-8 in place: a character cut by the end
+ * of a buffer is dropped, any other ill-formed byte becomes '?'.  Every
+ * sentence that quotes input or is cut to fit a fixed buffer goes through
+ * it: a verdict that is not UTF-8 cannot be written as JSON at all. */
+void ol_utf8_clean(char *s);
+
 #endif

@@ -31,8 +31,10 @@ int ol_status_parse(const char *s)
 
 void olverdict_vformat(char *buf, size_t n, const char *fmt, va_list ap)
 {
-    if (n)
+    if (n) {
         vsnprintf(buf, n, fmt, ap);
+        ol_utf8_clean(buf);   /* a name cut at the buffer's end */
+    }
 }
 
 void olverdict_format(char *buf, size_t n, const char *fmt, ...)
@@ -61,11 +63,13 @@ void olverdict_set(olverdict *v, const char *match, uint64_t seq, ol_status st,
     v->has_seq = 1;
     v->status = st;
     copy_cut(v->rule, sizeof v->rule, rule);
+    ol_utf8_clean(v->rule);   /* a rule that names a key, cut to fit */
     if (fmt) {
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(v->msg, sizeof v->msg, fmt, ap);
         va_end(ap);
+        ol_utf8_clean(v->msg);
     }
 }
 

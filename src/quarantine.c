@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "logformat/olcodec.h"
 #include "src/dlog.h"
 #include "src/quarantine.h"
 
@@ -132,8 +133,15 @@ int quarantine_put(quarantine *q, MDB_txn *txn, const char *source_name, const c
     if (!hex)
         return rc;
     sodium_bin2hex(hex, shown * 2 + 1, bytes, shown);
-    o = json_pack("{s:I, s:s, s:s, s:s, s:I, s:s}", "time", (json_int_t)now_ms(), "peer", peer, "source",
-                  r->name, "reason", reason, "length", (json_int_t)len, "bytes_hex", hex);
+    /* json_pack refuses a string that is not UTF-8, and that refusal would
+     * read as a store error: whatever a sentence quotes, it is made UTF-8 */
+    char why[OL_MSG_MAX], who[STORE_PEER_MAX + 1];
+    snprintf(why, sizeof why, "%s", reason);
+    snprintf(who, sizeof who, "%s", peer);
+    ol_utf8_clean(why);
+    ol_utf8_clean(who);
+    o = json_pack("{s:I, s:s, s:s, s:s, s:I, s:s}", "time", (json_int_t)now_ms(), "peer", who, "source",
+                  r->name, "reason", why, "length", (json_int_t)len, "bytes_hex", hex);
     uint64_t skipped = (r->p_reset ? 0 : r->skipped) + r->p_skipped;
     if (o && skipped)
         json_object_set_new(o, "skipped", json_integer((json_int_t)skipped));

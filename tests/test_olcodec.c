@@ -233,6 +233,36 @@ Test(olcodec, nesting_counts_the_same_levels_in_both_encodings)
     }
 }
 
+/* Found by a review: the sentence quoting a key of 401 bytes was cut inside
+ * a two-byte character, was not UTF-8, could not be written as JSON, and
+ * arbiterd took that for a failed store and stopped.  Now the key's size is
+ * checked before its case, and every sentence and rule cut to fit a buffer
+ * is made UTF-8 again (ol_utf8_clean). */
+Test(olcodec, a_sentence_cut_to_fit_stays_utf8)
+{
+    char text[600];
+    int n = snprintf(text, sizeof text, "{\"A");
+    for (int i = 0; i < 200; i++)   /* a key of 401 bytes */
+        n += snprintf(text + n, sizeof text - (size_t)n, "\xc3\xa9");
+    snprintf(text + n, sizeof text - (size_t)n, "\":1}");
+    olevent *ev = NULL;
+    olerror err;
+    cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 0}, &ev, &err), OL_EMALFORMED);
+    olverdict v;
+    olverdict_malformed(&v, err.match, err.has_seq, err.seq, err.key, err.msg);
+    json_t *j = olverdict_to_json(&v, NULL);
+    cr_assert_not_null(j, "the verdict can be written: %s", v.msg);
+    json_decref(j);
+
+    char cut[] = "ab\xc3", bad[] = "a\xff\xc3\xa9" "b\xe2\x82", ok[] = "caf\xc3\xa9";
+    ol_utf8_clean(cut);
+    ol_utf8_clean(bad);
+    ol_utf8_clean(ok);
+    cr_assert_str_eq(cut, "ab");
+    cr_assert_str_eq(bad, "a?\xc3\xa9" "b");
+    cr_assert_str_eq(ok, "caf\xc3\xa9");
+}
+
 Test(olcodec, frame_over_64k_is_malformed_before_parsing)
 {
     size_t n = OL_EVENT_MAX + 1;
