@@ -30,12 +30,18 @@ struct feed {
 int feed_new(void *sock, feed **out)
 {
     int hwm = FEED_HWM;
-    *out = calloc(1, sizeof **out);
-    if (!*out)
+    /* A subscription is one byte and a prefix of a match id, and libzmq
+     * keeps every byte of every subscription: a message longer than the
+     * CURVE handshake needs (its INITIATE is about 300 bytes) closes the
+     * subscriber's connection. */
+    int64_t max = FEED_MSG_MAX;
+    *out = NULL;
+    if (zmq_setsockopt(sock, ZMQ_SNDHWM, &hwm, sizeof hwm) || zmq_setsockopt(sock, ZMQ_MAXMSGSIZE, &max, sizeof max))
+        return -1;
+    if (!(*out = calloc(1, sizeof **out)))
         return -ENOMEM;
     (*out)->sock = sock;
     (*out)->gen = 1;
-    zmq_setsockopt(sock, ZMQ_SNDHWM, &hwm, sizeof hwm);
     return 0;
 }
 

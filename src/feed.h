@@ -15,6 +15,7 @@
 
 #define FEED_HWM 1000
 #define FEED_SUBS_MAX 4096          /* distinct subscription prefixes kept */
+#define FEED_MSG_MAX 512            /* a subscriber's message (ZMQ_MAXMSGSIZE) */
 
 typedef struct feed feed;
 

@@ -468,6 +468,14 @@ static int handle(ingest *g, MDB_txn *txn, item *it)
         return refuse(g, txn, it, "openlog:key", source, peer,
                       "This connection's key is no longer in the daemon's keyring; its messages are refused.");
     }
+    if (!who.anonymous && who.role != KEYS_TABLE && who.role != KEYS_JUDGE) {
+        /* a key given another role by a reload, on a connection it opened
+         * as a table: the gate checks roles at the handshake only */
+        d->stats.refused_key++;
+        return refuse(g, txn, it, "openlog:key", source, peer,
+                      "The key %s now has the role %s, which does not send events; its messages are refused.",
+                      who.name ? who.name : "?", keys_role_name(who.role));
+    }
     memcpy(it->match, it->ev->match, strnlen(it->ev->match, OL_MATCH_MAX) + 1);
     live *l = live_for(g, txn, it->ev, &rule, &failed);
     if (failed)

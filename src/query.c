@@ -299,13 +299,18 @@ static json_t *event_item(const store_event *e, view_kind view, const olevent *h
     sodium_bin2hex(state, sizeof state, e->state, STORE_HASH);
     sodium_bin2hex(link, sizeof link, e->link, STORE_HASH);
     const char *at = strchr(e->peer, '@');
-    json_t *o = json_pack("{s:I, s:o?, s:o?, s:I, s:s, s:o, s:s, s:s, s:o}", "seq", (json_int_t)e->seq, "event", ej,
-                          "verdict", vj, "received", (json_int_t)e->received_ms, "peer", e->peer, "key",
-                          at ? json_stringn(e->peer, (size_t)(at - e->peer)) : json_null(), "chain", chain, "state",
-                          state, "link", e->has_link ? json_string(link) : json_null());
+    json_t *o = json_pack("{s:I, s:o?, s:o?, s:I, s:s, s:o}", "seq", (json_int_t)e->seq, "event", ej, "verdict", vj,
+                          "received", (json_int_t)e->received_ms, "peer", e->peer, "key",
+                          at ? json_stringn(e->peer, (size_t)(at - e->peer)) : json_null());
     if (o && view == VIEW_JUDGE) {
-        /* the bytes as stored, so that an audit over the socket can check
-         * the chain and the links itself (SPEC.md 10) */
+        /* The hashes and the bytes as stored, so that an audit over the
+         * socket can check the chain and the links itself (SPEC.md 10).
+         * Judges only: the hashes cover the hidden cards, and one card of
+         * a hundred is found by trying each against h(n-1) and the
+         * verdict. */
+        json_object_set_new(o, "chain", json_string(chain));
+        json_object_set_new(o, "state", json_string(state));
+        json_object_set_new(o, "link", e->has_link ? json_string(link) : json_null());
         char *ev_hex = malloc(2 * e->event_len + 1), *v_hex = malloc(2 * e->verdict_len + 1);
         if (ev_hex && v_hex) {
             sodium_bin2hex(ev_hex, 2 * e->event_len + 1, e->event, e->event_len);

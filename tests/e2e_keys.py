@@ -802,6 +802,9 @@ def run(daemons):
             if ok:
                 c.expect(not mentions(r, H), "%s's public events name hidden cards %s" % (who, mentions(r, H)))
                 c.expect(not any("raw" in e for e in r["events"]), "%s's public events carry raw bytes" % who)
+                # the chain and state hashes cover hidden cards: a card is found by trying each
+                c.expect(not any(k in e for e in r["events"] for k in ("chain", "state", "link")),
+                         "%s's public events carry the chain or state hashes" % who)
                 c.expect(r["events"][0]["event"]["players"]["p1"].get("deck") is None,
                          "%s's public header shows a decklist" % who)
             r = ask(q, {"op": "match", "match": MA})
@@ -1030,6 +1033,24 @@ def run(daemons):
         # the key itself is served: a match of its own
         v = rt(ti, dict(game_b[0], match=MB + "-new-key"))
         c.expect(isinstance(v, dict) and v.get("status") == "ok", "the new table-b key's own header: %s" % short(v))
+
+    # ------------------------------------------------------------ 6c
+    with Check("6c a table key given the viewer role by SIGHUP is refused on the connection it already has") as c:
+        ta = dealer(D.conn_in, ta_k, SERVER)
+        game_e = [dict(e, match=e["match"] + "-demoted") for e in game_c]
+        v = rt(ta, game_e[0])
+        c.expect(isinstance(v, dict) and v.get("status") == "ok", "table-a's header before: %s" % short(v))
+        write_keyring(keyring, [dict(ta_k, role="viewer"), j_k, v_k, o_k])
+        c.expect(D.sighup_and_wait(), "no log line of the keyring read again after SIGHUP")
+        v = rt(ta, game_e[1])
+        c.expect(isinstance(v, dict) and v.get("status") == "illegal" and v.get("rule") == "openlog:key",
+                 "table-a, now a viewer, on its open connection: want illegal openlog:key, got %s" % short(v))
+        r = ask(qj, {"op": "match", "match": game_e[0]["match"]})
+        c.expect(isinstance(r, dict) and r.get("ok") and r["match"]["events"] == 1,
+                 "the demoted key's event was stored: %s" % short(r))
+        write_keyring(keyring, [ta_k, j_k, v_k, o_k])
+        c.expect(D.sighup_and_wait(), "no log line of the keyring read again after SIGHUP (restored)")
+        ta.close(0)
 
     # ------------------------------------------------------------ 8 (main daemon)
     stops = [("main arbiterd", D.stop())]

@@ -22,7 +22,8 @@ must exit 0.  The cases:
      to the hard limit, a low hard limit (512) survived with hundreds of idle
      ZeroMQ peers and of connections that never handshake (over tcp more than
      the descriptors; over ipc as many as fit, SPEC 9.2),
-     --max-matches (openlog:limits);
+     --max-matches (openlog:limits); feed subscriptions of 1 MB close the
+     subscriber's connection and do not grow the daemon;
   5. a full disk (a tmpfs in a private mount namespace; needs root, fails
      rather than skips without it): the daemon waits, says so, answers health
      "disk full", resumes by itself, loses nothing acknowledged.
@@ -30,7 +31,7 @@ must exit 0.  The cases:
 Prints PASS/FAIL lines and "e2e_venue: N passed, N failed"; exit 0 only when
 every check passed; the temporary directory (with every daemon's log) is kept
 when a check failed.  About 45 s (plain or sanitizer build, 2 cores).
-Usage: e2e_venue.py [--arbiterd PATH] [--only 1,2,3,4a,4b,4c,5] [--keep]
+Usage: e2e_venue.py [--arbiterd PATH] [--only 1,2,3,4a,4b,4c,4d,5] [--keep]
 (ARBITERD, top_builddir, top_srcdir and ARBITER_CARDS are read from the
 environment too).
 """
@@ -1191,6 +1192,43 @@ def case4c(tmp):
     stop_check(d, "4c")
 
 
+def case4d(tmp):
+    """Feed subscriptions of 1 MB each: libzmq keeps every byte of a subscription, so
+    the daemon closes such a subscriber (SPEC 9.2, a subscriber's message); it does not
+    grow, serves the other subscribers, and answers health."""
+    d = Daemon(tmp, "feedsubs")
+    ctx = zmq.Context()
+    ctx.setsockopt(zmq.LINGER, 0)
+    good = ctx.socket(zmq.SUB)
+    good.setsockopt(zmq.SUBSCRIBE, b"fs-")
+    good.connect(d.feed)
+    time.sleep(0.5)
+    rss0 = d.status()["VmRSS"]
+    bad = ctx.socket(zmq.SUB)
+    bad.connect(d.feed)
+    for i in range(20):
+        bad.setsockopt(zmq.SUBSCRIBE, bytes([65 + i]) * 1000000)
+    time.sleep(2.0)
+    grow = d.status()["VmRSS"] - rss0
+    g = renamed(GAMES[0][1], "fs-game")
+    stream(d.ing, g)
+    got = 0
+    while good.poll(1000):
+        good.recv_multipart()
+        got += 1
+        if got == len(g):
+            break
+    h, lat = d.timed_query({"op": "health"}, 5.0)
+    R.check(grow < 16 * 2**20 and got == len(g) and lat < 1.0,
+            "4d 20 feed subscriptions of 1 MB do not grow the daemon; the other subscriber gets every event",
+            "VmRSS +%.1f MiB (20 MB sent), %d of %d feed messages, health in %.3f s"
+            % (grow / 2**20, got, len(g), lat))
+    bad.close()
+    good.close()
+    ctx.term()
+    stop_check(d, "4d")
+
+
 # ==========================================================================
 # 5. a full disk
 
@@ -1338,7 +1376,7 @@ def case5(tmp):
 # ==========================================================================
 
 CASES = [("1", case1), ("2", case2), ("3", case3), ("4a", case4a), ("4b", case4b), ("4c", case4c),
-         ("5", case5)]
+         ("4d", case4d), ("5", case5)]
 
 
 def main():
