@@ -377,11 +377,12 @@ static int serve(daemon_ctx *d, const options *o, void *in, void *fd, void *q, i
     uint64_t last_retry = 0;
     while (!stop_flag) {
         zmq_pollitem_t items[8] = {{q, 0, ZMQ_POLLIN, 0}, {fd, 0, ZMQ_POLLIN, 0}, {in, 0, ZMQ_POLLIN, 0}};
-        int waiting = ingest_waiting(g);
+        int waiting = ingest_waiting(g), pending = ingest_pending(g);
         int n = 3 + gate_poll_items(d->gate, items + 3, 5);
         if (waiting)   /* the disk is full: the tables wait, queries do not */
             items[2].events = 0;
-        if (zmq_poll(items, n, waiting ? 200 : 500) < 0 && errno != EINTR) {
+        /* a message carried over to the next batch: no waiting for more */
+        if (zmq_poll(items, n, pending ? 0 : waiting ? 200 : 500) < 0 && errno != EINTR) {
             dlog(DLOG_ERROR, "poll: %s", zmq_strerror(errno));
             return 1;
         }
@@ -395,7 +396,7 @@ static int serve(daemon_ctx *d, const options *o, void *in, void *fd, void *q, i
             last_retry = daemon_mono_us();
             if (ingest_retry(g))
                 return 1;
-        } else if (!waiting && (items[2].revents & ZMQ_POLLIN) && ingest_turn(g)) {
+        } else if (!waiting && ((items[2].revents & ZMQ_POLLIN) || pending) && ingest_turn(g)) {
             return 1;   /* nothing of the batch is acknowledged */
         }
         /* a few queries a turn: health stays quick beside a busy ingest */

@@ -135,6 +135,11 @@ int ingest_waiting(const ingest *g)
     return g->waiting;
 }
 
+int ingest_pending(const ingest *g)
+{
+    return g->has_carry;
+}
+
 /* ---- one message ---------------------------------------------------------- */
 
 /* "[NAME@]ADDRESS/IDENTITY-IN-HEX", cut to fit (SPEC.md 10: the sender);

@@ -53,6 +53,11 @@ int ingest_turn(ingest *g);
 /* 1 while a batch waits for disk space. */
 int ingest_waiting(const ingest *g);
 
+/* 1 when a message read in the last turn waits for the next one (a
+ * connection's share was full): the caller must take another turn even if
+ * the socket has nothing more to read. */
+int ingest_pending(const ingest *g);
+
 /* Try the waiting batch again; 0 (sent, or still waiting), -1 fatal. */
 int ingest_retry(ingest *g);
 

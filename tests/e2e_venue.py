@@ -634,6 +634,18 @@ def case1(tmp):
             "(%d queries, one connection)" % len(reqs),
             "%d lost: %s; replies_dropped +%d" % (len(lost), ", ".join(lost[:6]),
                                                   h["replies_dropped"] - h0["replies_dropped"]))
+    # A whole game sent at once on one connection, and nothing else on the daemon: SPEC 9.1
+    # takes 64 of a connection into a batch; the rest must not wait for other traffic.
+    g = renamed(longest_game(), "burst")
+    s = dealer(d.ing)
+    for e in g:
+        send(s, pack(e))
+    t0 = time.time()
+    got = recv_all(s, wait=3.0, quiet=1.0)
+    R.check(len(got) == len(g) and time.time() - t0 < 2.5,
+            "1j %d events sent at once on one connection, nothing else going on: every verdict comes" % len(g),
+            "%d of %d verdicts in %.2f s" % (len(got), len(g), time.time() - t0))
+    s.close()
     stop_check(d, "1h")
 
 
