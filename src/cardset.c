@@ -16,7 +16,8 @@
 
 typedef struct {
     cards *db;
-    char *bytes;                   /* the file, until saved in the store  */
+    char *bytes;                   /* the file as loaded; NULL when it came
+                                      from the store                        */
     size_t len;
 } held;
 
@@ -60,37 +61,74 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
+/* Move held database i to the end: the newest, first to answer its name. */
+static void make_newest(cardset *cs, int i)
+{
+    held h = cs->dbs[i];
+    memmove(&cs->dbs[i], &cs->dbs[i + 1], (size_t)(cs->n - i - 1) * sizeof h);
+    cs->dbs[cs->n - 1] = h;
+}
+
+static int held_index(const cardset *cs, const cards *db)
+{
+    for (int i = 0; i < cs->n; i++)
+        if (!memcmp(cards_hash(cs->dbs[i].db), cards_hash(db), 32))
+            return i;
+    return -1;
+}
+
 int cardset_load(cardset *cs, const char *const *paths, int n)
 {
-    int rc = 0;
-    for (int i = 0; i < n; i++) {
+    held fresh[CARDSET_MAX];
+    int got = 0, rc = 0, added = 0;
+    for (int i = 0; i < n && !rc; i++) {
         char err[2048];
         size_t len;
-        char *bytes;
+        char *bytes = slurp(paths[i], &len);
         cards *db = NULL;
-        if (cs->n == CARDSET_MAX) {
-            dlog(DLOG_ERROR, "%d card databases are held already (the limit); restart to load %s", CARDSET_MAX, paths[i]);
-            return -1;
-        }
-        if (!(bytes = slurp(paths[i], &len))) {
+        if (got == CARDSET_MAX) {
+            dlog(DLOG_ERROR, "more than %d card database files", CARDSET_MAX);
+            rc = -1;
+        } else if (!bytes) {
             dlog(DLOG_ERROR, "cannot read the card database %s", paths[i]);
             rc = -1;
-            continue;
-        }
-        if (carddb_load_buffer(bytes, len, paths[i], &db, err, sizeof err)) {
+        } else if (carddb_load_buffer(bytes, len, paths[i], &db, err, sizeof err)) {
             dlog(DLOG_ERROR, "%s", err);
-            free(bytes);
             rc = -1;
+        } else {
+            fresh[got++] = (held){db, bytes, len};
+            bytes = NULL;
+            dlog(DLOG_INFO, "cards %s@%s from %s", cards_set(db), cards_version(db), paths[i]);
+        }
+        free(bytes);
+    }
+    for (int i = 0; !rc && i < got; i++)
+        added += held_index(cs, fresh[i].db) < 0;
+    if (!rc && cs->n + added > CARDSET_MAX) {
+        dlog(DLOG_ERROR, "%d card databases are held already: %d more would pass the limit of %d; restart to load "
+             "them", cs->n, added, CARDSET_MAX);
+        rc = -1;
+    }
+    /* all or nothing: a reload that fails keeps what the daemon had */
+    for (int i = 0; i < got; i++) {
+        int k = rc ? -2 : held_index(cs, fresh[i].db);
+        if (k == -1) {
+            cs->dbs[cs->n++] = fresh[i];
             continue;
         }
-        cs->dbs[cs->n++] = (held){db, bytes, len};
-        dlog(DLOG_INFO, "cards %s@%s from %s", cards_set(db), cards_version(db), paths[i]);
+        if (k >= 0)
+            make_newest(cs, k);   /* the same bytes again: the copy held is kept */
+        cards_destroy(&fresh[i].db);
+        free(fresh[i].bytes);
     }
     return rc;
 }
 
 int cardset_save(cardset *cs, store *st, MDB_txn *txn)
 {
+    /* every file loaded, each time: a put of the same bytes under the same
+     * hash changes nothing, and a save whose commit failed is made again
+     * by the next one (the bytes are kept for that) */
     for (int i = 0; i < cs->n; i++) {
         char hex[65];
         int rc;
@@ -100,11 +138,21 @@ int cardset_save(cardset *cs, store *st, MDB_txn *txn)
         if ((rc = store_put_cards(st, txn, hex, cs->dbs[i].bytes, cs->dbs[i].len)))
             return rc;
     }
-    for (int i = 0; i < cs->n; i++) {   /* only once all are in the transaction */
-        free(cs->dbs[i].bytes);
-        cs->dbs[i].bytes = NULL;
-    }
     return 0;
+}
+
+int cardset_ensure_stored(cardset *cs, store *st, MDB_txn *txn, const cards *db)
+{
+    char hex[65];
+    const void *bytes;
+    size_t len;
+    int i = db ? held_index(cs, db) : -1;
+    if (i < 0 || !cs->dbs[i].bytes)
+        return 0;   /* came from the store, or not ours */
+    carddb_hash_hex(cards_hash(db), hex);
+    if (!store_get_cards(st, txn, hex, &bytes, &len))
+        return 0;
+    return store_put_cards(st, txn, hex, cs->dbs[i].bytes, cs->dbs[i].len);
 }
 
 const cards *cardset_named(const cardset *cs, const char *named)

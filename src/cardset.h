@@ -3,9 +3,10 @@
  * A header names its database as "set@version"; a stored record pins the
  * one it was judged with by content hash (openlog.md 10) and is always
  * judged again with exactly that one.  So the daemon keeps every database
- * it ever loaded (a SIGHUP adds the files again; live sessions point into
- * the old ones) and fetches from the store those only a record still
- * names.  At most CARDSET_MAX are held (SPEC.md 9.2).
+ * it ever loaded (a SIGHUP adds the files whose bytes are new; live
+ * sessions point into the old ones) and fetches from the store those only
+ * a record still names.  At most CARDSET_MAX distinct databases are held
+ * (SPEC.md 9.2).
  *
  * Pointers returned stay valid until cardset_destroy().
  */
@@ -25,13 +26,21 @@ typedef struct cardset cardset;
 int cardset_new(cardset **out);      /* 0, or -1 out of memory */
 void cardset_destroy(cardset **cs);  /* NULL-safe */
 
-/* Load each file (logging what was loaded or why not).  Their bytes wait
- * for cardset_save().  0, or -1 when one cannot be loaded (the others
- * stay loaded) or CARDSET_MAX is reached. */
+/* Load every file, all or nothing (logging what was loaded or why not): a
+ * file whose bytes are held already adds nothing but becomes the newest of
+ * its name.  0; or -1 when one cannot be read or loaded, or the new ones
+ * would pass CARDSET_MAX, and then nothing changed. */
 int cardset_load(cardset *cs, const char *const *paths, int n);
 
-/* Store the bytes of every database loaded since the last save, by hash. */
+/* Store, by hash, the bytes of every database loaded from a file (again:
+ * the same bytes under the same hash change nothing).  0, or the store
+ * error. */
 int cardset_save(cardset *cs, store *st, MDB_txn *txn);
+
+/* Make sure the store holds db (one held here), in txn: what a record
+ * pins must be in the store with it, even when the save after a reload
+ * failed.  0, or the store error. */
+int cardset_ensure_stored(cardset *cs, store *st, MDB_txn *txn, const cards *db);
 
 /* The newest database "set@version" names; the first loaded when none
  * does (the header is then judged openlog:cards, as `arbiter verify`

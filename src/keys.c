@@ -324,14 +324,16 @@ int keyring_load(const char *path, keyring **out, char *err, size_t errlen)
         goto fail;
     }
     while (fgets(line, sizeof line, f)) {
-        char *s = trim(line);
         const char *why = NULL;
         keys_entry e;
         lineno++;
-        if (strlen(line) == sizeof line - 1 && line[sizeof line - 2] != '\n') {
+        /* before trim(), which would hide the cut: the rest of a long line
+         * must not be read as a line of its own (fail closed) */
+        if (strlen(line) == sizeof line - 1 && line[sizeof line - 2] != '\n' && !feof(f)) {
             snprintf(err, errlen, "%s, line %d: a line longer than %d bytes", path, lineno, LINE_MAX_BYTES - 2);
             goto fail;
         }
+        char *s = trim(line);
         if (!*s || *s == '#')
             continue;
         if (parse_entry(s, &e, &why)) {

@@ -160,6 +160,9 @@ int record_put_event(daemon_ctx *d, MDB_txn *txn, live *l, uint64_t seq, const v
     se.verdict_len = vlen;
     se.received_ms = received_ms;
     memcpy(se.peer, peer, strnlen(peer, STORE_PEER_MAX));
+    /* the header pins its card database: it goes into the store with it */
+    if (seq == 0 && (rc = cardset_ensure_stored(d->cards, d->st, txn, l->db)))
+        return rc;
     store_chain_next(l->chain, raw, len, verdict, vlen, se.chain);
     const verifier *vf = verify_session_verifier(l->sess);
     if (vf)

@@ -115,6 +115,20 @@ Test(parts, keyring_names_the_line_at_fault)
     }
     cr_assert_neq(keyring_load("/nonexistent/ring", &r, err, sizeof err), 0);
     cr_assert(strstr(err, "cannot read the keyring"), "%s", err);
+
+    /* Found in review: a line padded with spaces past the 510 bytes a line
+     * may have, then a second entry on it, was read as two lines (the cut
+     * fell on a space that trimming then hid). */
+    keys_pair k2;
+    char z2[41], longline[1200];
+    cr_assert_eq(keys_generate("u", &k2), 0);
+    keys_z85(k2.curve_public, z2);
+    int n = snprintf(longline, sizeof longline, "table t %s", z);
+    memset(longline + n, ' ', 510 - (size_t)n);
+    snprintf(longline + 510, sizeof longline - 510, " judge u %s\n", z2);
+    cr_assert_neq(keyring_load(write_file("ring", longline), &r, err, sizeof err), 0, "a long line is refused");
+    cr_assert_null(r);
+    cr_assert(strstr(err, "line 1: a line longer than"), "%s", err);
 }
 
 Test(parts, keyring_finds_each_key_and_its_role)
