@@ -399,9 +399,12 @@ static int serve(daemon_ctx *d, const options *o, void *in, void *fd, void *q, i
         } else if (!waiting && ((items[2].revents & ZMQ_POLLIN) || pending) && ingest_turn(g)) {
             return 1;   /* nothing of the batch is acknowledged */
         }
-        /* a few queries a turn: health stays quick beside a busy ingest */
+        /* queries for at most QUERY_TURN_US a turn (at least one): health
+         * stays quick beside a busy ingest, and a client asking for costly
+         * answers in a row takes turns with the tables */
+        uint64_t q0 = daemon_mono_us();
         for (int i = 0; (items[0].revents & ZMQ_POLLIN) && i < 8; i++)
-            if (!query_serve(d, q))
+            if (!query_serve(d, q) || daemon_mono_us() - q0 >= QUERY_TURN_US)
                 break;
     }
     return 0;

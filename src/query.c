@@ -138,8 +138,8 @@ static json_t *op_verify(ask *a)
     size_t i;
     if (!json_is_array(log))
         return q_error("verify needs \"log\": an array of events.");
-    if (json_array_size(log) > 100000)
-        return q_error("verify takes at most 100000 events.");
+    if (json_array_size(log) > QUERY_VERIFY_MAX)
+        return q_error("verify takes at most %d events (a match is a few hundred).", QUERY_VERIFY_MAX);
     const char *named = json_string_value(json_object_get(json_array_get(log, 0), "cards"));
     if (verify_session_new(cardset_named(a->d->cards, named), "query", &s) != VERIFY_OK)
         return q_error("Out of memory.");
@@ -188,7 +188,7 @@ static int page_full(const json_t *list, size_t limit, size_t bytes)
 typedef struct {
     json_t *list;
     const char *tournament, *status, *after;
-    size_t limit, bytes;
+    size_t limit, bytes, scanned;
     char next[OL_MATCH_MAX + 1];
     int more;
 } list_ctx;
@@ -198,23 +198,27 @@ static int list_one(void *ctx, const char *match, const char *json, size_t len)
     list_ctx *c = ctx;
     if (c->after && strcmp(match, c->after) <= 0)
         return 0;
+    /* a filter that matches little must not read the whole store in one
+     * turn of the loop: a page may end short, `next` says where to go on */
+    if (c->scanned++ == QUERY_LIST_SCAN) {
+        c->more = 1;
+        return 1;
+    }
     json_t *o = json_loadb(json, len, 0, NULL);
-    if (!o)
-        return 0;
     const char *t = json_string_value(json_object_get(o, "tournament"));
     const char *s = json_string_value(json_object_get(o, "status"));
-    if ((c->tournament && (!t || strcmp(t, c->tournament))) || (c->status && (!s || strcmp(s, c->status)))) {
-        json_decref(o);
-        return 0;
+    if (o && !(c->tournament && (!t || strcmp(t, c->tournament))) && !(c->status && (!s || strcmp(s, c->status)))) {
+        if (page_full(c->list, c->limit, c->bytes)) {
+            json_decref(o);
+            c->more = 1;
+            return 1;   /* stop: a page is full and there is more */
+        }
+        c->bytes += len;
+        json_array_append_new(c->list, o);
+        o = NULL;
     }
-    if (page_full(c->list, c->limit, c->bytes)) {
-        json_decref(o);
-        c->more = 1;
-        return 1;   /* stop: a page is full and there is more */
-    }
-    c->bytes += len;
-    snprintf(c->next, sizeof c->next, "%s", match);
-    json_array_append_new(c->list, o);
+    json_decref(o);
+    snprintf(c->next, sizeof c->next, "%s", match);   /* handled: the next page starts after it */
     return 0;
 }
 
@@ -222,7 +226,8 @@ static json_t *op_list(ask *a)
 {
     list_ctx c = {json_array(), json_string_value(json_object_get(a->req, "tournament")),
                   json_string_value(json_object_get(a->req, "status")),
-                  json_string_value(json_object_get(a->req, "after")), page_of(a->req), 0, "", 0};
+                  json_string_value(json_object_get(a->req, "after")), page_of(a->req), 0, 0, "", 0};
+    snprintf(c.next, sizeof c.next, "%s", c.after ? c.after : "");
     int rc = store_each_match(a->d->st, a->txn, list_one, &c);
     if (rc && rc != 1) {
         json_decref(c.list);
@@ -465,12 +470,13 @@ json_t *query_answer(daemon_ctx *d, json_t *req, const gate_peer *who)
 
 int query_setup(void *sock)
 {
-    int one = 1, zero = 0, hwm = QUERY_SNDHWM;
-    int64_t max = 1 << 20;
+    int one = 1, zero = 0, hwm = QUERY_SNDHWM, rcv = QUERY_RCVHWM;
+    int64_t max = QUERY_REQUEST_MAX;
     return zmq_setsockopt(sock, ZMQ_LINGER, &zero, sizeof zero) ||
                    zmq_setsockopt(sock, ZMQ_ROUTER_MANDATORY, &one, sizeof one) ||
                    zmq_setsockopt(sock, ZMQ_MAXMSGSIZE, &max, sizeof max) ||
-                   zmq_setsockopt(sock, ZMQ_SNDHWM, &hwm, sizeof hwm)
+                   zmq_setsockopt(sock, ZMQ_SNDHWM, &hwm, sizeof hwm) ||
+                   zmq_setsockopt(sock, ZMQ_RCVHWM, &rcv, sizeof rcv)
                ? -1
                : 0;
 }

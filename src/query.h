@@ -26,8 +26,13 @@
 
 #define QUERY_SNDHWM 32
 #define QUERY_IN_FLIGHT 16
+#define QUERY_RCVHWM 4                  /* requests queued from a connection */
+#define QUERY_REQUEST_MAX (512 * 1024)  /* ZMQ_MAXMSGSIZE: larger closes it  */
+#define QUERY_VERIFY_MAX 1000           /* events of a verify request         */
 #define QUERY_PAGE 1000
 #define QUERY_PAGE_BYTES (128 * 1024)
+#define QUERY_LIST_SCAN 10000           /* summaries a list request reads     */
+#define QUERY_TURN_US 5000              /* queries answered per loop turn     */
 
 /* Set the query socket's options (before zmq_bind).  0, or -1. */
 int query_setup(void *sock);

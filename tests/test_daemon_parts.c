@@ -14,6 +14,7 @@
 #include "logformat/olcodec.h"
 #include "src/carddb.h"
 #include "src/ingest.h"
+#include "src/query.h"
 #include "src/keys.h"
 #include "src/live.h"
 #include "src/quarantine.h"
@@ -409,4 +410,51 @@ Test(parts, answer_bytes_are_the_tree_path_bytes)
     char *none = NULL;
     size_t n = 0;
     cr_assert_eq(ingest_answer_bytes(&gap, 1, &none, &n), -EINVAL, "a verdict with expect is not an answer");
+}
+
+/* A list filter that matches nothing reads at most QUERY_LIST_SCAN
+ * summaries a request (found in review: it read the whole store in one
+ * turn of the loop); the pages, short or empty, go on with `next` and end
+ * with null, having seen every match once. */
+Test(parts, list_reads_a_bounded_number_of_summaries_a_request)
+{
+    store *st = NULL;
+    MDB_txn *txn = NULL;
+    char err[256], id[32], json[96];
+    const int total = 2 * QUERY_LIST_SCAN + 500;
+    cr_assert_eq(store_open(dir, 0, 0, &st, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(mdb_txn_begin(store_env(st), NULL, 0, &txn), 0);
+    for (int i = 0; i < total; i++) {
+        snprintf(id, sizeof id, "m-%06d", i);
+        int n = snprintf(json, sizeof json, "{\"match\":\"%s\",\"status\":\"%s\"}", id, i == total - 7 ? "illegal" : "legal");
+        cr_assert_eq(store_put_summary(st, txn, id, json, (size_t)n), 0);
+    }
+    cr_assert_eq(mdb_txn_commit(txn), 0);
+
+    static daemon_ctx d;
+    d.st = st;
+    const gate_peer judge = {NULL, NULL, KEYS_JUDGE, 1};
+    char after[64] = "";
+    int requests = 0, found = 0;
+    for (;;) {
+        json_t *req = after[0] ? json_pack("{s:s, s:s, s:s}", "op", "list", "status", "illegal", "after", after)
+                               : json_pack("{s:s, s:s}", "op", "list", "status", "illegal");
+        json_t *rep = query_answer(&d, req, &judge);
+        requests++;
+        cr_assert(json_is_true(json_object_get(rep, "ok")));
+        found += (int)json_array_size(json_object_get(rep, "matches"));
+        json_t *next = json_object_get(rep, "next");
+        if (!json_is_string(next)) {
+            json_decref(req);
+            json_decref(rep);
+            break;
+        }
+        snprintf(after, sizeof after, "%s", json_string_value(next));
+        json_decref(req);
+        json_decref(rep);
+        cr_assert(requests < 10, "the pages do not end");
+    }
+    cr_assert_eq(found, 1, "the one illegal match is found once");
+    cr_assert_eq(requests, 3, "%d summaries in pages of at most %d read: %d requests", total, QUERY_LIST_SCAN, requests);
+    store_close(&st);
 }
