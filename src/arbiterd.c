@@ -50,7 +50,7 @@
 
 static const char usage_text[] =
     "usage: arbiterd [--db DIR] [--ingest EP] [--feed EP] [--query EP] [--cards FILE]...\n"
-    "                [--key FILE] [--keyring FILE] [--insecure]\n"
+    "                [--key FILE] [--keyring FILE] [--insecure] [--seal-legacy]\n"
     "                [--max-connections N] [--max-matches N] [--quarantine-max N]\n"
     "                [--log-level error|warn|info|debug] [--map-mb N]\n"
     "\n"
@@ -71,6 +71,9 @@ static const char usage_text[] =
     "  --keyring FILE        CURVE on every socket; only the keys listed, each with a\n"
     "                        role, are admitted (SPEC.md 9.3); SIGHUP reloads it\n"
     "  --insecure            allow an endpoint that is not loopback without a keyring\n"
+    "  --seal-legacy         seal, as they stand, the unsealed records of a store\n"
+    "                        written before records were sealed (only a store you\n"
+    "                        trust: the seals then vouch for what it holds now)\n"
     "  --max-connections N   ingest connections admitted at once (default 1024)\n"
     "  --max-matches N       open matches held in memory (default 10000)\n"
     "  --quarantine-max N    quarantine entries kept (default 20000)\n"
@@ -86,7 +89,7 @@ static const char usage_text[] =
 typedef struct {
     const char *dbdir, *ingest_ep, *feed_ep, *query_ep, *key, *keyring;
     const char *card_files[CARD_FILES_MAX];
-    int n_card_files, level, insecure;
+    int n_card_files, level, insecure, seal_legacy;
     unsigned long map_mb, max_connections, max_matches, quarantine_max;
 } options;
 
@@ -133,6 +136,10 @@ static int parse_options(int argc, char **argv, options *o)
         }
         if (!strcmp(a, "--insecure")) {
             o->insecure = 1;
+            continue;
+        }
+        if (!strcmp(a, "--seal-legacy")) {
+            o->seal_legacy = 1;
             continue;
         }
         if (!val) {
@@ -441,6 +448,7 @@ int main(int argc, char **argv)
     fit_descriptors(&o);
     d.dbdir = o.dbdir;
     d.max_matches = o.max_matches;
+    d.seal_legacy = o.seal_legacy;
     d.started_ms = daemon_now_ms();
     if (make_dirs(o.dbdir)) {
         dlog(DLOG_ERROR, "cannot create the store directory %s: %s", o.dbdir, strerror(errno));

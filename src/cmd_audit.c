@@ -194,7 +194,6 @@ typedef struct {
     size_t summary_len;
     uint8_t *seal_raw;            /* NULL: no seal                          */
     size_t seal_len;
-    int legacy;                   /* a store no sealing daemon has opened   */
     uint8_t *signers;             /* the store's sealing keys (--db)        */
     size_t n_signers;
     json_t *events;               /* --query: every `events` page, joined   */
@@ -218,7 +217,9 @@ static char *copy_bytes(const void *p, size_t n)
 }
 
 /* The record from a daemon: the `match` op in the judge view (summary,
- * seal and their raw bytes), then every page of `events`. */
+ * seal and their raw bytes), then every page of `events` up to the last one
+ * the seal covers: a live match may have stored more since, and the record
+ * checked is the one that seal vouches for. */
 static int open_query(record *r, const audit_opts *o, const char *ep)
 {
     char err[512];
@@ -229,6 +230,8 @@ static int open_query(record *r, const audit_opts *o, const char *ep)
         return CLI_BADINPUT;
     }
     json_t *sealed = json_object_get(rep, "seal");
+    json_int_t upto = json_is_integer(json_object_get(sealed, "events"))
+                          ? json_integer_value(json_object_get(sealed, "events")) - 1 : -1;
     const char *sum = json_string_value(json_object_get(sealed, "summary_raw"));
     const char *raw = json_string_value(json_object_get(sealed, "raw"));
     r->summary = json_incref(json_object_get(rep, "match"));
@@ -242,10 +245,24 @@ static int open_query(record *r, const audit_opts *o, const char *ep)
         r->seal_raw = NULL;
     }
     json_decref(rep);
+    /* the key the daemon seals with: what its seals are checked against
+     * when no --sealed-by is given (a store's own list can be edited) */
+    if (!o->sealed_by && (rep = query_call(o, ep, json_pack("{s:s}", "op", "health"), err, sizeof err))) {
+        const char *hex = json_string_value(json_object_get(rep, "seal_key"));
+        size_t n = 0;
+        if (hex && (r->signers = malloc(32)) && (sodium_hex2bin(r->signers, 32, hex, strlen(hex), NULL, &n, NULL) || n != 32)) {
+            free(r->signers);
+            r->signers = NULL;
+        }
+        r->n_signers = r->signers ? 1 : 0;
+        json_decref(rep);
+    }
     r->events = json_array();
     for (json_int_t from = 0; r->events;) {
-        rep = query_call(o, ep, json_pack("{s:s, s:s, s:s, s:I}", "op", "events", "match", o->match, "view", "judge",
-                                          "from", from), err, sizeof err);
+        json_t *req = json_pack("{s:s, s:s, s:s, s:I}", "op", "events", "match", o->match, "view", "judge", "from", from);
+        if (req && upto >= 0)
+            json_object_set_new(req, "to", json_integer(upto));
+        rep = query_call(o, ep, req, err, sizeof err);
         if (!rep) {
             cli_error("%s", err);
             return CLI_BADINPUT;
@@ -286,7 +303,6 @@ static int open_store(record *r, const audit_opts *o, const char *dir)
         r->seal_raw = (uint8_t *)copy_bytes(bytes, len);
         r->seal_len = len;
     }
-    r->legacy = store_get_meta(r->st, r->txn, "format", &bytes, &len) != 0;
     if (!store_get_meta(r->st, r->txn, "signers", &bytes, &len) && (r->signers = malloc(len + 1))) {
         memcpy(r->signers, bytes, len);
         r->n_signers = len / 32;
@@ -682,14 +698,20 @@ static int check_whole(const audit_ctx *c, const record *r, whole *w)
             for (size_t i = 0; i < r->n_signers; i++)
                 w->signer_known |= !memcmp(r->signers + 32 * i, w->s.signer, 32);
         }
-        if (!w->signer_known && (c->o->sealed_by || !c->o->query))
+        if (!w->signer_known)
             w->findings |= SEAL_SIGNER;
         w->head_ok = c->o->head && seal_head_matches(&w->s, c->o->match, c->o->head);
     }
-    if (r->legacy && (w->findings & SEAL_MISSING))
-        w->findings &= ~SEAL_MISSING;   /* a store of arbiter 0.1: nothing sealed it yet */
     w->summary_differs = summary_check(c, r->summary);
     return 0;
+}
+
+/* What the seal's signer was checked against (SPEC.md 10). */
+static const char *signer_source(const audit_opts *o)
+{
+    return o->sealed_by ? "the key given with --sealed-by"
+           : o->query   ? "the key the daemon seals with, from its health"
+                        : "a key the store lists as its daemon's";
 }
 
 /* The seal's findings, each a sentence. */
@@ -697,11 +719,8 @@ static void print_seal(const audit_ctx *c, const record *r, const whole *w)
 {
     char signer[65];
     if (w->findings & SEAL_MISSING) {
-        printf("seal: MISSING: the record is not sealed (a daemon seals every record it writes)\n");
-        return;
-    }
-    if (r->legacy && !r->seal_raw) {
-        printf("seal: none (a store written by arbiter 0.1; the next arbiterd to open it seals it)\n");
+        printf("seal: MISSING: the record is not sealed: a daemon from before seals wrote it and none sealed it "
+               "since, or its seal was removed; only its hash chain vouches for it, and anybody can compute one\n");
         return;
     }
     if (w->findings & SEAL_UNREADABLE) {
@@ -712,12 +731,17 @@ static void print_seal(const audit_ctx *c, const record *r, const whole *w)
     if (!w->findings)
         printf("seal: valid, over %llu events, the chain and record heads and the summary; signed by %.16s... (%s)\n",
                (unsigned long long)w->s.events, signer,
-               c->o->sealed_by ? "the key given with --sealed-by" : c->o->query ? "give --sealed-by to check it is your daemon's" : "the store's own key");
+               signer_source(c->o));
+    if (!w->findings && !c->o->sealed_by && !c->o->query)
+        printf("seal: the store lists that key as its daemon's, and a store can be edited: --sealed-by with the "
+               "daemon's .pub, or --head with the head on the match slip, settles who sealed it\n");
     if (w->findings & SEAL_SIGNATURE)
         printf("seal: BROKEN: its signature does not hold (the seal was altered)\n");
     if (w->findings & SEAL_SIGNER)
         printf("seal: signed by %.16s..., which is %s\n", signer,
-               c->o->sealed_by ? "not the key given with --sealed-by" : "not a key this store's daemon sealed with");
+               c->o->sealed_by ? "not the key given with --sealed-by"
+               : c->o->query   ? "not the key the daemon seals with (give --sealed-by if its key was changed)"
+                               : "not a key this store's daemon sealed with");
     if (w->findings & SEAL_EVENTS)
         printf("seal: it covers %llu events (#0-#%lld), the record holds %llu: %s\n", (unsigned long long)w->s.events,
                (long long)w->s.events - 1, (unsigned long long)c->walk.n,
@@ -739,7 +763,7 @@ static void print_checks(const audit_ctx *c, const record *r, const whole *w, in
         printf("record links: BROKEN at #%lld: the receive time or sender of #%lld was changed after it was stored\n",
                (long long)c->walk.link_broken, (long long)c->walk.link_broken);
     else if (c->walk.legacy)
-        printf("record links: none stored (events stored by arbiter 0.1): computed for the seal\n");
+        printf("record links: none stored (events stored by a daemon from before record links): computed for the seal\n");
     else
         printf("record links: intact (receive times, senders and boards as recorded)\n");
     print_seal(c, r, w);
@@ -848,6 +872,8 @@ int cmd_audit(int argc, char **argv)
                                                        "signer", signer[0] ? json_string(signer) : json_null(),
                                                        "head_matches", o.head ? json_boolean(w.head_ok) : json_null(),
                                                        "findings", findings));
+            json_object_set_new(json_object_get(doc, "seal"), "signer_checked_against",
+                                json_string(o.sealed_by ? "sealed-by" : o.query ? "daemon" : "store"));
             json_object_set_new(doc, "summary_check", json_pack("{s:b, s:O}", "as_judged",
                                                                 !json_array_size(w.summary_differs), "differs",
                                                                 w.summary_differs));

@@ -47,6 +47,8 @@ typedef struct {
     feed *feed;                     /* NULL: no feed (a fuzz target)        */
     gate *gate;                     /* NULL: everyone anonymous, judge      */
     keys_pair key;                  /* the daemon's own: seals, CURVE       */
+    int seal_legacy;                /* --seal-legacy: seal unsealed records
+                                       of a store from before seals        */
     uint64_t started_ms;
 
     /* the transaction the sessions read the record in (verify_session_lean

@@ -126,6 +126,9 @@ static json_t *op_health(ask *a)
     long keys = d->gate ? gate_keys(d->gate) : -1;
     json_object_set_new(o, "keys", keys < 0 ? json_null() : json_integer(keys));
     json_object_set_new(o, "reloads", json_integer((json_int_t)s->reloads));
+    char key[65];
+    sodium_bin2hex(key, sizeof key, d->key.sign_public, 32);
+    json_object_set_new(o, "seal_key", json_string(key));
     if (d->store_error[0])
         json_object_set_new(o, "store_error", json_string(d->store_error));
     return o;

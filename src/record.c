@@ -373,7 +373,9 @@ typedef struct {
     MDB_txn *txn;
     uint8_t *signers;
     size_t n_signers;
-    int legacy;                    /* seal what has no seal                */
+    int legacy;                    /* the store has no "format": from before
+                                      seals, or made to look so            */
+    size_t unsealed;               /* of those, left unsealed              */
     char (*altered)[65];           /* card databases whose bytes were altered */
     size_t n_altered;
     size_t checked, damaged, sealed;
@@ -423,8 +425,15 @@ static int check_match(void *ctx, const char *id, const char *summary, size_t le
     if (rc)
         return rc;
     c->checked++;
-    if (c->legacy && (f.seal & SEAL_MISSING) && record_findings_clean(&f, 1))
-        return seal_as_is(c, id, summary, len, &f);
+    if (c->legacy && (f.seal & SEAL_MISSING) && record_findings_clean(&f, 1)) {
+        /* Sealing attests to a record this daemon never saw written: only
+         * when the administrator says so.  Otherwise an unsealed record
+         * is a finding like any other -- a forger can make any record look
+         * like one from before seals by deleting its seal and a meta key. */
+        if (c->d->seal_legacy)
+            return seal_as_is(c, id, summary, len, &f);
+        c->unsealed++;
+    }
     json_t *o = json_loadb(summary, len, 0, NULL);
     const char *pinned = json_string_value(json_object_get(o, "cards_hash"));
     int bad_cards = 0;
@@ -485,14 +494,19 @@ int record_check_store(daemon_ctx *d)
     c.legacy = rc == MDB_NOTFOUND;
     if ((rc && rc != MDB_NOTFOUND) || (rc = known_signers(&c)) || (rc = store_each_cards(d->st, c.txn, check_cards, &c)) ||
         (rc = store_each_match(d->st, c.txn, check_match, &c)) ||
-        (c.legacy && (rc = store_put_meta(d->st, c.txn, "format", "2", 1)))) {
+        (c.legacy && !c.unsealed && (rc = store_put_meta(d->st, c.txn, "format", "2", 1)))) {
         mdb_txn_abort(c.txn);
         goto out;
     }
     rc = mdb_txn_commit(c.txn);
     if (!rc && c.sealed)
-        dlog(DLOG_INFO, "sealed %zu match%s written before records were sealed, as they stand", c.sealed,
+        dlog(DLOG_WARN, "--seal-legacy: sealed %zu match%s as they stand, unsealed in a store from before records were "
+             "sealed: their seals attest to this store's content now, not to what was played", c.sealed,
              c.sealed == 1 ? "" : "es");
+    if (!rc && c.unsealed)
+        dlog(DLOG_ERROR, "%zu match%s not sealed: a daemon from before seals wrote them, or their seals were removed; "
+             "they take no events; if this store is trusted as it stands, start once with --seal-legacy", c.unsealed,
+             c.unsealed == 1 ? " is" : "es are");
     if (!rc)
         dlog(c.damaged ? DLOG_ERROR : DLOG_INFO, "checked the store: %zu match%s in %.1f s, %zu with findings", c.checked,
              c.checked == 1 ? "" : "es", (double)(daemon_mono_us() - t0) / 1e6, c.damaged);

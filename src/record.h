@@ -10,8 +10,9 @@
  *   record_put_event()   one judged event -> the store, links computed
  *   record_seal()        after a batch: the summary, then its seal
  *   record_check()       a stored match against its links and seal
- *   record_check_store() every match, at start (and a store of arbiter 0.1
- *                        sealed as it stands)
+ *   record_check_store() every match, at start (and, with --seal-legacy, the
+ *                        unsealed records of a store from before seals
+ *                        sealed as they stand)
  *
  * Errors: 0, or a store error (LMDB code or -errno) for the caller's batch
  * to abort on; record_load() and the checks also say why in a sentence.
@@ -74,9 +75,11 @@ int record_findings_clean(const record_findings *f, int legacy_ok);
  * `match` names it. */
 void record_findings_text(const record_findings *f, char *out, size_t n);
 
-/* At start: seal a store of arbiter 0.1 as it stands (logged), then check
- * every match and every stored card database; each match with a finding is
- * logged and marked DAMAGED in d->live.  0, or a store error. */
+/* At start: check every match and every stored card database; each match
+ * with a finding is logged and marked DAMAGED in d->live.  An unsealed
+ * record is a finding, unless the store has no meta "format" (from before
+ * seals, or made to look so) and d->seal_legacy is set: then it is sealed
+ * as it stands, logged.  0, or a store error. */
 int record_check_store(daemon_ctx *d);
 
 #endif

@@ -33,8 +33,10 @@
  *   seals       match id -> the seal of the match's record (seal.h,
  *               SEAL_BYTES): signed after every batch that wrote the match.
  *   meta        name -> value, about the store itself: "format" ("2" once
- *               a daemon that seals records has opened it), "signer" (the
- *               sealing key's public half, 32 bytes).
+ *               a daemon that seals records has opened it and no record is
+ *               left unsealed), "signers" (the public halves of the keys
+ *               its daemons sealed with, 32 bytes each: the store's own
+ *               word, editable like the rest).
  *
  * The hash chain (openlog.md 10): h(n) = BLAKE2b-256(h(n-1) || event bytes
  * || verdict bytes), h(-1) = 32 zero bytes; store_chain_next() computes it.

@@ -12,7 +12,14 @@
 #     not the record);
 #   - an event rewritten and every chain and record link computed again;
 #   - the same with a new seal signed by the forger's own key;
-#   - the seal deleted; an event's bytes flipped (the chain breaks there).
+#   - the seal deleted; an event's bytes flipped (the chain breaks there);
+#   - laundering: a receive time moved, the links computed again, the seal
+#     and the store's "format" deleted, so that the record looks like one
+#     from before seals -- reported unsealed, and no daemon seals it unless
+#     started with --seal-legacy;
+#   - the forger's key added to the store's list of its daemon's keys: a
+#     --db audit says that list is the store's own word; --sealed-by and an
+#     audit over --query (the daemon's own key) find the forger's seal.
 # The untouched store audits clean, its record head is what --head checks,
 # and --sealed-by accepts the daemon's key and refuses another.  Finally
 # the daemon starts on a tampered store: it names the match in its log, and
@@ -114,6 +121,25 @@ audit_case unseal "$M" '.seal.findings | index("missing")' "seal: MISSING"
 tamper event event "$M" 17
 audit_case event "$M" '.chain.broken_at == 17' "hash chain: BROKEN at #17"
 
+# A receive time moved, the record links computed again (they are not keyed),
+# the seal and the store's "format" deleted: the record looks like one from
+# before seals.  It must not pass for intact, nor be sealed by the next daemon.
+tamper launder launder "$M" 5
+audit_case launder "$M" '.chain.intact and .record_links.intact and (.seal.findings | index("missing"))' \
+    "seal: MISSING"
+
+# Re-signed by the forger, whose key is then added to the store's own list of
+# its daemon's keys: a --db audit takes that list at its word (and says so),
+# --sealed-by with the daemon's key does not, nor does an audit over --query.
+tamper relist relist "$M"
+"$ARBITER" audit "$M" --db "$TMP/relist" >"$TMP/relist.txt" 2>&1
+grep -q "a store can be edited: --sealed-by with the daemon's .pub" "$TMP/relist.txt" &&
+    pass "relist: a --db audit without --sealed-by says the store's list of keys is its own word" ||
+    fail "relist: the --db audit does not say whose word the signer rests on"
+"$ARBITER" audit "$M" --db "$TMP/relist" --sealed-by "$TMP/daemon.pub" >"$TMP/relist-sb.txt" 2>&1
+[ $? -eq 1 ] && grep -q "not the key given with --sealed-by" "$TMP/relist-sb.txt" &&
+    pass "relist: --sealed-by with the daemon's key finds the forger's seal" || fail "relist: --sealed-by accepted the forger's seal"
+
 # ---- the daemon on a tampered store -----------------------------------------------
 rm -rf "$STORE"
 cp -r "$TMP/rechain" "$STORE"
@@ -127,6 +153,36 @@ tail -n 1 "$LEGAL" | jq -c '.seq = 999' >"$TMP/next.jsonl"
 "$ARBITER" send --endpoint "$EP_IN" --json "$TMP/next.jsonl" 2>/dev/null | jq -e '.status == "illegal" and .rule == "openlog:record"' >/dev/null &&
     pass "an event for the damaged match is refused (openlog:record)" || fail "the damaged match took an event"
 daemon_stop && pass "SIGTERM: exit 0" || fail "SIGTERM: exit code not 0"
+
+# The relisted store under its daemon: an audit over --query checks the seal
+# against the key the daemon seals with, not against the store's list.
+rm -rf "$STORE"
+cp -r "$TMP/relist" "$STORE"
+daemon_start --key "$TMP/daemon.key" || { fail "arbiterd starts on the relisted store"; finish; exit 1; }
+"$ARBITER" audit "$M" --query "$EP_Q" >"$TMP/relist-q.txt" 2>&1
+[ $? -eq 1 ] && grep -q "not the key the daemon seals with" "$TMP/relist-q.txt" &&
+    pass "relist: an audit over --query checks the seal against the daemon's own key" ||
+    fail "relist: the audit over --query accepted the forger's seal: $(grep seal: "$TMP/relist-q.txt")"
+daemon_stop || fail "SIGTERM: exit code not 0"
+
+# The laundered store under a daemon: without --seal-legacy it is not sealed,
+# it is named and takes no events; with it, the administrator's word seals it.
+rm -rf "$STORE"
+cp -r "$TMP/launder" "$STORE"
+daemon_start --key "$TMP/daemon.key" || { fail "arbiterd starts on the laundered store"; finish; exit 1; }
+grep -q "not sealed: a daemon from before seals wrote them, or their seals were removed" "$TMP/arbiterd.log" &&
+    "$ARBITER" query --endpoint "$EP_Q" '{"op":"health"}' | jq -e '.damaged_matches >= 1' >/dev/null &&
+    pass "launder: the daemon does not seal an unsealed record on its own; it names it and takes no events for it" ||
+    fail "launder: the daemon sealed or ignored an unsealed record: $(grep -m2 -i seal "$TMP/arbiterd.log")"
+daemon_stop || fail "SIGTERM: exit code not 0"
+"$ARBITER" audit "$M" --db "$STORE" >/dev/null 2>&1
+[ $? -eq 1 ] && pass "launder: after that start the record still audits as unsealed" ||
+    fail "launder: the record was sealed by a daemon without --seal-legacy"
+daemon_start --key "$TMP/daemon.key" --seal-legacy || { fail "arbiterd --seal-legacy"; finish; exit 1; }
+grep -q -- "--seal-legacy: sealed 1 match as they stand" "$TMP/arbiterd.log" &&
+    pass "--seal-legacy seals it as it stands, and says what that seal means" || fail "--seal-legacy did not seal"
+daemon_stop || fail "SIGTERM: exit code not 0"
+
 grep -E 'AddressSanitizer|LeakSanitizer|runtime error' "$TMP/arbiterd.log" && fail "sanitizer report in arbiterd's log" ||
     pass "arbiterd's log: no sanitizer report"
 finish

@@ -14,6 +14,13 @@
  *   store_tamper DIR resign   MATCH         rechain #0 as above and sign a new seal
  *                                           with a key of the forger's own
  *   store_tamper DIR unseal   MATCH         delete the seal
+ *   store_tamper DIR launder  MATCH SEQ     move an event's receive time by an hour,
+ *                                           compute the record links again, delete
+ *                                           the seal and the store's "format": the
+ *                                           record now looks like one from before
+ *                                           seals, for the next daemon to seal
+ *   store_tamper DIR relist   MATCH         resign, then add the forger's key to the
+ *                                           store's list of its daemon's keys
  *   store_tamper DIR cards                  alter every stored card database
  *
  * Each leaves the record parseable: only the checks can tell.  Exit 0
@@ -149,16 +156,20 @@ static int collect(void *p, const store_event *e)
     return 0;
 }
 
-/* Alter event `seq` and compute every link from it on again; with
- * `forger`, sign a new seal over the new heads with that key. */
-static int rechain(ctx *c, uint64_t seq, const keys_pair *forger)
+/* Alter event `seq` (a byte, or with `received` its receive time) and
+ * compute every link from it on again; with `forger`, sign a new seal over
+ * the new heads with that key. */
+static int rechain(ctx *c, uint64_t seq, const keys_pair *forger, int received)
 {
     list l = {NULL, NULL, 0};
     uint8_t chain[32] = {0}, link[32] = {0};
     int rc = 0;
     if (store_each_event(c->st, c->txn, c->match, 0, UINT64_MAX, collect, &l) || seq >= l.n)
         return 1;
-    l.bufs[2 * seq][l.e[seq].event_len - 1] ^= 0x01;
+    if (received)
+        l.e[seq].received_ms += 3600 * 1000;
+    else
+        l.bufs[2 * seq][l.e[seq].event_len - 1] ^= 0x01;
     for (size_t i = 0; i < l.n && !rc; i++) {
         store_chain_next(chain, l.e[i].event, l.e[i].event_len, l.e[i].verdict, l.e[i].verdict_len, l.e[i].chain);
         seal_link_next(link, &l.e[i], l.e[i].link);
@@ -200,6 +211,28 @@ static int unseal(ctx *c)
     return mdb_dbi_open(c->txn, "seals", 0, &seals) || mdb_del(c->txn, seals, &k, NULL) ? 1 : 0;
 }
 
+static int del_meta(ctx *c, const char *name)
+{
+    MDB_dbi meta;
+    MDB_val k = {strlen(name), (void *)name};
+    return mdb_dbi_open(c->txn, "meta", 0, &meta) || mdb_del(c->txn, meta, &k, NULL) ? 1 : 0;
+}
+
+/* Append a key to the store's list of its daemon's signing keys. */
+static int list_signer(ctx *c, const uint8_t key[32])
+{
+    const void *bytes;
+    size_t len = 0;
+    uint8_t *all;
+    if (store_get_meta(c->st, c->txn, "signers", &bytes, &len) || !(all = malloc(len + 32)))
+        return 1;
+    memcpy(all, bytes, len);
+    memcpy(all + len, key, 32);
+    int rc = store_put_meta(c->st, c->txn, "signers", all, len + 32) ? 2 : 0;
+    free(all);
+    return rc;
+}
+
 static int alter_cards(ctx *c)
 {
     MDB_dbi cards;
@@ -236,7 +269,8 @@ int main(int argc, char **argv)
     const char *what = argc > 2 ? argv[2] : "";
 
     if (argc < 3 || sodium_init() < 0) {
-        fprintf(stderr, "usage: store_tamper DIR event|received|peer|summary|truncate|rechain|resign|unseal|cards "
+        fprintf(stderr, "usage: store_tamper DIR event|received|peer|summary|truncate|rechain|resign|relist|unseal|"
+                        "launder|cards "
                         "[MATCH [SEQ|N]]\n");
         return 2;
     }
@@ -258,12 +292,16 @@ int main(int argc, char **argv)
     else if (!strcmp(what, "truncate"))
         rc = truncate_events(&c, n);
     else if (!strcmp(what, "rechain"))
-        rc = rechain(&c, n, NULL);
-    else if (!strcmp(what, "resign")) {
+        rc = rechain(&c, n, NULL, 0);
+    else if (!strcmp(what, "resign") || !strcmp(what, "relist")) {
         keys_pair forger;
-        rc = keys_generate("forger", &forger) ? 2 : rechain(&c, 0, &forger);
+        rc = keys_generate("forger", &forger) ? 2 : rechain(&c, 0, &forger, 0);
+        if (!rc && !strcmp(what, "relist"))
+            rc = list_signer(&c, forger.sign_public);
     } else if (!strcmp(what, "unseal"))
         rc = unseal(&c);
+    else if (!strcmp(what, "launder"))
+        rc = argc > 4 ? rechain(&c, n, NULL, 1) || unseal(&c) || del_meta(&c, "format") : 2;
     if (rc == 0 && !mdb_txn_commit(c.txn)) {
         c.txn = NULL;
         goto out;
