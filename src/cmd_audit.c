@@ -331,8 +331,9 @@ static void record_close(record *r)
 
 /* The card database the record pins, from the store or the daemon, after
  * checking that its bytes still hash to the name it is stored under.
- * *altered is set when they do not (the record is then judged again with
- * nothing: --cards gives the genuine file). */
+ * *altered is 1 when they do not, 2 when the store has no such database
+ * (the record is then judged again with nothing: --cards gives the genuine
+ * file). */
 static int record_cards(record *r, cards **db, int *altered)
 {
     const char *hash = json_string_value(json_object_get(r->summary, "cards_hash"));
@@ -358,10 +359,14 @@ static int record_cards(record *r, cards **db, int *altered)
         bytes = NULL;
         snprintf(err, sizeof err, "the store keeps no card database with hash %s", hash);
     }
-    if (!bytes) {
-        cli_error("%s: %s (give --cards FILE to judge with another)", r->o->match, err);
-        json_decref(rep);
+    if (!bytes && r->o->query && !rep) {
+        cli_error("%s: %s", r->o->match, err);   /* the daemon did not answer */
         return CLI_BADINPUT;
+    }
+    if (!bytes) {
+        *altered = 2;   /* a record pins what its store must keep: a finding */
+        json_decref(rep);
+        return CLI_OK;
     }
     crypto_generichash(h, sizeof h, bytes, len, NULL, 0);
     carddb_hash_hex(h, got);
@@ -772,7 +777,11 @@ static void print_checks(const audit_ctx *c, const record *r, const whole *w, in
                !c->o->head ? " (write it on the match slip)" : w->head_ok ? " (as written on the match slip)" : "");
     if (c->o->head && !w->head_ok)
         printf("record head: NOT %s, the head written on the match slip: the record changed since\n", c->o->head);
-    if (cards_altered)
+    if (cards_altered == 2)
+        printf("card database: MISSING: the store keeps no card database %.16s..., which the record pins; nothing "
+               "was judged again (give --cards with the genuine file)\n",
+               json_string_value(json_object_get(r->summary, "cards_hash")));
+    else if (cards_altered)
         printf("card database: ALTERED: the copy stored as %.16s... no longer hashes to that name; nothing was "
                "judged again (give --cards with the genuine file)\n",
                json_string_value(json_object_get(r->summary, "cards_hash")));
@@ -877,9 +886,9 @@ int cmd_audit(int argc, char **argv)
             json_object_set_new(doc, "summary_check", json_pack("{s:b, s:O}", "as_judged",
                                                                 !json_array_size(w.summary_differs), "differs",
                                                                 w.summary_differs));
-            json_object_set_new(doc, "cards", json_pack("{s:s?, s:b}", "hash",
+            json_object_set_new(doc, "cards", json_pack("{s:s?, s:b, s:b}", "hash",
                                                         json_string_value(json_object_get(r.summary, "cards_hash")),
-                                                        "intact", !cards_altered));
+                                                        "intact", !cards_altered, "missing", cards_altered == 2));
             json_object_set_new(doc, "intact", json_boolean(intact));
         } else {
             json_decref(findings);

@@ -436,15 +436,20 @@ static int check_match(void *ctx, const char *id, const char *summary, size_t le
     }
     json_t *o = json_loadb(summary, len, 0, NULL);
     const char *pinned = json_string_value(json_object_get(o, "cards_hash"));
+    const void *cb;
+    size_t cl;
     int bad_cards = 0;
     for (size_t i = 0; pinned && i < c->n_altered; i++)
         bad_cards |= !strcmp(pinned, c->altered[i]);
+    if (pinned && !bad_cards && store_get_cards(c->d->st, c->txn, pinned, &cb, &cl))
+        bad_cards = 2;
     json_decref(o);
     if (record_findings_clean(&f, 0) && !bad_cards)
         return 0;
     record_findings_text(&f, text, sizeof text);
     dlog(DLOG_ERROR, "match %s: %s%s%s: it takes no more events until a judge has looked at it (arbiter audit)", id,
-         text, text[0] && bad_cards ? "; " : "", bad_cards ? "the card database it pins was altered" : "");
+         text, text[0] && bad_cards ? "; " : "",
+         bad_cards == 2 ? "the card database it pins is not in the store" : bad_cards ? "the card database it pins was altered" : "");
     c->damaged++;
     return live_damage(c->d->live, id) ? -ENOMEM : 0;
 }

@@ -9,7 +9,7 @@
 #   - the last events deleted and the summary adjusted;
 #   - an event's receive time changed; an event's sender changed;
 #   - the stored card database altered (the audit blames the database,
-#     not the record);
+#     not the record); the stored card databases deleted (MISSING);
 #   - an event rewritten and every chain and record link computed again;
 #   - the same with a new seal signed by the forger's own key;
 #   - the seal deleted; an event's bytes flipped (the chain breaks there);
@@ -106,6 +106,9 @@ audit_case peer "$M" '.record_links.broken_at == 7 and .chain.intact' \
 tamper cards cards
 audit_case cards "$M" '(.cards.intact | not) and .chain.intact and .record_links.intact and .seal.valid' \
     "card database: ALTERED"
+
+tamper uncards uncards
+audit_case uncards "$M" '(.cards.missing) and .chain.intact and .seal.valid' "card database: MISSING"
 
 tamper rechain rechain "$M" 10
 audit_case rechain "$M" '.chain.intact and .record_links.intact and (.seal.findings | index("heads"))' \

@@ -22,6 +22,7 @@
  *   store_tamper DIR relist   MATCH         resign, then add the forger's key to the
  *                                           store's list of its daemon's keys
  *   store_tamper DIR cards                  alter every stored card database
+ *   store_tamper DIR uncards                delete every stored card database
  *
  * Each leaves the record parseable: only the checks can tell.  Exit 0
  * done, 1 nothing to alter, 2 usage or store.
@@ -261,6 +262,12 @@ static int alter_cards(ctx *c)
     return n ? 0 : 1;
 }
 
+static int drop_cards(ctx *c)
+{
+    MDB_dbi cards;
+    return mdb_dbi_open(c->txn, "cards", 0, &cards) || mdb_drop(c->txn, cards, 0) ? 2 : 0;
+}
+
 int main(int argc, char **argv)
 {
     ctx c = {NULL, NULL, argc > 3 ? argv[3] : NULL};
@@ -270,7 +277,7 @@ int main(int argc, char **argv)
 
     if (argc < 3 || sodium_init() < 0) {
         fprintf(stderr, "usage: store_tamper DIR event|received|peer|summary|truncate|rechain|resign|relist|unseal|"
-                        "launder|cards "
+                        "launder|cards|uncards "
                         "[MATCH [SEQ|N]]\n");
         return 2;
     }
@@ -283,6 +290,8 @@ int main(int argc, char **argv)
     uint64_t n = argc > 4 ? strtoull(argv[4], NULL, 10) : 0;
     if (!strcmp(what, "cards"))
         rc = alter_cards(&c);
+    else if (!strcmp(what, "uncards"))
+        rc = drop_cards(&c);
     else if (!c.match)
         rc = 2;
     else if (!strcmp(what, "event") || !strcmp(what, "received") || !strcmp(what, "peer"))
