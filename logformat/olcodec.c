@@ -121,18 +121,44 @@ static int pos_find(const olpos *p, const json_t *parent, const char *key,
     return 0;
 }
 
+size_t ol_append(char *dst, size_t cap, size_t at, const char *s)
+{
+    size_t n = strlen(s);
+    if (!cap)
+        return 0;
+    if (at >= cap)
+        at = cap - 1;
+    if (n > cap - 1 - at)
+        n = cap - 1 - at;
+    memcpy(dst + at, s, n);
+    dst[at + n] = 0;
+    return at + n;
+}
+
+size_t ol_append_u64(char *dst, size_t cap, size_t at, uint64_t v)
+{
+    char num[24], *q = num + sizeof num;
+    *--q = 0;
+    do
+        *--q = (char)('0' + v % 10);
+    while (v /= 10);
+    return ol_append(dst, cap, at, q);
+}
+
 /* "byte N" or "line L, column C" for an offset. */
 static void where(char *buf, size_t n, ol_origin origin, const char *text, size_t off)
 {
+    buf[0] = 0;
     if (origin.line == 0 || !text) {
-        snprintf(buf, n, "byte %zu", origin.base + off);
+        ol_append_u64(buf, n, ol_append(buf, n, 0, "byte "), origin.base + off);
         return;
     }
     unsigned col = 1;
     for (size_t i = 0; i < off; i++)
         if (((unsigned char)text[i] & 0xC0) != 0x80)
             col++;
-    snprintf(buf, n, "line %u, column %u", origin.line, col);
+    size_t k = ol_append_u64(buf, n, ol_append(buf, n, 0, "line "), origin.line);
+    ol_append_u64(buf, n, ol_append(buf, n, k, ", column "), col);
 }
 
 static int set_err(olerror *err, const char *path, const char *loc, const char *fmt, va_list ap)
@@ -141,8 +167,11 @@ static int set_err(olerror *err, const char *path, const char *loc, const char *
     vsnprintf(what, sizeof what, fmt, ap);
     ol_utf8_clean(what);
     if (err) {
-        snprintf(err->msg, sizeof err->msg, "%s%s%s.", loc, loc[0] ? ": " : "", what);
-        snprintf(err->key, sizeof err->key, "%s", path ? path : "");
+        size_t k = ol_append(err->msg, sizeof err->msg, 0, loc);
+        if (loc[0])
+            k = ol_append(err->msg, sizeof err->msg, k, ": ");
+        ol_append(err->msg, sizeof err->msg, ol_append(err->msg, sizeof err->msg, k, what), ".");
+        ol_append(err->key, sizeof err->key, 0, path ? path : "");
         ol_utf8_clean(err->msg);
         ol_utf8_clean(err->key);
     }

@@ -139,4 +139,12 @@ int olcodec_msgpack_to_json(const uint8_t *buf, size_t len, ol_origin origin,
  * it: a verdict that is not UTF-8 cannot be written as JSON at all. */
 void ol_utf8_clean(char *s);
 
+/* Append s at dst[at] (at <= strlen(dst)), cut to fit cap bytes with the
+ * NUL; the new length.  For the sentences of malformed input, written once
+ * per message of a flood: no printf machinery where a copy does. */
+size_t ol_append(char *dst, size_t cap, size_t at, const char *s);
+
+/* The same for a number, in decimal. */
+size_t ol_append_u64(char *dst, size_t cap, size_t at, uint64_t v);
+
 #endif

@@ -67,7 +67,10 @@ void olverdict_set(olverdict *v, const char *match, uint64_t seq, ol_status st,
     if (fmt) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(v->msg, sizeof v->msg, fmt, ap);
+        if (!strcmp(fmt, "%s"))   /* a sentence made already: copied */
+            copy_cut(v->msg, sizeof v->msg, va_arg(ap, const char *));
+        else
+            vsnprintf(v->msg, sizeof v->msg, fmt, ap);
         va_end(ap);
         ol_utf8_clean(v->msg);
     }
@@ -79,8 +82,13 @@ void olverdict_malformed(olverdict *v, const char *match, int has_seq, uint64_t 
     char rule[OL_RULE_MAX] = "";
     /* Cite the contract by the top-level key at fault: "players.p1.id"
      * is a fault of the header's "players". */
-    if (key && key[0])
-        snprintf(rule, sizeof rule, "openlog:%.*s", (int)strcspn(key, ".["), key);
+    if (key && key[0]) {
+        size_t k = ol_append(rule, sizeof rule, 0, "openlog:"), n = strcspn(key, ".[");
+        if (n > sizeof rule - 1 - k)
+            n = sizeof rule - 1 - k;
+        memcpy(rule + k, key, n);
+        rule[k + n] = 0;
+    }
     olverdict_set(v, match, seq, OL_V_MALFORMED, rule, "%s", msg ? msg : "");
     v->has_seq = has_seq;
 }

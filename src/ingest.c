@@ -58,6 +58,8 @@ typedef struct {
     char *feed;                    /* {event, verdict} to publish, or NULL */
     size_t feed_len;
     char match[OL_MATCH_MAX + 1];
+    uint64_t who;                  /* its connection's identity, hashed    */
+    int garbage;                   /* answered malformed or refused        */
 } item;
 
 typedef struct {
@@ -70,6 +72,11 @@ struct ingest {
     void *sock;
     item batch[INGEST_BATCH_MAX];
     int n;
+    /* connections whose input the last batch refused: they read alone no
+     * longer than INGEST_RUN (SPEC.md 9.1).  Open addressing, 0 free. */
+    uint64_t suspects[SHARE_SLOTS];
+    uint64_t run_who;              /* the connection of the last reads    */
+    int run;
     item carry;                    /* the over-share message opening the next batch */
     int has_carry;
     int waiting;                   /* the batch waits for disk space       */
@@ -152,13 +159,21 @@ static void peer_of(item *it, const gate_peer *who, char *peer, size_t cap, char
     size_t n = zmq_msg_size(&it->ident), k;
     if (!addr || !*addr)
         addr = "local";
-    k = (size_t)snprintf(peer, cap, "%s%s%s/", who->name ? who->name : "", who->name ? "@" : "", addr);
+    peer[0] = 0;
+    k = who->name ? ol_append(peer, cap, ol_append(peer, cap, 0, who->name), "@") : 0;
+    k = ol_append(peer, cap, ol_append(peer, cap, k, addr), "/");
     for (size_t i = 0; i < n && k + 3 < cap; i++) {
         peer[k++] = hex[id[i] >> 4];
         peer[k++] = hex[id[i] & 15];
     }
     peer[k < cap ? k : cap - 1] = 0;
-    snprintf(source, scap, "%s", who->name ? who->name : addr);
+    source[0] = 0;
+    ol_append(source, scap, 0, who->name ? who->name : addr);
+    /* over ipc the address is localhost:UID:GID:PID: the source is the
+     * user, so that a flood from new processes gets no new quota */
+    char *pid = !who->name && !strncmp(source, "localhost:", 10) ? strrchr(source, ':') : NULL;
+    if (pid && pid > source + 9)
+        *pid = 0;
 }
 
 static int encode_reply(item *it, json_t *verdict, int as_json)
@@ -169,6 +184,13 @@ static int encode_reply(item *it, json_t *verdict, int as_json)
         return it->reply ? 0 : -ENOMEM;
     }
     return olcodec_json_to_msgpack(verdict, &it->reply, &it->reply_len) ? -ENOMEM : 0;
+}
+
+/* msgpack-c's writer into a jtext: bytes, not text (jtext_raw copies). */
+static int jtext_write(void *t, const char *buf, size_t len)
+{
+    jtext_raw(t, buf, len);
+    return ((jtext *)t)->bad ? -1 : 0;
 }
 
 int ingest_answer_bytes(const olverdict *v, int as_json, char **out, size_t *len)
@@ -210,11 +232,11 @@ int ingest_answer_bytes(const olverdict *v, int as_json, char **out, size_t *len
         *len = t.len;
         return 0;
     }
-    msgpack_sbuffer sb;
+    /* not an sbuffer: it starts at 8 KiB, and a batch holds many answers */
+    jtext b = {0};
     msgpack_packer pk;
     int bad;
-    msgpack_sbuffer_init(&sb);
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_packer_init(&pk, &b, jtext_write);
     bad = msgpack_pack_map(&pk, (size_t)(!!v->match[0] + !!v->has_seq + 1 + !!v->rule[0] + !!v->msg[0]));
 #define PACK_STR(k, s) (msgpack_pack_str_with_body(&pk, (k), strlen(k)) || msgpack_pack_str_with_body(&pk, (s), strlen(s)))
     if (v->match[0])
@@ -227,12 +249,12 @@ int ingest_answer_bytes(const olverdict *v, int as_json, char **out, size_t *len
     if (v->msg[0])
         bad |= PACK_STR("msg", v->msg);
 #undef PACK_STR
-    if (bad) {
-        msgpack_sbuffer_destroy(&sb);
+    if (bad || b.bad) {
+        jtext_free(&b);
         return -ENOMEM;
     }
-    *out = sb.data;
-    *len = sb.size;
+    *out = b.buf;
+    *len = b.len;
     return 0;
 }
 
@@ -245,6 +267,7 @@ static int answer(ingest *g, MDB_txn *txn, item *it, const olverdict *v, const c
     const char *buf = zmq_msg_data(&it->body);
     size_t len = zmq_msg_size(&it->body);
     int as_json = len && buf[0] == '{', rc;
+    it->garbage = 1;
     if (source && (rc = quarantine_put(g->d->quar, txn, source, peer, v->msg, buf, len)))
         return rc;
     if (!ingest_answer_bytes(v, as_json, &it->reply, &it->reply_len))
@@ -577,15 +600,50 @@ static void move_item(item *dst, item *src)
     zmq_msg_close(&src->body);
 }
 
-/* Count one more message of its connection in this batch; 0, or -1 when
- * the connection has had its share (the message opens the next batch). */
-static int take_share(ingest *g, int index)
+static uint64_t who_hash(zmq_msg_t *id)
 {
-    zmq_msg_t *id = &g->batch[index].ident;
     const unsigned char *b = zmq_msg_data(id);
-    size_t n = zmq_msg_size(id), h = 1469598103934665603ull;
+    size_t n = zmq_msg_size(id);
+    uint64_t h = 1469598103934665603ull;
     for (size_t i = 0; i < n; i++)
         h = (h ^ b[i]) * 1099511628211ull;
+    return h ? h : 1;   /* 0 marks a free slot */
+}
+
+static int is_suspect(const ingest *g, uint64_t h)
+{
+    for (size_t i = h & (SHARE_SLOTS - 1); g->suspects[i]; i = (i + 1) & (SHARE_SLOTS - 1))
+        if (g->suspects[i] == h)
+            return 1;
+    return 0;
+}
+
+/* The connections whose input this batch refused, for the next one. */
+static void note_suspects(ingest *g)
+{
+    memset(g->suspects, 0, sizeof g->suspects);
+    for (int i = 0; i < g->n; i++)
+        if (g->batch[i].garbage && !is_suspect(g, g->batch[i].who)) {
+            size_t k = g->batch[i].who & (SHARE_SLOTS - 1);
+            while (g->suspects[k])
+                k = (k + 1) & (SHARE_SLOTS - 1);
+            g->suspects[k] = g->batch[i].who;   /* at most INGEST_BATCH_MAX of SHARE_SLOTS */
+        }
+}
+
+/* Count one more message of its connection in this batch; 0, or -1 when
+ * the message must open the next batch: its connection has had its share,
+ * or it is a suspect read INGEST_RUN times in a row (nobody else had
+ * anything waiting: the tables' next events should not wait for its
+ * garbage either). */
+static int take_share(ingest *g, int index)
+{
+    item *it = &g->batch[index];
+    zmq_msg_t *id = &it->ident;
+    size_t n = zmq_msg_size(id);
+    uint64_t h = it->who = who_hash(id);
+    g->run = h == g->run_who ? g->run + 1 : 1;
+    g->run_who = h;
     for (size_t i = h & (SHARE_SLOTS - 1);; i = (i + 1) & (SHARE_SLOTS - 1)) {
         share *s = &g->shares[i];
         if (!s->first) {
@@ -593,8 +651,11 @@ static int take_share(ingest *g, int index)
             return 0;
         }
         zmq_msg_t *first = &g->batch[s->first - 1].ident;
-        if (zmq_msg_size(first) == n && !memcmp(zmq_msg_data(first), b, n))
+        if (zmq_msg_size(first) == n && !memcmp(zmq_msg_data(first), zmq_msg_data(id), n)) {
+            if (g->run > INGEST_RUN && is_suspect(g, h))
+                return -1;
             return s->count++ < INGEST_SHARE ? 0 : -1;
+        }
     }
 }
 
@@ -602,6 +663,8 @@ static int take_share(ingest *g, int index)
 static void read_batch(ingest *g)
 {
     g->n = 0;
+    g->run = 0;
+    g->run_who = 0;
     memset(g->shares, 0, sizeof g->shares);
     while (g->n < INGEST_BATCH_MAX) {
         item *it = &g->batch[g->n];
@@ -758,6 +821,7 @@ static int finish_batch(ingest *g, int rc)
         g->waiting = 0;
         g->d->disk_full = 0;
         g->d->store_error[0] = 0;
+        note_suspects(g);
         send_batch(g);
         return 0;
     }

@@ -6,7 +6,10 @@
  * the loop is one batch:
  *
  *   read       what is waiting, up to INGEST_BATCH_MAX messages and
- *              INGEST_SHARE from any one connection (SPEC.md 9.1);
+ *              INGEST_SHARE from any one connection (SPEC.md 9.1); a
+ *              connection whose input the last batch refused (malformed,
+ *              or an event it may not send) no more than INGEST_RUN in a
+ *              row;
  *   judge      every message, inside one LMDB write transaction: refusals
  *              (frames, keys, owners, limits, damaged records), malformed
  *              input to the quarantine, events through their match's
@@ -31,6 +34,7 @@
 
 #define INGEST_BATCH_MAX 1024
 #define INGEST_SHARE 64                 /* messages of one connection a batch */
+#define INGEST_RUN 4                    /* a suspect read alone, at most       */
 #define INGEST_FRAME_MAX (128 * 1024)   /* ZMQ_MAXMSGSIZE                     */
 #define INGEST_SNDHWM 1000              /* verdicts waiting for a connection  */
 #define INGEST_RCVHWM 128               /* messages queued from a connection  */

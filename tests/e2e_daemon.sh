@@ -63,9 +63,12 @@ done
 [ $bad -eq 0 ] && [ "$n_matches" -gt 100 ] && pass "$n_matches records: chains intact, judged again as stored" ||
     fail "$bad of $n_matches records do not audit clean"
 m=snap-open-prime-singular
-"$ARBITER" audit "$m" --query "$EP_Q" --json >"$TMP/aq" 2>/dev/null
-"$ARBITER" audit "$m" --db "$STORE" --json >"$TMP/ad" 2>/dev/null
-cmp -s "$TMP/aq" "$TMP/ad" && pass "audit over --query reads what --db reads" || fail "audit --query and --db differ"
+# the same record either way; only whom the signer was checked against differs
+# (the daemon's own key over --query, the store's list with --db)
+"$ARBITER" audit "$m" --query "$EP_Q" --json 2>/dev/null | jq -c 'del(.seal.signer_checked_against)' >"$TMP/aq"
+"$ARBITER" audit "$m" --db "$STORE" --json 2>/dev/null | jq -c 'del(.seal.signer_checked_against)' >"$TMP/ad"
+[ -s "$TMP/aq" ] && cmp -s "$TMP/aq" "$TMP/ad" && pass "audit over --query reads what --db reads" ||
+    { fail "audit --query and --db differ"; diff "$TMP/aq" "$TMP/ad" | head -5; }
 "$ARBITER" audit "$m" --db "$STORE" --at 20 --view public >"$TMP/pub" 2>/dev/null
 "$ARBITER" audit "$m" --db "$STORE" --at 20 --view judge >"$TMP/jud" 2>/dev/null
 grep -q 'face-down: ' "$TMP/jud" && ! grep -q 'face-down: ' "$TMP/pub" &&
@@ -116,9 +119,9 @@ n_mal=$(jq -s '[.[] | select(.status == "malformed" and (.msg | length) > 10)] |
     fail "$n_flood garbage messages, $n_mal malformed verdicts"
 q1=$("$ARBITER" query --endpoint "$EP_Q" '{"op":"health"}' | jq .quarantined)
 d1=$("$ARBITER" query --endpoint "$EP_Q" '{"op":"health"}' | jq .quarantine_dropped)
-# one source (this machine's ipc): its first 1,000 kept whole, then one in 1,000 (SPEC.md 9.2)
-[ $((q1 - q0)) -eq 1000 ] && [ $((q1 - q0 + d1)) -eq "$n_flood" ] &&
-    pass "the first 1000 are in quarantine, the other $d1 counted (one source's bound)" ||
+# one source (this machine's user over ipc): its first 100 kept whole, then one in 1,000 (SPEC.md 9.2)
+[ $((q1 - q0)) -eq $((100 + (n_flood - 100) / 1000)) ] && [ $((q1 - q0 + d1)) -eq "$n_flood" ] &&
+    pass "the first 100 are in quarantine, then one in 1,000, the other $d1 counted (one source's bound)" ||
     fail "quarantine grew by $((q1 - q0)) and counted $d1, for $n_flood"
 "$ARBITER" verify --json "$g" | jq -c '.verdicts[] | del(.match)' >"$TMP/b"
 jq -c 'select(.status != "ok") | del(.match)' "$TMP/beside" >"$TMP/l"

@@ -498,11 +498,14 @@ def flood_main(ep, k):
 
 class Flood:
     running = []
+    nice = 0       # case 3: 19, see there
 
     def __init__(self, ep, k):
         Flood.running.append(self)
+        nice = Flood.nice
         self.p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--flood", ep, str(k)],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  preexec_fn=(lambda: os.nice(nice)) if nice else None)
         line = self.p.stdout.readline()
         if line.strip() != b"ready":
             raise RuntimeError("the flood process did not start: %r" % line)
@@ -841,11 +844,24 @@ def case2(tmp):
 # 3. a garbage flood beside a legal table
 
 def case3(tmp):
-    QMAX = 8000
-    d = Daemon(tmp, "flood", opts=["--quarantine-max", str(QMAX)])
+    QMAX = 500
+    # The flood stands for a client on another machine: it sends as fast as it
+    # can, but on a test machine of two cores its own work must not be taken
+    # from the daemon and the table, or the measure is of the machine.  So it
+    # runs at the lowest priority: every CPU cycle nobody else wants.
+    Flood.nice = 19
+    try:
+        case3_measure(tmp, QMAX, None)
+    finally:
+        Flood.nice = 0
+
+
+def case3_measure(tmp, QMAX, cpus):
+    d = Daemon(tmp, "flood", opts=["--quarantine-max", str(QMAX)],
+               preexec=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
     data = os.path.join(d.db, "data.mdb")
     K = 10  # 10 copies of the fixtures: 11,280 events a run
-    ROUNDS = 5
+    ROUNDS = 7
     stream(d.ing, copies("warm", 1))  # warm up (not measured)
     rates = {"alone": [], "beside": []}
     growth = {"alone": [], "beside": []}
@@ -900,17 +916,17 @@ def case3(tmp):
     h = d.health()
     q = h["quarantined"] - h0["quarantined"]
     qd = h["quarantine_dropped"] - h0["quarantine_dropped"]
-    # SPEC 9.2: a source keeps its first 1,000 entries whole, then one in every
-    # 1,000.  Each run's flood was one connection of its own process; whether an
-    # ipc peer's "address" tells those apart is not documented, so either count
-    # is accepted: one source for all, or one for each run.
+    # SPEC 9.2: a source keeps its first 100 entries whole, then one in every
+    # 1,000.  Each run's flood was one connection of its own process, all of one
+    # user: over ipc one source (SPEC 9.2); either count is accepted here: one
+    # source for all, or one for each run.
     def kept(n):
-        return min(n, 1000) + max(0, n - 1000) // 1000
-    lo = kept(sent) - 1
+        return min(n, 100) + max(0, n - 100) // 1000
+    lo = min(QMAX, kept(sent) - 1)
     hi = min(QMAX, sum(kept(n) for n in flood_sent) + len(flood_sent))
     R.check(q + qd == sent and lo <= q <= hi,
             "3c every malformed message is quarantined or counted (quarantine_dropped); a source keeps "
-            "1,000, then one in 1,000",
+            "100, then one in 1,000",
             "%d sent (%s a run): quarantined %d (allowed %d..%d), quarantine_dropped %d"
             % (sent, "/".join(str(n) for n in flood_sent), q, lo, hi, qd))
     note("store growth per run: alone %s, beside %s bytes"
@@ -926,6 +942,12 @@ def case3(tmp):
         q0 = d.health()
         fls = [Flood(d.ing, 2) for _ in range(nproc)]
         time.sleep(secs)
+        # one source (one user over ipc) keeps one in 1,000 past its first 100:
+        # go on until the quarantine is full, 10 s at most
+        for _ in range(10 if stage == "3d" else 0):
+            if d.health()["quarantined"] >= QMAX:
+                break
+            time.sleep(1.0)
         t1 = time.time()
         n2 = sum(fl.stop() for fl in fls)
         h = wait_counted(d, q0["quarantined"] + q0["quarantine_dropped"] + n2)
@@ -1216,10 +1238,14 @@ def case4d(tmp):
     good.connect(d.feed)
     time.sleep(0.5)
     rss0 = d.status()["VmRSS"]
-    bad = ctx.socket(zmq.SUB)
-    bad.connect(d.feed)
-    for i in range(20):
-        bad.setsockopt(zmq.SUBSCRIBE, bytes([65 + i]) * 1000000)
+    # the subscriber in a process of its own: libzmq in the client may not take
+    # kindly to a connection closed under 20 MB of subscriptions (seen: a crash
+    # at exit), and that is none of this test's business
+    bad = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time, zmq\n"
+        "c = zmq.Context(); s = c.socket(zmq.SUB); s.connect(sys.argv[1])\n"
+        "for i in range(20): s.setsockopt(zmq.SUBSCRIBE, bytes([65 + i]) * 1000000)\n"
+        "time.sleep(60)\n"), d.feed], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(2.0)
     grow = d.status()["VmRSS"] - rss0
     g = renamed(GAMES[0][1], "fs-game")
@@ -1235,7 +1261,8 @@ def case4d(tmp):
             "4d 20 feed subscriptions of 1 MB do not grow the daemon; the other subscriber gets every event",
             "VmRSS +%.1f MiB (20 MB sent), %d of %d feed messages, health in %.3f s"
             % (grow / 2**20, got, len(g), lat))
-    bad.close()
+    bad.kill()
+    bad.wait()
     good.close()
     ctx.term()
     stop_check(d, "4d")
