@@ -38,7 +38,6 @@
 #include "src/cli.h"
 #include "src/verify.h"
 #include "src/view.h"
-#include "verifiers/snap/snap.h"
 #include "verifiers/verifier.h"
 
 static const char usage_text[] =
@@ -78,7 +77,6 @@ typedef struct {
 /* Everything the drawing needs, gathered once. */
 typedef struct {
     const verifier *vf;
-    const snap_state *s;
     const verify_report *rep;
     view_kind view;
     uint64_t seq;             /* the event the board stands at              */
@@ -111,7 +109,7 @@ static void print_verdicts(const replay_ctx *c)
 static void print_text(const replay_ctx *c)
 {
     printf("match %s  %s, %s hidden cards  at seq %llu  view: %s\n", c->rep->match, c->rep->format,
-           ol_hidden_name(c->s->hidden), (unsigned long long)c->seq, view_name(c->view));
+           ol_hidden_name(verifier_hidden(c->vf)), (unsigned long long)c->seq, view_name(c->view));
     if (c->note[0])
         printf("note: %s\n", c->note);
     view_board_print(stdout, c->vf, c->view);
@@ -240,10 +238,6 @@ static int show(const replay_opts *o, const verify_report *rep, const verifier *
         return CLI_ILLEGAL;
     }
     memset(&c, 0, sizeof c);
-    if (!(c.s = snap_of(vf))) {
-        cli_error("%s: replay draws Snap boards only; this log is %s", o->path, rep->format);
-        return CLI_BADINPUT;
-    }
     c.vf = vf;
     c.rep = rep;
     c.view = o->view;

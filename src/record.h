@@ -25,7 +25,7 @@
 
 #include "logformat/olevent.h"
 #include "src/daemon.h"
-#include "src/jtext.h"
+#include "logformat/jtext.h"
 #include "src/seal.h"
 
 /* Make l's session from the match's stored events up to seq `until`,

@@ -1,9 +1,10 @@
 /* view.h -- a match's board and events as one viewer may see them.
  *
- * snap.md 7.2.1, 7.4, 7.5 and 16.4 make some zones hidden: face-down
- * Bench monsters, the hand, the Locked Supports, the waiting fifth monster
- * (R1) and the Monster Reserve.  Their controller knows them, a judge may
- * inspect them, nobody else sees more than a count.  openlog.md 9 names
+ * Every format has hidden zones (in Snap, snap.md 7.2.1, 7.4, 7.5 and
+ * 16.4: face-down Bench monsters, the hand, the Locked Supports, the
+ * waiting fifth monster (R1) and the Monster Reserve; in Advanced and
+ * Master, the hand).  Their controller knows them, a judge may inspect
+ * them, nobody else sees more than a count.  openlog.md 9 names
  * four views -- "public", "p1", "p2", "judge" -- and every place that shows
  * a board or an event to somebody (`arbiter replay`, `arbiter audit`, the
  * daemon's feed and query socket) goes through this module, so that one
@@ -14,8 +15,8 @@
  * yet opened (commit mode), nothing in announced mode.  Face-up monsters,
  * the chain, the attack, graveyards and counts are public.
  *
- * Boards exist for Snap matches only (the one engine so far): the
- * functions taking a verifier return NULL / -1 for any other.
+ * Boards are drawn by each match's engine (verifiers/verifier.h); this
+ * module gives it the sight and never reads an engine's state.
  *
  * Pointers: nothing returned points into the verifier; JSON results are
  * new references the caller json_decref's.
@@ -28,7 +29,7 @@
 #include <stdio.h>
 
 #include "logformat/olevent.h"
-#include "src/jtext.h"
+#include "logformat/jtext.h"
 #include "verifiers/verifier.h"
 
 #define VIEW_HASH_BYTES 32
@@ -46,11 +47,15 @@ const char *view_name(view_kind v);
  * public nobody's. */
 int view_can_see(view_kind v, int owner);
 
+/* The sight of view v (verifiers/openlog.h): sees[p] = view_can_see(v, p).
+ * What an engine is given to draw a board for that view. */
+openlog_sight view_sight(view_kind v);
+
 /* The board after the verifier's last event, as a new JSON object with the
- * keys, in this order, that README.md documents for `arbiter replay
- * --json`: "round", "turn", "step", "window", "chain", "attack",
- * "trigger", "players", "over", "winner".  NULL when out of memory or when
- * the match has no board (not Snap). */
+ * keys, in their order, that README.md documents for `arbiter replay
+ * --json` (a Snap board: "round", "turn", "step", "window", "chain",
+ * "attack", "trigger", "players", "over", "winner").  NULL when out of memory or when
+ * the engine cannot draw it. */
 json_t *view_board_json(const verifier *vf, view_kind v);
 
 /* The same board drawn for a person on `out`: the game's moment (setup,
@@ -58,8 +63,9 @@ json_t *view_board_json(const verifier *vf, view_kind v);
  * then each player's zones.  0, or -1 when the match has no board. */
 int view_board_print(FILE *out, const verifier *vf, view_kind v);
 
-/* BLAKE2b-256 of the judge-view board (view_board_json, compact, keys in
- * their documented order): the per-event state hash of openlog.md 10.
+/* BLAKE2b-256 of the engine's canonical encoding of its state
+ * (verifier_encode; for Snap, the judge-view board in compact JSON): the
+ * per-event state hash of openlog.md 10.
  * Two records whose hashes agree at an event had the same board there.
  * 0, or -1 when out of memory or the match has no board (out is zeroed).
  * `scratch`: a buffer kept by the caller for the board's text, reused from

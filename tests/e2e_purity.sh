@@ -2,7 +2,8 @@
 # The engines are pure (README, verifiers/): nothing under verifiers/, nor any
 # project header it includes, may include stdio, time, ZeroMQ, LMDB or a
 # library that pulls stdio in (jansson, msgpack).  Followed transitively
-# through the project's own "..." includes.
+# through the project's own "..." includes.  A format's game generator
+# (verifiers/<format>/gen/) is a program, not the engine: it is not checked.
 . "$(dirname "$0")/lib.sh"
 cd "$top_srcdir" || exit 1
 

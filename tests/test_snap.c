@@ -27,7 +27,7 @@ Test(snap, base_game_is_legal_through_round_4)
     cr_assert_eq(st.turn, 0);
     cr_assert_eq(st.side[0].n_locked, 3);
     cr_assert_eq(st.side[0].revealed, 5);
-    cr_assert(!st.over);
+    cr_assert(!st.ol.over);
 }
 
 /* ---- 8: setup ------------------------------------------------------- */
@@ -411,8 +411,8 @@ Test(snap, snap_3_4_nothing_after_the_end)
     start(NULL);
     base(10);
     ok("\"type\":\"concede\",\"by\":\"p2\"");
-    cr_assert(st.over);
-    cr_assert_eq(st.winner, 0);
+    cr_assert(st.ol.over);
+    cr_assert_eq(st.ol.winner, 0);
     illegal(BASE[10], "snap:3.4");
     ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"note\",\"text\":\"p2 conceded at table 4.\"");
     ok("\"type\":\"claim\",\"by\":\"table\",\"winner\":\"p1\"");
@@ -430,8 +430,8 @@ Test(snap, snap_a7_game_loss_ends_the_game)
     start(NULL);
     base(10);
     ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"game_loss\",\"player\":\"p1\",\"text\":\"Marked cards.\"");
-    cr_assert(st.over);
-    cr_assert_eq(st.winner, 1);
+    cr_assert(st.ol.over);
+    cr_assert_eq(st.ol.winner, 1);
 }
 
 Test(snap, snap_16_1_shot_clock_warns_over_30_seconds)
@@ -524,7 +524,7 @@ Test(snap, snap_openlog_3_only_the_judge_announces_a_ruling)
             "openlog:3");
     illegal("\"type\":\"judge\",\"by\":\"table\",\"ruling\":\"game_loss\",\"player\":\"p2\",\"text\":\"Slow play.\"",
             "openlog:3");
-    cr_assert(!st.over, "nobody's game was lost");
+    cr_assert(!st.ol.over, "nobody's game was lost");
     ok(BASE[10]);
 }
 

@@ -227,7 +227,7 @@ Test(snap, snap_a5_claim_defeated_matches)
     /* the latest resolution is the second combat: only Ash Sprite, at p1's
      * active slot (now Forge Golem's) */
     ok("\"type\":\"claim\",\"by\":\"table\",\"defeated\":[{\"p\":\"p1\",\"s\":\"a\"}]");
-    cr_assert_eq(st.n_defeated, 0, "the claim starts a new account");
+    cr_assert_eq(st.ol.n_defeated, 0, "the claim starts a new account");
 }
 
 /* snap A5: "A claim of defeated monsters is compared with the monsters the engine has defeated since the previous claim or since the last combat or effect resolution, whichever is later" */
@@ -630,10 +630,10 @@ Test(snap, snap_a22_first_effect_win_stops_rest)
        "{\"p\":\"p2\",\"s\":1},{\"p\":\"p2\",\"s\":2},{\"p\":\"p2\",\"s\":3}]");
     ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-searing-brand\",\"targets\":[]");
     cr_assert_eq(st.side[1].lost, 4, "Meltdown resolved: Crypt Rat is p2's last monster");
-    cr_assert(!st.over);
+    cr_assert(!st.ol.over);
     illegal(END_P1, "snap:3.4");   /* closes the window: Searing Brand resolves */
-    cr_assert(st.over);
-    cr_assert_eq(st.winner, 0, "A22: p2 lost at the first effect");
+    cr_assert(st.ol.over);
+    cr_assert_eq(st.ol.winner, 0, "A22: p2 lost at the first effect");
     cr_assert_eq(st.side[1].lost, 5);
     cr_assert_eq(st.side[0].active.mod, 0, "A22: the second effect did not resolve");
 }

@@ -246,7 +246,7 @@ static void r5_rout(const char *p2deck)
     cr_assert_eq(st.side[1].lost, 3, "Maelstrom's [on entry] destroyed Crypt Rat");
     cr_assert_eq(on_field(1), 1);
     ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");   /* 10000 against 1300 */
-    cr_assert(!st.over);
+    cr_assert(!st.ol.over);
 }
 
 /* snap R5: "A player loses when they control no monster on the field (active or Bench) and no fifth monster waits (R1)." */
@@ -258,20 +258,20 @@ Test(snap, snap_r5_no_monster_on_field_loses)
      * but the fifth monster waits, so p2 has not lost; it is placed */
     ok("\"type\":\"bench\",\"by\":\"p2\",\"slot\":1,\"card\":\"aet-aether-kite\"");
     cr_assert_eq(st.side[1].lost, 4);
-    cr_assert(!st.over, "a waiting fifth monster keeps p2 in the game");
+    cr_assert(!st.ol.over, "a waiting fifth monster keeps p2 in the game");
     cr_assert(!st.side[1].fifth_waiting);
     /* R4: the active slot is empty and p2 controls a Bench monster */
     illegal("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}", "snap:R4");
     ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":1,\"card\":\"aet-aether-kite\"");
-    cr_assert(!st.over);
+    cr_assert(!st.ol.over);
     /* Overdrive: Maelstrom's second attack, 10000 against 1400 */
     ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
-    cr_assert(!st.over, "the combat waits for its window to close (R6)");
+    cr_assert(!st.ol.over, "the combat waits for its window to close (R6)");
     ok("\"type\":\"claim\",\"by\":\"table\",\"winner\":\"p1\"");   /* closes it */
     cr_assert_eq(on_field(1), 0);
     cr_assert_eq(st.side[1].lost, 5);
-    cr_assert(st.over, "no monster on the field and none waiting: p2 has lost");
-    cr_assert_eq(st.winner, 0);
+    cr_assert(st.ol.over, "no monster on the field and none waiting: p2 has lost");
+    cr_assert_eq(st.ol.winner, 0);
     illegal("\"type\":\"end\",\"by\":\"p1\"", "snap:3.4");
 }
 
@@ -288,8 +288,8 @@ Test(snap, snap_r5_prime_in_reserve_does_not_save)
     cr_assert(st.side[1].revealed >= 4);
     cr_assert(is(st.side[1].prime, "obs-nyxora-the-last-eclipse"));
     cr_assert(st.side[1].lost >= (unsigned)st.side[1].prime->snap.condition.amount);
-    cr_assert(st.over);
-    cr_assert_eq(st.winner, 0);
+    cr_assert(st.ol.over);
+    cr_assert_eq(st.ol.winner, 0);
     illegal("\"type\":\"prime\",\"by\":\"p2\",\"card\":\"obs-nyxora-the-last-eclipse\"", "snap:3.4");
 }
 

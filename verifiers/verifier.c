@@ -1,82 +1,174 @@
 /* verifier.c -- one interface, one engine per format.
  *
  * The daemon and the command line hold a `verifier` and never a format's
- * state directly; this file picks the engine by the header's format and
- * forwards.  Formats without an engine yet (Advanced, Master) are refused
- * with VERIFIER_ENOENGINE rather than half-judged.
+ * state directly; this file picks the engine's operations table by the
+ * header's format (the `engines` table below) and forwards.  Formats
+ * without an engine yet are refused with VERIFIER_ENOENGINE rather than
+ * half-judged.
+ *
+ * What it judges itself, once for every engine: an event type that is not
+ * one of the format's (a Snap `flip` in an Advanced match) is illegal
+ * before any engine sees it, so no engine needs a handler for another
+ * format's events.
+ *
+ * Every engine's state begins with its openlog_match (verifiers/openlog.h),
+ * so what the open log owns -- the hidden mode, the end of the game -- is
+ * read here without knowing the format.
  */
 #include <stdlib.h>
+#include <string.h>
 
-#include "verifiers/snap/snap.h"
 #include "verifiers/verifier.h"
 
 struct verifier {
-    ol_format format;
-    snap_state snap;
+    const verifier_ops *ops;
+    void *state;
 };
+
+static const verifier_ops *const engines[] = {&snap_verifier_ops};
+
+const verifier_ops *verifier_ops_of(ol_format format)
+{
+    for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
+        if (engines[i]->format == format)
+            return engines[i];
+    return NULL;
+}
+
+static const verifier_rule *find_in(const verifier_rule *rules, size_t n, const char *id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(rules[i].id, id))
+            return &rules[i];
+    return NULL;
+}
+
+const verifier_rule *verifier_rule_find(const char *id)
+{
+    const verifier_rule *r;
+    size_t n;
+
+    if (!id)
+        return NULL;
+    const verifier_rule *own = openlog_rules(&n);
+    if ((r = find_in(own, n, id)))
+        return r;
+    for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++) {
+        const verifier_rule *table = engines[i]->rules(&n);
+        if ((r = find_in(table, n, id)))
+            return r;
+    }
+    return NULL;
+}
 
 int verifier_new(const cards *db, const olevent *header, verifier **out, olverdict *v)
 {
+    const verifier_ops *ops = verifier_ops_of(header->header.format);
+    verifier *vf = NULL;
+
     *out = NULL;
-    if (header->header.format != OL_FORMAT_SNAP) {
+    if (!ops) {
         olverdict_set(v, header->match, header->seq, OL_V_MALFORMED, NULL,
                       "arbiter has no rules engine for the %s format yet.", ol_format_name(header->header.format));
         return VERIFIER_ENOENGINE;
     }
-    verifier *vf = calloc(1, sizeof *vf);
-    if (!vf)
+    if (!(vf = calloc(1, sizeof *vf)) || !(vf->state = calloc(1, ops->state_size))) {
+        free(vf);
         return VERIFIER_ENOMEM;
-    vf->format = header->header.format;
-    snap_start(&vf->snap, db, header, v);
+    }
+    vf->ops = ops;
+    ops->start(vf->state, db, header, v);
     *out = vf;
     return VERIFIER_OK;
 }
 
+/* "Snap", "Advanced", "Master": the format's name in a sentence. */
+static const char *format_title(ol_format f)
+{
+    static const char *const titles[] = {"Snap", "Advanced", "Master"};
+    return (unsigned)f < sizeof titles / sizeof titles[0] ? titles[f] : "unknown";
+}
+
+/* Who announced an event, to open a sentence. */
+static const char *announcer(ol_by by)
+{
+    return by == OL_BY_TABLE ? "The table" : by == OL_BY_JUDGE ? "The judge" : ol_by_name(by);
+}
+
+static const openlog_match *common(const verifier *vf)
+{
+    return (const openlog_match *)vf->state;
+}
+
 void verifier_apply(verifier *vf, const olevent *ev, olverdict *v)
 {
-    snap_apply(&vf->snap, ev, v);
+    /* openlog 7: each format has its own event types; an event of another
+     * format's is no action of this game.  The end of the game still wins:
+     * after it, every event but judge and claim is refused as such. */
+    if ((unsigned)ev->type >= OL_TYPE_COUNT || !vf->ops->has_type(ev->type)) {
+        if (!common(vf)->over || ev->type == OL_JUDGE || ev->type == OL_CLAIM) {
+            olverdict_set(v, ev->match, ev->seq, OL_V_ILLEGAL, "openlog:7",
+                          "%s announced a %s, which is not an action of the %s format this match is played in.",
+                          announcer(ev->by), ol_type_name(ev->type), format_title(vf->ops->format));
+            return;
+        }
+    }
+    vf->ops->apply(vf->state, ev, v);
 }
 
 void verifier_log_ended(verifier *vf)
 {
-    snap_silence(&vf->snap);
+    vf->ops->log_ended(vf->state);
 }
 
 int verifier_finished(const verifier *vf, int *winner)
 {
-    if (winner)
-        *winner = vf->snap.over ? vf->snap.winner : -1;
-    return vf->snap.over && vf->snap.setup_done;
+    return vf->ops->finished(vf->state, winner);
 }
 
 void verifier_unverified(const verifier *vf, unsigned out[2])
 {
-    snap_unverified u[2];
-    snap_unverifiable(&vf->snap, u);
-    for (int p = 0; p < 2; p++)
-        out[p] = (unsigned)u[p].bench + u[p].hand + u[p].locked + u[p].fifth + u[p].grave;
+    vf->ops->unverified(vf->state, out);
 }
 
 unsigned verifier_round(const verifier *vf)
 {
-    return vf->snap.setup_done ? vf->snap.round : 0;
+    return vf->ops->round(vf->state);
 }
 
 const char *verifier_engine(const verifier *vf)
 {
-    (void)vf;
-    return SNAP_ENGINE;
+    return vf->ops->engine;
 }
 
-const snap_state *snap_of(const verifier *vf)
+ol_hidden verifier_hidden(const verifier *vf)
 {
-    return vf && vf->format == OL_FORMAT_SNAP ? &vf->snap : NULL;
+    return common(vf)->hidden;
+}
+
+int verifier_board_json(const verifier *vf, const openlog_sight *sight, jtext *t)
+{
+    jtext_reset(t);
+    return vf->ops->board_json(vf->state, sight, t) || t->bad ? -1 : 0;
+}
+
+int verifier_board_words(const verifier *vf, const openlog_sight *sight, jtext *t)
+{
+    jtext_reset(t);
+    return vf->ops->board_words(vf->state, sight, t) || t->bad ? -1 : 0;
+}
+
+int verifier_encode(const verifier *vf, jtext *t)
+{
+    jtext_reset(t);
+    return vf->ops->encode(vf->state, t) || t->bad ? -1 : 0;
 }
 
 void verifier_destroy(verifier **vf)
 {
     if (!vf || !*vf)
         return;
+    free((*vf)->state);
     free(*vf);
     *vf = NULL;
 }

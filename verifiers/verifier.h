@@ -3,9 +3,20 @@
  * A verifier replays one match: it is created from the match's header and
  * then given the match's events in seq order, one at a time; it answers
  * each with exactly one verdict (openlog.md 8) and changes its state only
- * when the verdict is ok or warning (snap-rulings.md R12: an illegal action
- * changes nothing).  The daemon and the command line call these same
- * functions, so live and batch verdicts are identical.
+ * when the verdict is ok or warning (an illegal action changes nothing).
+ * The daemon and the command line call these same functions, so live and
+ * batch verdicts are identical.
+ *
+ * THE SEAM.  Each format's engine lives in verifiers/<format>/ and shows
+ * itself to the rest of arbiter only as a verifier_ops table (below): its
+ * name and version, the event types of its format, and the functions that
+ * start, judge, end and describe a match.  verifier.c picks the table by
+ * the header's format and forwards; it also judges, once for every engine,
+ * what belongs to no engine: an event type the format does not have.
+ * Nothing outside verifiers/<format>/ includes that format's headers
+ * (tests/e2e_layering.sh fails `make check` when a file does); what the
+ * engines share -- hidden cards, the end of the game, claims -- is
+ * verifiers/openlog.h.
  *
  * Pure: no I/O, no clock (time comes only from events' `t`), no globals.
  * Sequence bookkeeping (gap, duplicate, conflict) is the caller's: a
@@ -17,15 +28,65 @@
 #ifndef ARBITER_VERIFIER_H
 #define ARBITER_VERIFIER_H
 
+#include <stddef.h>
+
+#include "logformat/jtext.h"
 #include "logformat/olevent.h"
 #include "logformat/olverdict.h"
 #include "verifiers/cards.h"
+#include "verifiers/openlog.h"
+#include "verifiers/rules.h"
 
 enum {
     VERIFIER_OK = 0,
     VERIFIER_ENOMEM = -1,
     VERIFIER_ENOENGINE = -2   /* no engine for the header's format yet */
 };
+
+/* What an engine is, as the rest of arbiter sees it.  `state` is the
+ * engine's own state, state_size bytes, zeroed before start. */
+typedef struct {
+    ol_format format;
+    const char *engine;       /* name/version stored with each record: "snap/2" */
+    size_t state_size;
+    /* 1 when event type t belongs to the format (openlog.md 7 and
+     * logformat/SPEC.md); any other is judged illegal by verifier.c. */
+    int (*has_type)(ol_type t);
+    /* The rule catalogue: every id the engine may cite, in rulebook
+     * order (verifiers/rules.h); the count in *n. */
+    const verifier_rule *(*rules)(size_t *n);
+
+    /* Start from the header: its verdict in *v (ok, or illegal when the
+     * header breaks a rule; then every later event is illegal too). */
+    void (*start)(void *state, const cards *db, const olevent *header, olverdict *v);
+    /* Judge the next event: exactly one verdict in *v. */
+    void (*apply)(void *state, const olevent *ev, olverdict *v);
+    /* The log has ended: windows that close by silence close. */
+    void (*log_ended)(void *state);
+    int (*finished)(const void *state, int *winner);
+    unsigned (*round)(const void *state);
+    void (*unverified)(const void *state, unsigned out[2]);
+    /* The board after the last event as compact JSON into t, showing the
+     * hidden cards `sight` may see; 0, or -1 (t->bad: out of memory). */
+    int (*board_json)(const void *state, const openlog_sight *sight, jtext *t);
+    /* The same board in words for a person, lines ending in '\n'. */
+    int (*board_words)(const void *state, const openlog_sight *sight, jtext *t);
+    /* The engine's canonical encoding of its whole state: the per-event
+     * state hash of a record (openlog.md 10) is BLAKE2b-256 of these
+     * bytes.  It may never change under an engine version already used
+     * for records (fixtures/stores/ keeps records of every release). */
+    int (*encode)(const void *state, jtext *t);
+} verifier_ops;
+
+/* The engines, one per format that has one (verifiers/<format>/). */
+extern const verifier_ops snap_verifier_ops;
+
+/* The engine of `format`, or NULL when it has none yet. */
+const verifier_ops *verifier_ops_of(ol_format format);
+
+/* The catalogue entry for a rule id of any engine or of the wire contract
+ * (openlog:6), or NULL when unknown.  Static storage. */
+const verifier_rule *verifier_rule_find(const char *id);
 
 typedef struct verifier verifier;
 
@@ -34,11 +95,14 @@ typedef struct verifier verifier;
  * *v: ok, or illegal when the header breaks a rule (a deck illegal for its
  * format) -- then the match cannot start and every later event is illegal
  * too.  That `db` is the database the header names is the caller's check
- * (src/verify.c), since only the caller knows which databases it holds.  Errors: ENOMEM,
- * ENOENGINE (with a sentence in v->msg and status malformed). */
+ * (src/verify.c), since only the caller knows which databases it holds.
+ * Errors: ENOMEM, ENOENGINE (with a sentence in v->msg and status
+ * malformed). */
 int verifier_new(const cards *db, const olevent *header, verifier **out, olverdict *v);
 
-/* Judge the next event.  Always writes exactly one verdict to *v. */
+/* Judge the next event.  Always writes exactly one verdict to *v.  An
+ * event type the match's format does not have is illegal (openlog:7),
+ * without reaching the engine. */
 void verifier_apply(verifier *vf, const olevent *ev, olverdict *v);
 
 /* The log has ended: no event will follow.  Open-log windows close by
@@ -64,6 +128,15 @@ unsigned verifier_round(const verifier *vf);
 /* The format's engine name and version, stored with each record
  * (openlog.md 10): "snap/2". */
 const char *verifier_engine(const verifier *vf);
+
+/* The match's hidden mode (the header's `hidden`). */
+ol_hidden verifier_hidden(const verifier *vf);
+
+/* The board through the engine (verifier_ops.board_json, board_words,
+ * encode): into t, which is reset first.  0, or -1 when out of memory. */
+int verifier_board_json(const verifier *vf, const openlog_sight *sight, jtext *t);
+int verifier_board_words(const verifier *vf, const openlog_sight *sight, jtext *t);
+int verifier_encode(const verifier *vf, jtext *t);
 
 void verifier_destroy(verifier **vf);
 

@@ -41,7 +41,6 @@
  * engine does anything else).
  */
 #include <stddef.h>
-#include <string.h>
 
 #include "verifiers/snap/rules.h"
 
@@ -51,7 +50,7 @@
  * nothing -- it lists what may be cited. */
 #define SNAP(section) "snap:" section
 
-static const snap_rule rules[] = {
+static const verifier_rule rules[] = {
     /* ---- 3. Win condition and end of game ------------------------------ */
     {SNAP("3.1"),
      "A player wins the game immediately when their opponent has no Monsters remaining.",
@@ -745,19 +744,9 @@ static const snap_rule rules[] = {
      "A Counter written against an attack is played only during one."},
 };
 
-const snap_rule *snap_rules(size_t *n)
+const verifier_rule *snap_rules(size_t *n)
 {
     if (n)
         *n = sizeof rules / sizeof rules[0];
     return rules;
-}
-
-const snap_rule *snap_rule_find(const char *id)
-{
-    if (!id)
-        return NULL;
-    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
-        if (strcmp(rules[i].id, id) == 0)
-            return &rules[i];
-    return NULL;
 }

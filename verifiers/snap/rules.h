@@ -7,7 +7,7 @@
  * summary in the project's words.  The engine cites only ids listed here;
  * tests walk the table.  See rules.c for the conventions.
  *
- * Pure: data and two lookups, no I/O, no allocation.  The returned pointers
+ * Pure: data and one function, no I/O, no allocation.  The returned pointers
  * point into static storage and stay valid for the life of the program.
  */
 #ifndef ARBITER_SNAP_RULES_H
@@ -15,17 +15,11 @@
 
 #include <stddef.h>
 
-typedef struct {
-    const char *id;       /* snap:10.8.2, snap:R4, snap:A2                  */
-    const char *quote;    /* the decisive sentence(s), verbatim, UTF-8      */
-    const char *summary;  /* one plain sentence in the project's words      */
-} snap_rule;
+#include "verifiers/rules.h"
 
 /* The whole catalogue, in rulebook order (sections, then R1-R12, then
- * A1...).  Writes the number of entries to *n (n may be NULL). */
-const snap_rule *snap_rules(size_t *n);
-
-/* The entry for `id` (snap:9.4), or NULL when the id is unknown or NULL. */
-const snap_rule *snap_rule_find(const char *id);
+ * A1...).  Writes the number of entries to *n (n may be NULL).  Looked up
+ * by id through verifier_rule_find() (verifiers/verifier.h). */
+const verifier_rule *snap_rules(size_t *n);
 
 #endif

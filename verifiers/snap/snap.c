@@ -16,52 +16,32 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include <sodium/crypto_generichash.h>
-
 #include "verifiers/deck.h"
+#include "verifiers/openlog.h"
+#include "verifiers/snap/rules.h"
 #include "verifiers/snap/snap.h"
+#include "verifiers/verifier.h"
 
 #define P(s, i) (&(s)->side[(i)])
 #define OTHER(p) ((uint8_t)(1 - (p)))
 
-/* A judgement in progress: the verdict and whether it is still legal. */
+/* A judgement in progress: the event, its verdict (openlog.h) and the
+ * Snap state it is judged against. */
 typedef struct {
+    openlog_judgement o;
     snap_state *s;
-    const olevent *ev;
-    olverdict *v;
-    int failed;
 } judge;
 
-/* Mark the event illegal (or another status) citing `rule`; the first
- * failure wins. */
-static int fail(judge *j, ol_status st, const char *rule, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int fail(judge *j, ol_status st, const char *rule, const char *fmt, ...)
-{
-    if (j->failed)
-        return -1;
-    char msg[OL_MSG_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    /* vsnprintf lives in olverdict.c's printf family via olverdict_set;
-     * format here through it to keep this file free of stdio. */
-    olverdict_vformat(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    olverdict_set(j->v, j->ev->match, j->ev->seq, st, rule, "%s", msg);
-    j->failed = 1;
-    return -1;
-}
-
-#define ILLEGAL(j, rule, ...) fail((j), OL_V_ILLEGAL, (rule), __VA_ARGS__)
+#define ILLEGAL(j, rule, ...) OPENLOG_ILLEGAL(&(j)->o, (rule), __VA_ARGS__)
 
 static const char *who(const snap_state *s, int p)
 {
-    return s->names[p];
+    return openlog_who(&s->ol, p);
 }
 
 static int player_of(const olevent *ev)
 {
-    return ev->by == OL_BY_P1 ? 0 : ev->by == OL_BY_P2 ? 1 : -1;
+    return openlog_player_of(ev);
 }
 
 static const card *top(const snap_monster *m)
@@ -91,64 +71,17 @@ static void slot_name(char *buf, size_t n, int slot)
     }
 }
 
-/* ---- hidden cards -------------------------------------------------- */
+/* ---- hidden cards (openlog.md 6: verifiers/openlog.c) ---------------- */
 
-static int commit_matches(const snap_hidden *h, const char *id, const char *nonce)
+static int take_href(judge *j, const ol_href *h, openlog_card *out, const char *what)
 {
-    uint8_t nb[OL_NONCE_MAX_BYTES], out[OL_COMMIT_BYTES];
-    size_t n = nonce ? strlen(nonce) / 2 : 0, len = strlen(id);
-    crypto_generichash_state st;
-    if (!nonce)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned hi = (unsigned)(nonce[2 * i] <= '9' ? nonce[2 * i] - '0' : nonce[2 * i] - 'a' + 10);
-        unsigned lo = (unsigned)(nonce[2 * i + 1] <= '9' ? nonce[2 * i + 1] - '0' : nonce[2 * i + 1] - 'a' + 10);
-        nb[i] = (uint8_t)(hi << 4 | lo);
-    }
-    /* openlog 6: hex = BLAKE2b-256(card id bytes || 0x00 || nonce bytes) */
-    if (crypto_generichash_init(&st, NULL, 0, sizeof out) ||
-        crypto_generichash_update(&st, (const unsigned char *)id, len) ||
-        crypto_generichash_update(&st, (const unsigned char *)"", 1) ||
-        crypto_generichash_update(&st, nb, n) || crypto_generichash_final(&st, out, sizeof out))
-        return 0;
-    return memcmp(out, h->commit, sizeof out) == 0;
+    return openlog_take_href(&j->o, h, out, what);
 }
 
-/* Take an href of an event into a hidden card, checking its shape against
- * the header's mode (openlog 6). */
-static int take_href(judge *j, const ol_href *h, snap_hidden *out, const char *what)
-{
-    snap_state *s = j->s;
-    memset(out, 0, sizeof *out);
-    static const ol_href_kind want[] = {OL_HREF_CARD, OL_HREF_COMMIT, OL_HREF_NULL};
-    if (h->kind != want[s->hidden])
-        return ILLEGAL(j, "openlog:6", "%s is announced as %s, but this match is played in %s mode.",
-                       what, h->kind == OL_HREF_CARD ? "a card id" : h->kind == OL_HREF_COMMIT ? "a commitment" : "null",
-                       ol_hidden_name(s->hidden));
-    if (h->kind == OL_HREF_CARD && !(out->card = cards_find(s->db, h->card)))
-        return ILLEGAL(j, "openlog:cards", "The card \"%s\" is not in the card database.", h->card);
-    if (h->kind == OL_HREF_COMMIT) {
-        memcpy(out->commit, h->commit, sizeof out->commit);
-        out->has_commit = 1;
-    }
-    return 0;
-}
-
-/* Check that `id` (revealed with `nonce`) is the hidden card h. */
-static int reveal(judge *j, const snap_hidden *h, const char *id, const char *nonce, const char *where,
+static int reveal(judge *j, const openlog_card *h, const char *id, const char *nonce, const char *where,
                   const card **out)
 {
-    snap_state *s = j->s;
-    const card *c = cards_find(s->db, id);
-    if (!c)
-        return ILLEGAL(j, "openlog:cards", "The card \"%s\" is not in the card database.", id);
-    if (h->card && h->card != c)
-        return ILLEGAL(j, "openlog:6", "%s reveals %s, but the card there is %s.", where, c->name, h->card->name);
-    if (h->has_commit && !commit_matches(h, id, nonce))
-        return ILLEGAL(j, "openlog:commit", "%s reveals %s, which does not match the card committed there.",
-                       where, c->name);
-    *out = c;
-    return 0;
+    return openlog_reveal(&j->o, h, id, nonce, where, out);
 }
 
 /* ---- setup --------------------------------------------------------- */
@@ -172,14 +105,14 @@ static void load_deck(snap_state *s, int p, const ol_deck *d)
 {
     snap_side *sd = P(s, p);
     for (size_t i = 0; i < d->monsters.n && i < SNAP_LINEUP; i++) {
-        sd->lineup[i] = cards_find(s->db, d->monsters.ids[i]);
+        sd->lineup[i] = cards_find(s->ol.db, d->monsters.ids[i]);
         if (sd->lineup[i] && sd->lineup[i]->kind == CARD_PRIME_SINGULAR)
             sd->prime = sd->lineup[i];
     }
     for (size_t i = 0; i < d->supports.n && i < SNAP_SUPPORTS; i++)
-        sd->supports[i] = cards_find(s->db, d->supports.ids[i]);
+        sd->supports[i] = cards_find(s->ol.db, d->supports.ids[i]);
     for (size_t i = 0; i < d->reserve.n && sd->n_reserve < SNAP_RESERVE_MAX; i++) {
-        const card *c = cards_find(s->db, d->reserve.ids[i]);
+        const card *c = cards_find(s->ol.db, d->reserve.ids[i]);
         if (c && c->kind != CARD_PRIME_SINGULAR)
             sd->reserve[sd->n_reserve++] = c;
     }
@@ -189,16 +122,12 @@ void snap_start(snap_state *s, const cards *db, const olevent *header, olverdict
 {
     const ol_header *h = &header->header;
     memset(s, 0, sizeof *s);
-    s->db = db;
-    s->hidden = h->hidden;
-    s->winner = -1;
+    openlog_start(&s->ol, db, h);
     s->round = 1;
     s->next_seq = 1;
     set_levers(s, h);
-    for (int p = 0; p < 2; p++) {
-        olverdict_format(s->names[p], sizeof s->names[p], "%s (%s)", p ? "p2" : "p1", h->players[p].id);
+    for (int p = 0; p < 2; p++)
         load_deck(s, p, &h->players[p].deck);
-    }
     /* snap 8.1: "If a deck is illegal, it must be corrected before play
      * begins." -- a header with an illegal deck starts no match. */
     for (int p = 0; p < 2; p++) {
@@ -207,7 +136,7 @@ void snap_start(snap_state *s, const cards *db, const olevent *header, olverdict
         deck_check(FORMAT_SNAP, db, &h->players[p].deck, p ? "p2" : "p1", &dv, 1, &n);
         if (n) {
             olverdict_set(v, header->match, header->seq, OL_V_ILLEGAL, dv.rule, "%s", dv.msg);
-            s->over = 1;
+            openlog_end(&s->ol, -1);
             s->step = STEP_OVER;
             return;
         }
@@ -339,10 +268,9 @@ static void check_end(snap_state *s)
         lost[p] = !on_field(P(s, p)) && !P(s, p)->fifth_waiting;
     if (!lost[0] && !lost[1])
         return;
-    s->over = 1;
+    openlog_end(&s->ol, lost[0] && lost[1] ? -1 : lost[0] ? 1 : 0);
     s->step = STEP_OVER;
     s->window = WIN_NONE;
-    s->winner = (int8_t)(lost[0] && lost[1] ? -1 : lost[0] ? 1 : 0);
 }
 
 static void need_promotion(snap_state *s, int p)
@@ -375,8 +303,7 @@ static void defeat(snap_state *s, int p, int slot)
     snap_monster *m = monster_at(s, p, slot);
     if (!m || !m->present)
         return;
-    if (s->n_defeated < SNAP_LINEUP * 2)
-        s->defeated[s->n_defeated++] = (ol_ref){.kind = OL_REF_MONSTER, .p = (ol_player)p, .slot = slot};
+    openlog_defeated(&s->ol, p, slot);
     if (m->depth && m->stack[0]->kind == CARD_PRIME_SINGULAR && s->swap_refresh)
         P(s, p)->swaps_used = 0;   /* 18.4 lever */
     stack_to_grave(s, p, m);
@@ -432,7 +359,7 @@ static int target_fits(judge *j, fx_target t, const ol_ref *r, int p, const char
  * probe judge that has already failed records nothing. */
 static int has_candidate(snap_state *s, fx_target t, int p)
 {
-    judge probe = {.s = s, .failed = 1};
+    judge probe = {.o = {.m = &s->ol, .failed = 1}, .s = s};
     ol_ref r = {.kind = OL_REF_PLAYER};
     switch (t) {
     case TGT_PLAYER: return 1;
@@ -624,7 +551,7 @@ static void apply_effects(snap_state *s, const fx_ctx *c, const card_effect *fx,
         case FX_FIZZLE: s->attack_on = 0; break;
         default: break;   /* other formats' primitives never reach Snap cards */
         }
-        if (s->over)
+        if (s->ol.over)
             return;
     }
 }
@@ -670,7 +597,7 @@ static void end_attack(snap_state *s)
         m->mod -= m->attack_mod;
         m->attack_mod = 0;
     }
-    if (s->attacks_made >= s->attacks_allowed && !s->over)
+    if (s->attacks_made >= s->attacks_allowed && !s->ol.over)
         s->step = STEP_SWAP;
 }
 
@@ -700,7 +627,7 @@ static void resolve_chain(snap_state *s)
     s->window = WIN_NONE;
     for (int i = s->n_chain - 1; i >= 0; i--)   /* 7.7: "sent to the Graveyard after resolution" */
         to_grave(s, s->chain[i].player, s->chain[i].card);
-    for (int i = s->n_chain - 1; i >= 0 && !s->over; i--) {
+    for (int i = s->n_chain - 1; i >= 0 && !s->ol.over; i--) {
         snap_link *l = &s->chain[i];
         if (l->negated)
             continue;
@@ -711,7 +638,7 @@ static void resolve_chain(snap_state *s)
     s->chain_count[0] = s->chain_count[1] = 0;
     /* 10.8.4: "After all Counters resolve: Combat is resolved" -- unless a
      * link made the attack fizzle (A15, A32) */
-    if (attack && !s->over) {
+    if (attack && !s->ol.over) {
         if (s->attack_on)
             resolve_combat(s);
         else
@@ -729,7 +656,7 @@ static void resolve_trigger(snap_state *s)
         apply_effects(s, &c, tr->effects, tr->n_effects, t->targets, t->n_targets, t->skip);
     }
     /* a chain interrupted by a trigger's window goes on resolving */
-    if (s->n_chain && !s->over)
+    if (s->n_chain && !s->ol.over)
         resolve_chain(s);
 }
 
@@ -754,7 +681,7 @@ static void close_window(snap_state *s)
      * previous claim or since the last combat or effect resolution,
      * whichever is later" -- closing a window starts a resolution. */
     if (s->window != WIN_NONE)
-        s->n_defeated = 0;
+        s->ol.n_defeated = 0;
     switch (s->window) {
     case WIN_BLOCKER:
     case WIN_COUNTER: resolve_chain(s); break;
@@ -782,7 +709,7 @@ static int support_index(const snap_side *sd, const card *c)
 /* A support card leaves the support deck (select, lock) with its identity
  * known (open mode) or not.  Known: it must be in the deck, not yet taken
  * (4.4 singleton makes a card id a single card). */
-static int take_support(judge *j, int p, const snap_hidden *h, const char *what)
+static int take_support(judge *j, int p, const openlog_card *h, const char *what)
 {
     snap_side *sd = P(j->s, p);
     if (sd->support_taken >= SNAP_SUPPORTS)
@@ -823,22 +750,12 @@ static int from_hand(judge *j, int p, const char *id, const char *nonce, const c
 {
     snap_state *s = j->s;
     snap_side *sd = P(s, p);
-    const card *c = cards_find(s->db, id);
-    int at = -1;
+    const card *c = cards_find(s->ol.db, id);
+    int at;
     if (!c)
         return ILLEGAL(j, "openlog:cards", "The card \"%s\" is not in the card database.", id);
-    for (int i = 0; i < sd->n_hand && at < 0; i++)   /* a card known to be in hand */
-        if (sd->hand[i].card == c)
-            at = i;
-    for (int i = 0; i < sd->n_hand && at < 0; i++)   /* a committed card */
-        if (!sd->hand[i].card && sd->hand[i].has_commit && commit_matches(&sd->hand[i], id, nonce))
-            at = i;
-    if (at < 0 && s->hidden == OL_HIDDEN_ANNOUNCED)
-        for (int i = 0; i < sd->n_hand && at < 0; i++)
-            if (!sd->hand[i].card && !sd->hand[i].has_commit)
-                at = i;
-    if (at < 0) {
-        if (s->hidden == OL_HIDDEN_COMMIT)
+    if ((at = openlog_zone_find(sd->hand, sd->n_hand, c, nonce)) < 0) {
+        if (s->ol.hidden == OL_HIDDEN_COMMIT)
             return ILLEGAL(j, "openlog:commit", "%s plays %s, which matches no card committed to %s's hand.",
                            what, c->name, who(s, p));
         return ILLEGAL(j, "snap:7.6", "%s plays %s, which is not in %s's hand.", what, c->name, who(s, p));
@@ -851,7 +768,7 @@ static int from_hand(judge *j, int p, const char *id, const char *nonce, const c
     return 0;
 }
 
-static int add_to_hand(judge *j, int p, const snap_hidden *h)
+static int add_to_hand(judge *j, int p, const openlog_card *h)
 {
     snap_side *sd = P(j->s, p);
     if (sd->n_hand >= SNAP_HAND_MAX)
@@ -918,10 +835,10 @@ static const struct {
 /* The player announcing an action of `step`, who must be the active player. */
 static int active_player(judge *j, snap_step step, const char *what)
 {
-    int p = player_of(j->ev);
+    int p = player_of(j->o.ev);
     if (p < 0)
         return ILLEGAL(j, "openlog:3", "The %s announced %s; a player's action is announced by that player.",
-                       ol_by_name(j->ev->by), what);
+                       ol_by_name(j->o.ev->by), what);
     if (!j->s->setup_done)
         return ILLEGAL(j, "snap:8", "%s announced %s before setup was complete.", who(j->s, p), what);
     if (p != j->s->turn)
@@ -1004,17 +921,17 @@ static void do_bench_setup(judge *j, int p)
     for (int i = 0; i < SNAP_BENCH; i++) {
         snap_monster *m = &sd->bench[i];
         int face_up = i >= s->bench_facedown;
-        if (face_up && j->ev->slots[i].kind != OL_HREF_CARD) {
+        if (face_up && j->o.ev->slots[i].kind != OL_HREF_CARD) {
             ILLEGAL(j, "snap:18.6", "%s's Bench slot %d starts face-up in this variant (bench_facedown %u): its "
                     "card is named, not hidden.", who(s, p), i, s->bench_facedown);
             return;
         }
         if (face_up) {
-            if (!(m->id.card = cards_find(s->db, j->ev->slots[i].card))) {
-                ILLEGAL(j, "openlog:cards", "The card \"%s\" is not in the card database.", j->ev->slots[i].card);
+            if (!(m->id.card = cards_find(s->ol.db, j->o.ev->slots[i].card))) {
+                ILLEGAL(j, "openlog:cards", "The card \"%s\" is not in the card database.", j->o.ev->slots[i].card);
                 return;
             }
-        } else if (take_href(j, &j->ev->slots[i], &m->id, "The Bench")) {
+        } else if (take_href(j, &j->o.ev->slots[i], &m->id, "The Bench")) {
             return;
         }
         if (m->id.card && (m->id.card->kind != CARD_MONSTER || lineup_index(sd, m->id.card, 0) < 0)) {
@@ -1039,7 +956,7 @@ static void do_bench_setup(judge *j, int p)
     /* R1: without a Prime Singular the fifth base monster waits off the field. */
     if (!sd->prime) {
         sd->fifth_waiting = 1;
-        for (int i = 0; s->hidden == OL_HIDDEN_OPEN && i < SNAP_LINEUP; i++) {
+        for (int i = 0; s->ol.hidden == OL_HIDDEN_OPEN && i < SNAP_LINEUP; i++) {
             int used = 0;
             for (int k = 0; k < SNAP_BENCH; k++)
                 used |= sd->bench[k].id.card == sd->lineup[i];
@@ -1055,30 +972,30 @@ static void do_bench_fifth(judge *j, int p)
 {
     snap_state *s = j->s;
     snap_side *sd = P(s, p);
-    snap_hidden h;
+    openlog_card h;
     /* R1: "when its controller's first promotion empties a Bench slot, it is
      * placed face-down there" */
     if (!sd->fifth_due) {
         ILLEGAL(j, "snap:R1", "%s has no fifth monster waiting to be placed now.", who(s, p));
         return;
     }
-    if (j->ev->slot == OL_SLOT_ACTIVE || sd->bench[j->ev->slot].present) {
-        if (j->ev->slot == OL_SLOT_ACTIVE)
+    if (j->o.ev->slot == OL_SLOT_ACTIVE || sd->bench[j->o.ev->slot].present) {
+        if (j->o.ev->slot == OL_SLOT_ACTIVE)
             ILLEGAL(j, "snap:R1", "%s placed the fifth monster in the active slot; it waits face-down for an empty "
                     "Bench slot.", who(s, p));
         else
             ILLEGAL(j, "snap:R1", "%s placed the fifth monster in Bench slot %d, which is not empty; it goes to the "
-                    "slot the promotion emptied.", who(s, p), j->ev->slot);
+                    "slot the promotion emptied.", who(s, p), j->o.ev->slot);
         return;
     }
-    if (take_href(j, &j->ev->card, &h, "The fifth monster"))
+    if (take_href(j, &j->o.ev->card, &h, "The fifth monster"))
         return;
     if (sd->fifth.card && h.card && h.card != sd->fifth.card) {
         ILLEGAL(j, "snap:R1", "%s places %s, but the lineup's fifth monster is %s.", who(s, p), h.card->name,
                 sd->fifth.card->name);
         return;
     }
-    snap_monster *m = &sd->bench[j->ev->slot];
+    snap_monster *m = &sd->bench[j->o.ev->slot];
     memset(m, 0, sizeof *m);
     m->present = 1;
     m->id = h;
@@ -1091,12 +1008,12 @@ static void do_bench_fifth(judge *j, int p)
 
 static void do_bench(judge *j)
 {
-    int p = player_of(j->ev);
+    int p = player_of(j->o.ev);
     if (p < 0) {
         ILLEGAL(j, "openlog:3", "A bench is announced by the player who makes it.");
         return;
     }
-    if (j->ev->has_slots)
+    if (j->o.ev->has_slots)
         do_bench_setup(j, p);
     else
         do_bench_fifth(j, p);
@@ -1105,7 +1022,7 @@ static void do_bench(judge *j)
 static void do_select(judge *j)
 {
     snap_state *s = j->s;
-    int p = player_of(j->ev);
+    int p = player_of(j->o.ev);
     if (p < 0) {
         ILLEGAL(j, "openlog:3", "A selection is announced by the player who makes it.");
         return;
@@ -1121,9 +1038,9 @@ static void do_select(judge *j)
         }
         /* 8.5: "Player 1 selects five (5) ... Player 2 selects six (6)" */
         want = s->hand_size[p];
-        if (j->ev->n_cards != want) {
+        if (j->o.ev->n_cards != want) {
             ILLEGAL(j, "snap:8.5", "%s selects %zu Support cards at setup; they select exactly %zu.", who(s, p),
-                    j->ev->n_cards, want);
+                    j->o.ev->n_cards, want);
             return;
         }
     } else if (sd->select_due) {
@@ -1131,9 +1048,9 @@ static void do_select(judge *j)
          * Deck (all of them, when fewer remain)" -- select_due is already the
          * smaller of the two */
         want = sd->select_due;
-        if (j->ev->n_cards != want) {
+        if (j->o.ev->n_cards != want) {
             ILLEGAL(j, "snap:A8", "%s selects %zu cards; the effect gives them exactly %zu from their Support Deck.",
-                    who(s, p), j->ev->n_cards, want);
+                    who(s, p), j->o.ev->n_cards, want);
             return;
         }
     } else if (sd->prevent.draw) {
@@ -1146,9 +1063,9 @@ static void do_select(judge *j)
         ILLEGAL(j, "snap:9.1", "%s selects Support cards without an effect that lets them.", who(s, p));
         return;
     }
-    for (size_t i = 0; i < j->ev->n_cards; i++) {
-        snap_hidden h;
-        if (take_href(j, &j->ev->cards[i], &h, "A selected card") || take_support(j, p, &h, "The selection") ||
+    for (size_t i = 0; i < j->o.ev->n_cards; i++) {
+        openlog_card h;
+        if (take_href(j, &j->o.ev->cards[i], &h, "A selected card") || take_support(j, p, &h, "The selection") ||
             add_to_hand(j, p, &h))
             return;
     }
@@ -1188,22 +1105,22 @@ static void do_unlock(judge *j)
                 "the turn.", who(s, p));
         return;
     }
-    if (j->ev->lock >= sd->n_locked) {
+    if (j->o.ev->lock >= sd->n_locked) {
         if (sd->n_locked)
             ILLEGAL(j, "snap:9.6", "%s unlocked Locked Support %u, which does not exist: they hold %u, numbered 0 to %u "
-                    "in lock order.", who(s, p), j->ev->lock, sd->n_locked, sd->n_locked - 1u);
+                    "in lock order.", who(s, p), j->o.ev->lock, sd->n_locked, sd->n_locked - 1u);
         else
             ILLEGAL(j, "snap:9.6", "%s unlocked a Support, but holds no Locked Support.", who(s, p));
         return;
     }
     const card *c = NULL;
-    snap_hidden *h = &sd->locked[j->ev->lock];
-    if (reveal(j, h, j->ev->card.card, j->ev->nonce, "The unlocked Support", &c))
+    openlog_card *h = &sd->locked[j->o.ev->lock];
+    if (reveal(j, h, j->o.ev->card.card, j->o.ev->nonce, "The unlocked Support", &c))
         return;
     if (!h->card && support_revealed(j, p, c, "The unlock"))
         return;
-    snap_hidden known = {.card = c};
-    memmove(h, h + 1, (size_t)(sd->n_locked - j->ev->lock - 1) * sizeof *h);
+    openlog_card known = {.card = c};
+    memmove(h, h + 1, (size_t)(sd->n_locked - j->o.ev->lock - 1) * sizeof *h);
     sd->n_locked--;
     if (add_to_hand(j, p, &known))
         return;
@@ -1221,13 +1138,13 @@ static void do_flip(judge *j)
         ILLEGAL(j, "snap:10.3", "%s flipped a second monster this turn; the Flip Step flips exactly one.", who(s, p));
         return;
     }
-    snap_monster *m = monster_at(s, p, j->ev->slot);
-    if (j->ev->slot == OL_SLOT_ACTIVE || !m->present || m->face_up) {
-        ILLEGAL(j, "snap:10.3", "%s flipped slot %d, which holds no face-down Bench monster.", who(s, p), j->ev->slot);
+    snap_monster *m = monster_at(s, p, j->o.ev->slot);
+    if (j->o.ev->slot == OL_SLOT_ACTIVE || !m->present || m->face_up) {
+        ILLEGAL(j, "snap:10.3", "%s flipped slot %d, which holds no face-down Bench monster.", who(s, p), j->o.ev->slot);
         return;
     }
     const card *c = NULL;
-    if (reveal(j, &m->id, j->ev->card.card, j->ev->nonce, "The flipped monster", &c) ||
+    if (reveal(j, &m->id, j->o.ev->card.card, j->o.ev->nonce, "The flipped monster", &c) ||
         monster_revealed(j, p, c, "The flip"))
         return;
     m->face_up = 1;
@@ -1235,13 +1152,13 @@ static void do_flip(judge *j)
     m->depth = 1;
     s->flipped = 1;
     s->step = STEP_FLIP;
-    fire(s, p, j->ev->slot, c, TRIG_ON_REVEAL);   /* 12.1 [on reveal] */
+    fire(s, p, j->o.ev->slot, c, TRIG_ON_REVEAL);   /* 12.1 [on reveal] */
 }
 
 static void do_promote(judge *j)
 {
     snap_state *s = j->s;
-    int p = player_of(j->ev);
+    int p = player_of(j->o.ev);
     if (p < 0) {
         ILLEGAL(j, "openlog:3", "A promotion is announced by the player who makes it.");
         return;
@@ -1259,9 +1176,9 @@ static void do_promote(judge *j)
                 who(s, p));
         return;
     }
-    snap_monster *m = monster_at(s, p, j->ev->slot);
-    if (j->ev->slot == OL_SLOT_ACTIVE || !m->present) {
-        ILLEGAL(j, "snap:R4", "%s promoted from slot %d, which holds no Bench monster.", who(s, p), j->ev->slot);
+    snap_monster *m = monster_at(s, p, j->o.ev->slot);
+    if (j->o.ev->slot == OL_SLOT_ACTIVE || !m->present) {
+        ILLEGAL(j, "snap:R4", "%s promoted from slot %d, which holds no Bench monster.", who(s, p), j->o.ev->slot);
         return;
     }
     /* R4: "A face-up Bench Monster is chosen if there is one" */
@@ -1273,11 +1190,11 @@ static void do_promote(judge *j)
                 return;
             }
         const card *c = NULL;
-        if (j->ev->card.kind == OL_HREF_ABSENT) {
+        if (j->o.ev->card.kind == OL_HREF_ABSENT) {
             ILLEGAL(j, "openlog:7", "A promoted face-down monster is revealed: the event must name its card.");
             return;
         }
-        if (reveal(j, &m->id, j->ev->card.card, j->ev->nonce, "The promoted monster", &c) ||
+        if (reveal(j, &m->id, j->o.ev->card.card, j->o.ev->nonce, "The promoted monster", &c) ||
             monster_revealed(j, p, c, "The promotion"))
             return;
         m->face_up = 1;
@@ -1296,7 +1213,7 @@ static void do_promote(judge *j)
 static void do_trigger(judge *j)
 {
     snap_state *s = j->s;
-    const olevent *ev = j->ev;
+    const olevent *ev = j->o.ev;
     int p = player_of(ev), at = -1;
     for (int i = 0; i < s->n_fired && at < 0; i++) {
         const snap_fired *f = &s->fired[i];
@@ -1340,12 +1257,12 @@ static int push_link(judge *j, int p, const card *c, int is_spell)
         return ILLEGAL(j, "snap:15.3", "The chain already holds the most links arbiter can follow.");
     snap_link *l = &s->chain[s->n_chain++];
     memset(l, 0, sizeof *l);
-    l->seq = j->ev->seq;
+    l->seq = j->o.ev->seq;
     l->player = (uint8_t)p;
     l->is_spell = (uint8_t)is_spell;
     l->card = c;
-    l->n_targets = (uint8_t)(j->ev->n_targets < CARD_MAX_EFFECTS ? j->ev->n_targets : CARD_MAX_EFFECTS);
-    memcpy(l->targets, j->ev->targets, l->n_targets * sizeof(ol_ref));
+    l->n_targets = (uint8_t)(j->o.ev->n_targets < CARD_MAX_EFFECTS ? j->o.ev->n_targets : CARD_MAX_EFFECTS);
+    memcpy(l->targets, j->o.ev->targets, l->n_targets * sizeof(ol_ref));
     return 0;
 }
 
@@ -1355,7 +1272,7 @@ static void do_spell(judge *j)
     int p = active_player(j, STEP_SPELL, "a Spell");
     if (p < 0 || steps_done(j, p, STEP_SPELL, "a Spell"))
         return;
-    const card *c = cards_find(s->db, j->ev->card.card);
+    const card *c = cards_find(s->ol.db, j->o.ev->card.card);
     if (c && c->kind != CARD_SPELL) {
         ILLEGAL(j, "snap:6.2", "%s played %s as a Spell, but it is a %s.", who(s, p), c->name, card_kind_name(c->kind));
         return;
@@ -1366,8 +1283,8 @@ static void do_spell(judge *j)
                 c->name, class_article(c->cls), class_title(c->cls), class_title(c->cls));
         return;
     }
-    if (from_hand(j, p, j->ev->card.card, j->ev->nonce, "The Spell", &c) ||
-        check_targets(j, c->snap.effects, c->snap.n_effects, j->ev->targets, j->ev->n_targets, p, c->name, 0, NULL) ||
+    if (from_hand(j, p, j->o.ev->card.card, j->o.ev->nonce, "The Spell", &c) ||
+        check_targets(j, c->snap.effects, c->snap.n_effects, j->o.ev->targets, j->o.ev->n_targets, p, c->name, 0, NULL) ||
         push_link(j, p, c, 1))
         return;
     s->step = STEP_SPELL;
@@ -1392,11 +1309,11 @@ static int redirect_fits(judge *j, const card *c, int p)
 {
     snap_state *s = j->s;
     size_t k = 0;
-    for (int i = 0; i < c->snap.n_effects && k < j->ev->n_targets; i++) {
+    for (int i = 0; i < c->snap.n_effects && k < j->o.ev->n_targets; i++) {
         const card_effect *e = &c->snap.effects[i];
         if (!fx_target_is_chosen(e->target))
             continue;
-        const ol_ref *r = &j->ev->targets[k++];
+        const ol_ref *r = &j->o.ev->targets[k++];
         if (e->op == FX_REDIRECT && (int)r->p == s->turn)
             return ILLEGAL(j, "snap:A35", "%s played %s to aim the attack at a monster of %s, the attacking player; "
                            "an attack's target is always a monster of the defending player.", who(s, p), c->name,
@@ -1408,8 +1325,8 @@ static int redirect_fits(judge *j, const card *c, int p)
 static void do_counter(judge *j)
 {
     snap_state *s = j->s;
-    int p = player_of(j->ev);
-    const card *c = cards_find(s->db, j->ev->card.card);
+    int p = player_of(j->o.ev);
+    const card *c = cards_find(s->ol.db, j->o.ev->card.card);
     if (p < 0) {
         ILLEGAL(j, "openlog:3", "A Counter is announced by the player who plays it.");
         return;
@@ -1471,14 +1388,14 @@ static void do_counter(judge *j)
         ILLEGAL(j, "snap:15.3", "%s played a Counter beyond the chain cap of %u per player.", who(s, p), s->chain_cap);
         return;
     }
-    if (from_hand(j, p, j->ev->card.card, j->ev->nonce, "The Counter", &c) ||
-        check_targets(j, c->snap.effects, c->snap.n_effects, j->ev->targets, j->ev->n_targets, p, c->name, 0, NULL) ||
+    if (from_hand(j, p, j->o.ev->card.card, j->o.ev->nonce, "The Counter", &c) ||
+        check_targets(j, c->snap.effects, c->snap.n_effects, j->o.ev->targets, j->o.ev->n_targets, p, c->name, 0, NULL) ||
         redirect_fits(j, c, p))
         return;
     if (s->window == WIN_RESONANCE) {
         /* the Resonance Counter resolves at once against the Trigger */
         fx_ctx x = {p, -1, 0, s->attack_on};
-        apply_effects(s, &x, c->snap.effects, c->snap.n_effects, j->ev->targets, j->ev->n_targets, 0);
+        apply_effects(s, &x, c->snap.effects, c->snap.n_effects, j->o.ev->targets, j->o.ev->n_targets, 0);
         to_grave(s, p, c);
         return;
     }
@@ -1509,25 +1426,25 @@ static void do_evolve(judge *j)
     }
     if (!in_attack && steps_done(j, p, STEP_EVOLVE, "an Evolution"))
         return;
-    snap_monster *m = monster_at(s, p, j->ev->slot);
+    snap_monster *m = monster_at(s, p, j->o.ev->slot);
     if (!m->present || !m->face_up) {
         /* 13.1: "Face-down Monsters cannot be evolved." */
         ILLEGAL(j, "snap:13.1", "%s evolved the monster in slot %d, which is not a face-up monster.", who(s, p),
-                j->ev->slot);
+                j->o.ev->slot);
         return;
     }
-    const card *c = cards_find(s->db, j->ev->card.card);
+    const card *c = cards_find(s->ol.db, j->o.ev->card.card);
     int r = -1;
     for (int i = 0; c && i < sd->n_reserve && r < 0; i++)
         if (sd->reserve[i] == c && !sd->reserve_used[i])
             r = i;
     if (r < 0) {
         ILLEGAL(j, "snap:13.2", "%s evolved with %s, which is not waiting unused in their Monster Reserve.", who(s, p),
-                c ? c->name : j->ev->card.card);
+                c ? c->name : j->o.ev->card.card);
         return;
     }
     /* 13.1: "the exact next Evolution stage for that Monster" */
-    if (cards_next_stage(s->db, top(m)) != c || m->depth >= 3) {
+    if (cards_next_stage(s->ol.db, top(m)) != c || m->depth >= 3) {
         ILLEGAL(j, "snap:13.1", "%s cannot evolve %s into %s: it is not that monster's exact next stage.", who(s, p),
                 top(m)->name, c->name);
         return;
@@ -1537,7 +1454,7 @@ static void do_evolve(judge *j)
     s->evolved = 1;
     /* 13.5: "the active player may not declare attacks for the remainder of that turn" */
     s->step = in_attack ? STEP_SWAP : STEP_PRIME;
-    fire(s, p, j->ev->slot, c, TRIG_ON_ENTRY);   /* A1 */
+    fire(s, p, j->o.ev->slot, c, TRIG_ON_ENTRY);   /* A1 */
 }
 
 static int condition_met(const snap_state *s, int p, card_condition c)
@@ -1563,10 +1480,10 @@ static void do_prime(judge *j)
     if (p < 0 || steps_done(j, p, STEP_PRIME, "a Prime Singular"))
         return;
     snap_side *sd = P(s, p);
-    const card *c = cards_find(s->db, j->ev->card.card);
+    const card *c = cards_find(s->ol.db, j->o.ev->card.card);
     if (!c || c != sd->prime || sd->lineup_seen[lineup_index(sd, c, 0)]) {
         ILLEGAL(j, "snap:14.2", "%s played %s, which is not a Prime Singular waiting in their Monster Reserve.",
-                who(s, p), c ? c->name : j->ev->card.card);
+                who(s, p), c ? c->name : j->o.ev->card.card);
         return;
     }
     /* 14.3: "At least four (4) of the player's Monsters have been revealed or played" */
@@ -1633,7 +1550,7 @@ static void do_attack(judge *j)
         ILLEGAL(j, "snap:10.8.1", "%s declared an attack with no active monster.", who(s, p));
         return;
     }
-    const ol_ref *t = &j->ev->target;
+    const ol_ref *t = &j->o.ev->target;
     snap_monster *def = (int)t->p == p ? NULL : monster_at(s, t->p, t->slot);
     if (!def || !def->present) {
         ILLEGAL(j, "snap:10.8.1", "%s attacked a slot that holds no monster of the opponent.", who(s, p));
@@ -1664,25 +1581,25 @@ static void do_attack(judge *j)
 static void do_block(judge *j)
 {
     snap_state *s = j->s;
-    int p = player_of(j->ev);
+    int p = player_of(j->o.ev);
     if (s->window != WIN_BLOCKER || p != OTHER(s->turn)) {
         /* 12.2: "Blocker may be used only during the Blocker Window." */
         ILLEGAL(j, "snap:12.2", "A Blocker may be assigned only by the defending player, in the Blocker Window right after an attack.");
         return;
     }
-    snap_monster *m = monster_at(s, p, j->ev->slot);
+    snap_monster *m = monster_at(s, p, j->o.ev->slot);
     /* A16: the attack's own target cannot be its Blocker */
-    if (s->attack_target.slot == j->ev->slot && (int)s->attack_target.p == p) {
+    if (s->attack_target.slot == j->o.ev->slot && (int)s->attack_target.p == p) {
         ILLEGAL(j, "snap:A16", "%s assigned the attacked monster itself as the Blocker; a Blocker intercepts an "
                 "attack aimed at another monster.", who(s, p));
         return;
     }
-    if (j->ev->slot == OL_SLOT_ACTIVE || !m->present || !m->face_up || !(top(m)->snap.keywords & KW_BLOCKER)) {
+    if (j->o.ev->slot == OL_SLOT_ACTIVE || !m->present || !m->face_up || !(top(m)->snap.keywords & KW_BLOCKER)) {
         ILLEGAL(j, "snap:12.2", "%s assigned slot %d as a Blocker; it must be a face-up Bench monster with Blocker.",
-                who(s, p), j->ev->slot);
+                who(s, p), j->o.ev->slot);
         return;
     }
-    s->attack_target = (ol_ref){.kind = OL_REF_MONSTER, .p = (ol_player)p, .slot = j->ev->slot};
+    s->attack_target = (ol_ref){.kind = OL_REF_MONSTER, .p = (ol_player)p, .slot = j->o.ev->slot};
     s->blocked = 1;
     open_window(s, WIN_COUNTER);   /* 10.8.3 */
 }
@@ -1699,15 +1616,15 @@ static void do_swap(judge *j)
         ILLEGAL(j, "snap:R9", "%s swapped again; the Swap Phase swap is once per game per player.", who(s, p));
         return;
     }
-    snap_monster *m = monster_at(s, p, j->ev->slot);
-    if (j->ev->slot == OL_SLOT_ACTIVE || !m->present || !m->face_up || !sd->active.present) {
+    snap_monster *m = monster_at(s, p, j->o.ev->slot);
+    if (j->o.ev->slot == OL_SLOT_ACTIVE || !m->present || !m->face_up || !sd->active.present) {
         ILLEGAL(j, "snap:10.9", "%s swapped with slot %d; the active monster is exchanged with a face-up Bench "
-                "monster.", who(s, p), j->ev->slot);
+                "monster.", who(s, p), j->o.ev->slot);
         return;
     }
     sd->swaps_used++;
     s->step = STEP_LOCK;
-    swap_in(s, p, j->ev->slot);
+    swap_in(s, p, j->o.ev->slot);
 }
 
 static void do_lock(judge *j)
@@ -1717,7 +1634,7 @@ static void do_lock(judge *j)
     if (p < 0 || steps_done(j, p, STEP_LOCK, "a lock"))
         return;
     snap_side *sd = P(s, p);
-    size_t n = j->ev->n_cards;
+    size_t n = j->o.ev->n_cards;
     int opening = s->round == 1;
     if (s->locked_this_turn) {
         ILLEGAL(j, "snap:10.10", "%s locked a second time this turn; the Lock-in Phase comes once.", who(s, p));
@@ -1751,8 +1668,8 @@ static void do_lock(judge *j)
         return;
     }
     for (size_t i = 0; i < n; i++) {
-        snap_hidden h;
-        if (take_href(j, &j->ev->cards[i], &h, "A locked card") || take_support(j, p, &h, "The lock"))
+        openlog_card h;
+        if (take_href(j, &j->o.ev->cards[i], &h, "A locked card") || take_support(j, p, &h, "The lock"))
             return;
         sd->locked[sd->n_locked++] = h;
     }
@@ -1789,85 +1706,22 @@ static void do_end(judge *j)
 
 static void do_concede(judge *j)
 {
-    int p = player_of(j->ev);
-    if (p < 0) {
-        ILLEGAL(j, "openlog:3", "Only a player can concede.");
-        return;
-    }
-    j->s->over = 1;
-    j->s->step = STEP_OVER;
-    j->s->winner = (int8_t)OTHER(p);
+    if (!openlog_concede(&j->o))
+        j->s->step = STEP_OVER;
 }
 
 static void do_judge(judge *j)
 {
-    /* openlog 3: `by` is "who announced it"; 16.4: "Judges have final
-     * authority" -- a ruling announced by anyone else is no ruling. */
-    if (j->ev->by != OL_BY_JUDGE) {
-        ILLEGAL(j, "openlog:3", "The %s announced a judge's ruling; only the judge announces a judge event.",
-                ol_by_name(j->ev->by));
-        return;
-    }
-    /* A7: a game loss ends the game; the other player wins. */
-    if (j->ev->ruling == OL_RULING_GAME_LOSS && j->ev->has_player && !j->s->over) {
-        j->s->over = 1;
+    /* snap 16.4: "Judges have final authority" -- openlog.c checks that the
+     * judge announced it; A7: a game loss ends the game. */
+    if (!openlog_ruling(&j->o) && j->s->ol.over)
         j->s->step = STEP_OVER;
-        j->s->winner = (int8_t)OTHER(j->ev->player);
-    }
-}
-
-static int same_ref(const ol_ref *a, const ol_ref *b)
-{
-    return a->p == b->p && a->slot == b->slot;
-}
-
-/* "p2's active monster, p1's monster in Bench slot 2", or "none". */
-static void refs_text(const ol_ref *r, size_t n, char *buf, size_t cap)
-{
-    size_t used = 0;
-    olverdict_format(buf, cap, "none");
-    for (size_t i = 0; i < n && used + 1 < cap; i++) {
-        if (r[i].slot == OL_SLOT_ACTIVE)
-            olverdict_format(buf + used, cap - used, "%s%s's active monster", i ? ", " : "", ol_player_name(r[i].p));
-        else
-            olverdict_format(buf + used, cap - used, "%s%s's monster in Bench slot %d", i ? ", " : "",
-                             ol_player_name(r[i].p), r[i].slot);
-        while (buf[used])
-            used++;
-    }
 }
 
 /* A5: a claim is compared, never applied. */
 static void do_claim(judge *j)
 {
-    snap_state *s = j->s;
-    const olevent *ev = j->ev;
-    if (ev->has_winner && (!s->over || s->winner != (int)ev->winner)) {
-        fail(j, OL_V_MISMATCH, "snap:A5", "The table claims %s won; the engine finds %s.", ol_player_name(ev->winner),
-             s->over ? (s->winner < 0 ? "no winner" : s->winner ? "p2 won" : "p1 won") : "the game still going on");
-        return;
-    }
-    if (ev->has_defeated) {
-        /* each defeat named once, in any order: a multiset comparison */
-        uint8_t matched[SNAP_LINEUP * 2] = {0};
-        int same = ev->n_defeated == s->n_defeated;
-        for (size_t i = 0; same && i < ev->n_defeated; i++) {
-            int found = 0;
-            for (int k = 0; k < s->n_defeated && !found; k++)
-                if (!matched[k] && same_ref(&ev->defeated[i], &s->defeated[k]))
-                    found = matched[k] = 1;
-            same = found;
-        }
-        if (!same) {
-            char claimed[160], found[160];
-            refs_text(ev->defeated, ev->n_defeated, claimed, sizeof claimed);
-            refs_text(s->defeated, s->n_defeated, found, sizeof found);
-            fail(j, OL_V_MISMATCH, "snap:A5", "The table claims defeated: %s; since the last claim or resolution "
-                 "the engine finds defeated: %s.", claimed, found);
-            return;
-        }
-    }
-    s->n_defeated = 0;
+    openlog_claim(&j->o, "snap:A5");
 }
 
 /* snap A33: a logged pass.  Outside a window it passes nothing (R6: "pass
@@ -1877,7 +1731,7 @@ static void do_claim(judge *j)
 static void do_pass(judge *j)
 {
     snap_state *s = j->s;
-    int p = player_of(j->ev);
+    int p = player_of(j->o.ev);
     if (p < 0) {
         ILLEGAL(j, "openlog:3", "A pass is announced by the player who passes.");
         return;
@@ -1939,21 +1793,21 @@ static const handler handlers[OL_TYPE_COUNT] = {
 static int check_obligations(judge *j)
 {
     snap_state *s = j->s;
-    ol_type t = j->ev->type;
+    ol_type t = j->o.ev->type;
     if (t == OL_JUDGE || t == OL_CLAIM || t == OL_CONCEDE || t == OL_MATCH)
         return 0;
     if (s->n_fired && t != OL_TRIGGER && !(t == OL_COUNTER && s->window == WIN_RESONANCE))
         /* R11: "An action that arrives while a fired trigger is unannounced is illegal" */
         return ILLEGAL(j, "snap:10.4", "%s's %s Trigger has fired and must be announced before any other action.",
                        who(s, s->fired[0].player), s->fired[0].card->name);
-    int by = player_of(j->ev);
+    int by = player_of(j->o.ev);
     int promoting = t == OL_PROMOTE && by >= 0 && P(s, by)->promote_due;
     for (int p = 0; p < 2; p++)
         if (P(s, p)->promote_due && !promoting && t != OL_TRIGGER)
             return ILLEGAL(j, "snap:R4", "%s's active slot is empty: they must promote a Bench monster before any "
                            "other action.", who(s, p));
     for (int p = 0; p < 2; p++)
-        if (P(s, p)->select_due && !(t == OL_SELECT && player_of(j->ev) == p) && t != OL_TRIGGER && t != OL_PROMOTE)
+        if (P(s, p)->select_due && !(t == OL_SELECT && player_of(j->o.ev) == p) && t != OL_TRIGGER && t != OL_PROMOTE)
             return ILLEGAL(j, "snap:9.1", "%s must first select the %u Support card%s an effect gave them.", who(s, p),
                            P(s, p)->select_due, P(s, p)->select_due == 1 ? "" : "s");
     if (!s->setup_done && t != OL_BENCH && t != OL_SELECT)
@@ -1962,57 +1816,35 @@ static int check_obligations(judge *j)
     return 0;
 }
 
-/* A decision that took longer than the shot clock (16.1, A6).  Time is
- * measured from the previous event when both carry a `t`, legal or not:
- * the clock runs whatever the verdicts. */
-static void shot_clock(snap_state *s, const olevent *ev, olverdict *v)
-{
-    int p = player_of(ev);
-    if (!ev->has_t) {
-        /* snap A6: "measured between consecutive events that both carry `t`"
-         * -- after an event without one, the next gap is unknown. */
-        s->has_last_t = 0;
-        return;
-    }
-    if (p >= 0 && s->has_last_t && ev->t > s->last_t && ev->t - s->last_t > 30000 && v->status == OL_V_OK)
-        olverdict_set(v, ev->match, ev->seq, OL_V_WARNING, "snap:16.1",
-                      "%s took %llu seconds for this decision; the shot clock is 30 seconds.", s->names[p],
-                      (unsigned long long)((ev->t - s->last_t) / 1000));
-    s->last_t = ev->t;
-    s->has_last_t = 1;
-}
-
 void snap_apply(snap_state *s, const olevent *ev, olverdict *v)
 {
     olverdict_set(v, ev->match, ev->seq, OL_V_OK, NULL, NULL);
-    /* 3.4 / openlog 8: nothing follows the end but `judge` -- and `claim`,
-     * which is no action but the table's account of the end (A27). */
-    if (s->over && ev->type != OL_JUDGE && ev->type != OL_CLAIM) {
-        olverdict_set(v, ev->match, ev->seq, OL_V_ILLEGAL, s->setup_done || s->winner >= 0 ? "snap:3.4" : "snap:8.1",
-                      s->setup_done || s->winner >= 0 ? "The game is over; no action may follow its end."
-                                                      : "The match cannot start: a deck in its header is illegal.");
+    /* snap 3.4: "the game ends immediately" -- nothing
+     * follows the end but `judge` and `claim` (openlog 8, A27). */
+    if (openlog_over(&s->ol, ev, v, s->setup_done || s->ol.winner >= 0 ? "snap:3.4" : "snap:8.1",
+                     s->setup_done || s->ol.winner >= 0 ? "The game is over; no action may follow its end."
+                                                        : "The match cannot start: a deck in its header is illegal."))
         return;
-    }
     close_windows(s, ev);   /* A26: by arriving, whatever the event's fate */
-    if (s->over && ev->type != OL_JUDGE && ev->type != OL_CLAIM) {
-        olverdict_set(v, ev->match, ev->seq, OL_V_ILLEGAL, "snap:3.4", "The game ended when the last window "
-                      "resolved; no action may follow its end.");
+    if (openlog_over(&s->ol, ev, v, "snap:3.4", "The game ended when the last window resolved; no action may "
+                     "follow its end."))
         return;
-    }
     /* R12: an illegal event changes nothing.  The handlers see only j.s,
      * so judging in place and putting the copy back when the event fails
      * is judging on a copy -- one copy of the state for a legal event, the
      * usual case, instead of two. */
     snap_state saved = *s;
-    judge j = {s, ev, v, 0};
+    judge j = {{&s->ol, ev, v, 0}, s};
     if (!check_obligations(&j))
         handlers[ev->type](&j);
-    if (j.failed)
+    if (j.o.failed)
         *s = saved;
-    shot_clock(s, ev, v);
+    /* snap 16.1: "Players have up to 30 seconds for any defined decision window" (A6:
+     * measured between consecutive events that carry `t`). */
+    openlog_clock(&s->ol, ev, v, 30000, "snap:16.1");
 }
 
-static int unknown(const snap_hidden *h)
+static int unknown(const openlog_card *h)
 {
     return !h->card;
 }
@@ -2053,6 +1885,82 @@ int snap_check_invariants(const snap_state *s)
  * so an open window closes and what waits in it resolves (ruling A31). */
 void snap_silence(snap_state *s)
 {
-    if (!s->over && s->setup_done)
+    if (!s->ol.over && s->setup_done)
         close_window(s);
 }
+
+/* ---- the engine behind verifier.h ---------------------------------------------- */
+
+static int snap_has_type(ol_type t)
+{
+    return (unsigned)t < OL_TYPE_COUNT && handlers[t] != NULL;
+}
+
+static void ops_start(void *st, const cards *db, const olevent *header, olverdict *v)
+{
+    snap_start(st, db, header, v);
+}
+
+static void ops_apply(void *st, const olevent *ev, olverdict *v)
+{
+    snap_apply(st, ev, v);
+}
+
+static void ops_log_ended(void *st)
+{
+    snap_silence(st);
+}
+
+static int ops_finished(const void *st, int *winner)
+{
+    const snap_state *s = st;
+    if (winner)
+        *winner = s->ol.over ? s->ol.winner : -1;
+    return s->ol.over && s->setup_done;
+}
+
+static unsigned ops_round(const void *st)
+{
+    const snap_state *s = st;
+    return s->setup_done ? s->round : 0;
+}
+
+static void ops_unverified(const void *st, unsigned out[2])
+{
+    snap_unverified u[2];
+    snap_unverifiable(st, u);
+    for (int p = 0; p < 2; p++)
+        out[p] = (unsigned)u[p].bench + u[p].hand + u[p].locked + u[p].fifth + u[p].grave;
+}
+
+static int ops_board_json(const void *st, const openlog_sight *sight, jtext *t)
+{
+    return snap_board_json(st, sight, t);
+}
+
+static int ops_board_words(const void *st, const openlog_sight *sight, jtext *t)
+{
+    return snap_board_words(st, sight, t);
+}
+
+static int ops_encode(const void *st, jtext *t)
+{
+    return snap_encode(st, t);
+}
+
+const verifier_ops snap_verifier_ops = {
+    .format = OL_FORMAT_SNAP,
+    .engine = SNAP_ENGINE,
+    .state_size = sizeof(snap_state),
+    .has_type = snap_has_type,
+    .rules = snap_rules,
+    .start = ops_start,
+    .apply = ops_apply,
+    .log_ended = ops_log_ended,
+    .finished = ops_finished,
+    .round = ops_round,
+    .unverified = ops_unverified,
+    .board_json = ops_board_json,
+    .board_words = ops_board_words,
+    .encode = ops_encode,
+};

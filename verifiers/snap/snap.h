@@ -62,10 +62,11 @@
  *     (A28) -- never the turn in progress.
  *
  * HIDDEN CARDS (openlog.md 6)
- *   Each hidden card is a snap_hidden: its identity when the engine knows
- *   it (open mode, or revealed), its commitment in commit mode, else
- *   nothing (announced mode).  At a reveal the card is checked against what
- *   is known: the identity, the commitment (openlog:commit), or -- in
+ *   Each hidden card is an openlog_card (verifiers/openlog.h, shared by
+ *   every format): its identity when the engine knows it (open mode, or
+ *   revealed), its commitment in commit mode, else nothing (announced
+ *   mode).  At a reveal the card is checked against what is known
+ *   (openlog_reveal): the identity, the commitment (openlog:commit), or -- in
  *   announced mode -- that it could have been there (in the decklist, not
  *   already seen).  What could never be checked is counted by
  *   snap_unverifiable().  A Locked Support removed by an effect goes to the
@@ -77,9 +78,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "logformat/jtext.h"
 #include "logformat/olevent.h"
 #include "logformat/olverdict.h"
 #include "verifiers/cards.h"
+#include "verifiers/openlog.h"
 
 #define SNAP_ENGINE "snap/2"
 #define SNAP_BENCH 4
@@ -99,16 +102,9 @@ typedef enum {
 
 typedef enum { WIN_NONE, WIN_BLOCKER, WIN_COUNTER, WIN_RESONANCE } snap_window;
 
-/* A card whose identity may be hidden. */
-typedef struct {
-    const card *card;                 /* NULL when unknown              */
-    uint8_t commit[OL_COMMIT_BYTES];
-    uint8_t has_commit;
-} snap_hidden;
-
 typedef struct {
     uint8_t present, face_up;
-    snap_hidden id;                   /* the base monster               */
+    openlog_card id;                   /* the base monster               */
     const card *stack[3];             /* face-up: base, evolutions      */
     uint8_t depth;                    /* cards in stack; 0 if face-down */
     int32_t mod;                      /* temporary IMP modifiers in force (11.3, R7) */
@@ -124,11 +120,11 @@ typedef struct {
 
 typedef struct {
     snap_monster active, bench[SNAP_BENCH];
-    snap_hidden fifth;                /* R1: the lineup's fifth monster */
+    openlog_card fifth;                /* R1: the lineup's fifth monster */
     uint8_t fifth_waiting, fifth_due;
-    snap_hidden hand[SNAP_HAND_MAX];
+    openlog_card hand[SNAP_HAND_MAX];
     uint8_t n_hand;
-    snap_hidden locked[SNAP_LOCK_MAX];
+    openlog_card locked[SNAP_LOCK_MAX];
     uint8_t n_locked;
     const card *lineup[SNAP_LINEUP];  /* the decklist                   */
     uint8_t lineup_seen[SNAP_LINEUP];
@@ -178,9 +174,9 @@ typedef struct {
 } snap_fired;
 
 typedef struct snap_state {
-    const cards *db;
-    ol_hidden hidden;
-    char names[2][40];                /* "p1 (alice)"                   */
+    openlog_match ol;                 /* first: what the open log owns
+                                         (verifiers/openlog.h): mode, names,
+                                         the end, the clock, defeats */
     /* levers (snap.md 18, R2) */
     uint8_t chain_cap, unlocks_per_turn, swaps_per_game, swap_refresh;
     uint8_t p1_round1_unlock, hand_size[2], round1_attacks, freeze_rounds;
@@ -206,14 +202,7 @@ typedef struct snap_state {
     snap_fired fired[SNAP_TRIGGERS_MAX];  /* fired, not yet announced (R11) */
     uint8_t n_fired;
 
-    ol_ref defeated[SNAP_LINEUP * 2]; /* since the last claim or resolution (A5) */
-    uint8_t n_defeated;
-    uint8_t over;
-    int8_t winner;                    /* -1 none                        */
-    uint64_t last_t;                  /* for the shot clock (16.1, A6)  */
-    uint8_t has_last_t;
     uint64_t next_seq;
-    uint32_t unverified;              /* announced-mode reveals never checkable */
 } snap_state;
 
 /* Start a match from its header: fills *s and the header's verdict (deck
@@ -231,12 +220,6 @@ void snap_apply(snap_state *s, const olevent *ev, olverdict *v);
  * file; a live match never ends by silence.  No verdict: no event. */
 void snap_silence(snap_state *s);
 
-/* The engine behind a verifier, for views (arbiter replay, the daemon's
- * feed): a read-only pointer valid until the verifier is destroyed or given
- * its next event. */
-struct verifier;
-const snap_state *snap_of(const struct verifier *vf);
-
 /* What could never be checked (openlog 6): hidden cards whose identity the
  * engine never learned -- face-down monsters, cards in hand, Locked
  * Supports, the waiting fifth monster, Locked Supports an effect removed to
@@ -248,6 +231,15 @@ typedef struct {
     uint8_t grave;                    /* Locked Supports removed unseen (A34) */
 } snap_unverified;
 void snap_unverifiable(const snap_state *s, snap_unverified out[2]);
+
+/* The board after the last event, showing the hidden cards `sight` may
+ * see: in JSON (keys as README.md documents for `arbiter replay --json`)
+ * or in words for a person; and the canonical encoding of the whole state,
+ * whose hash every record keeps (board.c says why it is the judge board).
+ * Appended to t; 0, or -1 when t->bad (out of memory). */
+int snap_board_json(const snap_state *s, const openlog_sight *sight, jtext *t);
+int snap_board_words(const snap_state *s, const openlog_sight *sight, jtext *t);
+int snap_encode(const snap_state *s, jtext *t);
 
 /* Test support: 0 when every invariant above holds, else a number naming
  * the first that does not. */

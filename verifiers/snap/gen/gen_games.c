@@ -2,6 +2,9 @@
  *
  * Build: `make -C build bench/gen_games` (it is a noinst program of the
  * tree); run from the top of the tree (the default paths are relative).
+ * It lives with the Snap engine because it plays Snap from the engine's
+ * own state (it enumerates legal actions from a snap_state); it is a
+ * program, with I/O, and never part of the engine library.
  *
  * What: writes one complete open log (header + events) of a Snap match in
  * which every event is legal, or -- with --inject RULE -- exactly one event
@@ -752,11 +755,11 @@ static void enum_legal(snap_state *win)
         if (!last_was_pass)
             add("pass", o, 2);
     }
-    if (s->over) {
+    if (s->ol.over) {
         /* the window's resolution ends the game: only the table's claim
          * (A27) closes it legally */
         static char e[64];
-        snprintf(e, sizeof e, "\"winner\":\"%s\"", pname(s->winner < 0 ? 0 : s->winner));
+        snprintf(e, sizeof e, "\"winner\":\"%s\"", pname(s->ol.winner < 0 ? 0 : s->ol.winner));
         gcand *c = add("claim", 2, 50);
         c->extra = e;
         return;
@@ -786,7 +789,7 @@ static void enum_legal(snap_state *win)
         snap_monster *m = mon(s, t, sl);
         if (!m->present || !m->face_up)
             continue;
-        const card *nx = cards_next_stage(s->db, top_of(m));
+        const card *nx = cards_next_stage(s->ol.db, top_of(m));
         if (nx) {
             gcand *c = add("evolve", t, 25);
             c->slot = sl;
@@ -1200,10 +1203,10 @@ static int play_game(game_result *res)
                 rc = 3;
                 break;
             }
-            if (injected && real.over)
+            if (injected && real.ol.over)
                 break;
         }
-        if (real.over)
+        if (real.ol.over)
             break;
         if (opt.concede_at > 0 && (int)seq_next >= opt.concede_at && real.setup_done) {
             special_event("concede", opt.conceder >= 0 ? opt.conceder : rn(2), NULL);
@@ -1215,20 +1218,20 @@ static int play_game(game_result *res)
         }
     }
     /* rules that can only be broken after the end (3.4): try once more */
-    if (!rc && opt.inject && !injected && real.over)
+    if (!rc && opt.inject && !injected && real.ol.over)
         try_inject();
-    if (!rc && opt.claim && !claimed && real.over && real.winner >= 0) {
+    if (!rc && opt.claim && !claimed && real.ol.over && real.ol.winner >= 0) {
         char e[64];
-        snprintf(e, sizeof e, "\"winner\":\"%s\"", pname(real.winner));
+        snprintf(e, sizeof e, "\"winner\":\"%s\"", pname(real.ol.winner));
         special_event("claim", 2, e);
     }
-    if (!rc && !real.over)
+    if (!rc && !real.ol.over)
         rc = 3;
     if (!rc && opt.inject && !injected)
         rc = 3;
     res->events = (unsigned long long)seq_next - 1;
-    res->over = real.over;
-    res->winner = real.winner;
+    res->over = real.ol.over;
+    res->winner = real.ol.winner;
     res->injected = injected;
     res->injected_seq = injected_seq;
     snprintf(res->injected_status, sizeof res->injected_status, "%s", injected_status);

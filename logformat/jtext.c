@@ -10,12 +10,13 @@
  * of it stay the hashes jansson's output had.  The caller writes keys and
  * punctuation itself (jtext_lit), in the order its format documents.
  */
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/jtext.h"
+#include "logformat/jtext.h"
 
 int jtext_grow(jtext *t, size_t n)
 {
@@ -177,4 +178,20 @@ void jtext_str_if(jtext *t, int cond, const char *s)
         jtext_str(t, s);
     else
         jtext_lit(t, "null");
+}
+
+void jtext_fmt(jtext *t, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        t->bad = 1;
+        return;
+    }
+    jtext_raw(t, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }

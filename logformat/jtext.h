@@ -51,6 +51,10 @@ void jtext_str_or_null(jtext *t, const char *s);
 void jtext_str_if(jtext *t, int cond, const char *s);
 
 void jtext_int(jtext *t, long long v);
+
+/* Text formatted as printf would (for words, not JSON: nothing is
+ * escaped).  A text longer than 1 KiB is cut there. */
+void jtext_fmt(jtext *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void jtext_bool(jtext *t, int b);
 
 static inline void jtext_reset(jtext *t)

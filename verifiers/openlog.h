@@ -1,0 +1,204 @@
+/* openlog.h -- what the open log owns, whatever the format.
+ *
+ * Every Mintayn format is judged from the same open log (openlog.md): the
+ * same envelope, the same three hidden modes, the same `claim`, `concede`
+ * and `judge` events, the same end of the game.  This module is that
+ * common part, written once; each engine (verifiers/<format>/) embeds an
+ * openlog_match in its state and calls these functions, and owns only its
+ * own rules.  Rule ids of the contract (openlog:6, openlog:commit, ...) are
+ * cited here; where a format decides (which rule a claim that disagrees
+ * breaks, how long the shot clock is), the engine passes its own id in.
+ *
+ * THE PIECES
+ *   hidden cards (openlog.md 6)     openlog_card, openlog_take_href(),
+ *                                   openlog_reveal(), openlog_known()
+ *   who sees them (openlog.md 9)    openlog_sight, openlog_show() -- the
+ *                                   sight comes from the one visibility rule,
+ *                                   view_can_see() in src/view.c
+ *   the judgement of one event      openlog_judgement, openlog_fail()
+ *   the end of the game (3.4)       openlog_over(), openlog_end()
+ *   the shot clock                  openlog_clock()
+ *   concede, judge, claim           openlog_concede(), openlog_ruling(),
+ *                                   openlog_claim(), openlog_defeated()
+ *
+ * INVARIANTS
+ *   - over == 0 implies winner == -1; a winner is set only with over.
+ *   - n_defeated <= OPENLOG_DEFEATS_MAX; the list holds the defeats since
+ *     the last claim that matched (a claim compares, never applies).
+ *   - An openlog_card knows its card, or its commitment, or nothing -- as
+ *     the header's hidden mode says -- and never two of them at take time.
+ *
+ * Pure like every engine: no I/O, no clock, no globals.  Functions that
+ * judge write their failure into the judgement's verdict: an illegal
+ * action is a verdict, not an error.
+ */
+#ifndef ARBITER_OPENLOG_H
+#define ARBITER_OPENLOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "logformat/jtext.h"
+#include "logformat/olevent.h"
+#include "logformat/olverdict.h"
+#include "verifiers/cards.h"
+#include "verifiers/rules.h"
+
+#define OPENLOG_NAME_MAX 40      /* "p1 (alice)": ids are at most 32 bytes */
+#define OPENLOG_DEFEATS_MAX 10   /* defeats between two claims: Snap's 2 x 5 */
+
+/* A card whose identity may be hidden (openlog.md 6). */
+typedef struct {
+    const card *card;                 /* NULL when unknown              */
+    uint8_t commit[OL_COMMIT_BYTES];
+    uint8_t has_commit;
+} openlog_card;
+
+/* What the open log keeps of a match, whatever its format. */
+typedef struct {
+    const cards *db;
+    ol_hidden hidden;
+    char names[2][OPENLOG_NAME_MAX];  /* "p1 (alice)", for sentences    */
+    uint8_t over;
+    int8_t winner;                    /* -1 none                        */
+    uint64_t last_t;                  /* the shot clock: the previous `t` */
+    uint8_t has_last_t;
+    ol_ref defeated[OPENLOG_DEFEATS_MAX];  /* since the last claim     */
+    uint8_t n_defeated;
+} openlog_match;
+
+/* One event being judged: its verdict, and whether it already failed. */
+typedef struct {
+    openlog_match *m;
+    const olevent *ev;
+    olverdict *v;
+    int failed;
+} openlog_judgement;
+
+/* Whose hidden cards a viewer sees: sees[p] for player p (0 = p1).  Made
+ * by view_sight() from view_can_see(); engines obey it, never decide it. */
+typedef struct {
+    uint8_t sees[2];
+} openlog_sight;
+
+/* Start the common part of a match from its header. */
+void openlog_start(openlog_match *m, const cards *db, const ol_header *h);
+
+/* 0 for p1, 1 for p2, -1 for the table or the judge. */
+int openlog_player_of(const olevent *ev);
+
+/* "p1 (alice)". */
+static inline const char *openlog_who(const openlog_match *m, int p)
+{
+    return m->names[p];
+}
+
+/* "alice": the player's id, copied into out (cap bytes, truncated). */
+void openlog_player_id(const openlog_match *m, int p, char *out, size_t cap);
+
+/* Mark the event `st` (illegal, mismatch) citing `rule`, with a sentence;
+ * the first failure of a judgement wins.  Returns -1, so that a check can
+ * `return openlog_fail(...)`. */
+int openlog_fail(openlog_judgement *j, ol_status st, const char *rule, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+#define OPENLOG_ILLEGAL(j, rule, ...) openlog_fail((j), OL_V_ILLEGAL, (rule), __VA_ARGS__)
+
+/* ---- hidden cards (openlog.md 6) ---- */
+
+/* Take an href of an event into *out, checking its shape against the
+ * match's mode (openlog:6) and a named card against the database
+ * (openlog:cards).  `what` names it in a sentence ("p1's first card").
+ * 0, or -1 with the judgement failed. */
+int openlog_take_href(openlog_judgement *j, const ol_href *h, openlog_card *out, const char *what);
+
+/* A hidden card is revealed as `id` (with `nonce` in commit mode): it must
+ * be in the database, be the card known there (openlog:6) and open its
+ * commitment (openlog:commit).  `where` names the place in a sentence.
+ * 0 and the card in *out, or -1 with the judgement failed. */
+int openlog_reveal(openlog_judgement *j, const openlog_card *h, const char *id, const char *nonce,
+                   const char *where, const card **out);
+
+/* Where card c (revealed with `nonce` in commit mode) is in a hidden zone
+ * of n cards, such as a hand: a card known to be c first, then one whose
+ * commitment c and nonce open, then -- when no identity or commitment is
+ * kept (announced mode) -- any card not known.  The index, or -1 when c
+ * cannot be there. */
+int openlog_zone_find(const openlog_card *zone, int n, const card *c, const char *nonce);
+
+/* 1 when the engine knows the card's identity. */
+static inline int openlog_known(const openlog_card *h)
+{
+    return h->card != NULL;
+}
+
+/* ---- what a viewer is shown of a hidden card ---- */
+
+typedef enum {
+    OPENLOG_SHOWN_HIDDEN,     /* not for this viewer                    */
+    OPENLOG_SHOWN_CARD,       /* the identity                           */
+    OPENLOG_SHOWN_COMMITTED,  /* commit mode, not yet revealed          */
+    OPENLOG_SHOWN_UNKNOWN     /* the engine does not know it (announced) */
+} openlog_shown_kind;
+
+typedef struct {
+    openlog_shown_kind kind;
+    const card *card;         /* OPENLOG_SHOWN_CARD                     */
+} openlog_shown;
+
+/* What `sight` is shown of a hidden card of `owner`. */
+openlog_shown openlog_show(const openlog_sight *sight, int owner, const openlog_card *h);
+
+/* The same for a hidden card the engine always knows (a decklist zone). */
+openlog_shown openlog_show_known(const openlog_sight *sight, int owner, const card *c);
+
+/* In a board's JSON: the card id, "committed", or null (hidden or unknown). */
+void openlog_shown_json(jtext *t, openlog_shown sh);
+
+/* In words: the card's name, "committed, not yet revealed", "unknown" or
+ * "hidden".  Static storage or the card database's. */
+const char *openlog_shown_words(openlog_shown sh);
+
+/* ---- the end of the game ---- */
+
+/* openlog.md 8 / the rulebooks' end of the game: once the game is over,
+ * nothing follows but `judge` (a ruling after the end) and `claim` (the
+ * table's account of the end).  When `ev` comes after the end, writes an
+ * illegal verdict citing `rule` with `sentence` and returns 1; else 0. */
+int openlog_over(const openlog_match *m, const olevent *ev, olverdict *v, const char *rule, const char *sentence);
+
+/* The game ends now; winner 0, 1, or -1 for none. */
+void openlog_end(openlog_match *m, int winner);
+
+/* ---- the shot clock ---- */
+
+/* A decision by a player that took longer than `limit_ms` since the
+ * previous event turns an ok verdict into a warning citing `rule`.  Time
+ * runs between consecutive events that both carry `t`, whatever their
+ * verdicts; an event without `t` makes the next gap unknown. */
+void openlog_clock(openlog_match *m, const olevent *ev, olverdict *v, uint64_t limit_ms, const char *rule);
+
+/* ---- concede, judge, claim ---- */
+
+/* `concede`: a player gives up, the other wins.  0, or -1 (the judgement
+ * failed: only a player concedes, openlog:3). */
+int openlog_concede(openlog_judgement *j);
+
+/* `judge`: announced by the judge only (openlog:3); a game loss ends the
+ * game for the other player.  0, or -1 with the judgement failed. */
+int openlog_ruling(openlog_judgement *j);
+
+/* The engine found a monster defeated at (p, slot): a claim will be
+ * compared with it. */
+void openlog_defeated(openlog_match *m, int p, int slot);
+
+/* `claim`: compared, never applied.  A claimed winner other than the
+ * engine's, or claimed defeats other than those found since the last
+ * matching claim (as a multiset), is a mismatch citing `rule`.  A claim
+ * that matches clears the defeats. */
+void openlog_claim(openlog_judgement *j, const char *rule);
+
+/* The wire contract's own rules (openlog:3, openlog:6, openlog:owner...),
+ * cited here, by every engine and by the daemon; *n gets the count. */
+const verifier_rule *openlog_rules(size_t *n);
+
+#endif
