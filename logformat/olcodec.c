@@ -807,7 +807,9 @@ static int from_object(const msgpack_object *o, json_t **out, const char **why)
         }
         j = json_real(o->via.f64);
         break;
-    case MSGPACK_OBJECT_STR: j = json_stringn(o->via.str.ptr, o->via.str.size); break;
+    /* msgpack-c may give an empty string a NULL pointer, which jansson
+     * refuses: an empty string (value or key) is "". */
+    case MSGPACK_OBJECT_STR: j = json_stringn(o->via.str.size ? o->via.str.ptr : "", o->via.str.size); break;
     case MSGPACK_OBJECT_ARRAY:
         if (!(j = json_array()))
             return OL_ENOMEM;
@@ -822,12 +824,13 @@ static int from_object(const msgpack_object *o, json_t **out, const char **why)
             return OL_ENOMEM;
         for (uint32_t i = 0; !rc && i < o->via.map.size; i++) {
             const msgpack_object_str *k = &o->via.map.ptr[i].key.via.str;
+            const char *key = k->size ? k->ptr : "";
             json_t *v = NULL;
-            if (json_object_getn(j, k->ptr, k->size)) {
+            if (json_object_getn(j, key, k->size)) {
                 *why = "a key that appears twice in one map";
                 rc = OL_EMALFORMED;
             } else if (!(rc = from_object(&o->via.map.ptr[i].val, &v, why)) &&
-                       json_object_setn_new(j, k->ptr, k->size, v)) {
+                       json_object_setn_new(j, key, k->size, v)) {
                 rc = OL_ENOMEM;
             }
         }
@@ -1263,6 +1266,8 @@ typedef int (*ov_names)(const char *s, size_t n);
 #define FORMAT_NAMES ol_format_parsen
 #define HIDDEN_NAMES ol_hidden_parsen
 #define RULING_NAMES ol_ruling_parsen
+#define POSITION_NAMES ol_position_parsen
+#define SUMMON_KIND_NAMES ol_summon_kind_parsen
 
 /* The value whose name the string value is, or -1 (as ol_*_parse()). */
 static int ov_enum(const olval *v, ov_names parse)
@@ -1356,11 +1361,12 @@ static int get_slot(dctx *d, const olval *v, const vloc *l, int *slot)
         *slot = OL_SLOT_ACTIVE;
         return OL_OK;
     }
-    if (v->kind == OV_INT && v->u.i >= 0 && v->u.i <= 3) {
+    if (v->kind == OV_INT && v->u.i >= 0 && v->u.i <= OL_SLOT_MAX) {
         *slot = (int)v->u.i;
         return OL_OK;
     }
-    return dfail(d, l, "\"%s\" must be \"a\" (the active slot) or a bench slot 0 to 3", VPATH(l));
+    return dfail(d, l, "\"%s\" must be \"a\" (Snap's active slot) or a slot number 0 to %d", VPATH(l),
+                 OL_SLOT_MAX);
 }
 
 static int get_player(dctx *d, const olval *v, const vloc *l, ol_player *p)
@@ -1423,6 +1429,33 @@ static int get_monster_ref(dctx *d, const olval *v, const vloc *l, ol_ref *r)
     if (!rc && r->kind != OL_REF_MONSTER)
         return dfail(d, l, "\"%s\" must be a monster reference {\"p\", \"s\"}", VPATH(l));
     return rc;
+}
+
+/* An attack's target: a monster, or a player (a direct attack, SPEC.md 7.2). */
+static int get_attack_target(dctx *d, const olval *v, const vloc *l, ol_ref *r)
+{
+    int rc = get_ref(d, v, l, r);
+    if (!rc && r->kind != OL_REF_MONSTER && r->kind != OL_REF_PLAYER)
+        return dfail(d, l, "\"%s\" must be a monster {\"p\", \"s\"} or a player {\"p\"}", VPATH(l));
+    return rc;
+}
+
+/* A claim's Life Points: {"p1": uint, "p2": uint}. */
+static int get_lp(dctx *d, const olval *v, const vloc *l, uint64_t lp[2])
+{
+    static const char *const names[2] = {"p1", "p2"};
+    if (v->kind != OV_MAP)
+        return wrong(d, l, v, "a map {\"p1\": LP, \"p2\": LP}");
+    for (int p = 0; p < 2; p++) {
+        const olval *x = ov_get(v, names[p]);
+        vloc xl = child_at(l, names[p], x);
+        int rc;
+        if (!x)
+            return missing(d, l, names[p]);
+        if ((rc = get_uint(d, x, &xl, &lp[p])))
+            return rc;
+    }
+    return OL_OK;
 }
 
 /* A list decoded element by element into arena memory. */
@@ -1656,13 +1689,13 @@ static int get_cardset(dctx *d, const olval *v, const vloc *l, const char **out)
 enum {
     K_MATCH, K_SEQ, K_TYPE, K_BY, K_T, K_FORMAT, K_CARDS, K_HIDDEN, K_PLAYERS, K_RULES,
     K_EVENT, K_SLOTS, K_SLOT, K_CARD, K_NONCE, K_LOCK, K_SOURCE, K_ABILITY, K_TARGETS,
-    K_TARGET, K_DEFEATED, K_WINNER, K_RULING, K_PLAYER, K_TEXT, K_COUNT
+    K_TARGET, K_DEFEATED, K_WINNER, K_RULING, K_PLAYER, K_TEXT, K_POSITION, K_KIND, K_LP, K_COUNT
 };
 
 static const char *const top_keys[K_COUNT] = {
     "match", "seq", "type", "by", "t", "format", "cards", "hidden", "players", "rules",
     "event", "slots", "slot", "card", "nonce", "lock", "source", "ability", "targets",
-    "target", "defeated", "winner", "ruling", "player", "text",
+    "target", "defeated", "winner", "ruling", "player", "text", "position", "kind", "lp",
 };
 
 static int top_key(const char *k, size_t n)
@@ -1670,11 +1703,11 @@ static int top_key(const char *k, size_t n)
     int i;
     switch (n) {   /* candidates by length, then the bytes */
     case 1: i = K_T; break;
-    case 2: i = K_BY; break;
+    case 2: i = k[0] == 'b' ? K_BY : K_LP; break;
     case 3: i = K_SEQ; break;
     case 4:
         i = k[0] == 't' ? (k[1] == 'y' ? K_TYPE : K_TEXT) : k[0] == 's' ? K_SLOT
-          : k[0] == 'c' ? K_CARD : K_LOCK;
+          : k[0] == 'c' ? K_CARD : k[0] == 'k' ? K_KIND : K_LOCK;
         break;
     case 5:
         i = k[0] == 'm' ? K_MATCH : k[0] == 'c' ? K_CARDS : k[0] == 'r' ? K_RULES
@@ -1687,7 +1720,7 @@ static int top_key(const char *k, size_t n)
     case 7:
         i = k[0] == 'p' ? K_PLAYERS : k[0] == 'a' ? K_ABILITY : K_TARGETS;
         break;
-    case 8: i = K_DEFEATED; break;
+    case 8: i = k[0] == 'd' ? K_DEFEATED : K_POSITION; break;
     default: return -1;
     }
     const char *w = top_keys[i];   /* n <= 8: compare inline */
@@ -1718,7 +1751,7 @@ typedef enum {
     FK_FORMAT, FK_CARDSET, FK_HIDDEN, FK_PLAYERS, FK_RULES, FK_EVENT,
     FK_SLOTS, FK_SLOT, FK_HREF, FK_CARD, FK_NONCE, FK_HREFS, FK_LOCK,
     FK_SOURCE, FK_ABILITY, FK_TARGETS, FK_TARGET, FK_DEFEATED, FK_WINNER,
-    FK_RULING, FK_PLAYER, FK_TEXT
+    FK_RULING, FK_PLAYER, FK_TEXT, FK_ATTACK_TARGET, FK_POSITION, FK_KIND, FK_LP
 } field_kind;
 
 typedef struct {
@@ -1749,17 +1782,25 @@ static const type_spec types[OL_TYPE_COUNT] = {
     [OL_COUNTER] = {"snap:15", {{"card", FK_CARD, 1, K_CARD}, {"nonce", FK_NONCE, 0, K_NONCE},
                     {"targets", FK_TARGETS, 1, K_TARGETS}}},
     [OL_PASS] = {"snap:15", {{0}}},
-    [OL_EVOLVE] = {"snap:10.6", {{"slot", FK_SLOT, 1, K_SLOT}, {"card", FK_CARD, 1, K_CARD}}},
-    [OL_PRIME] = {"snap:10.7", {{"card", FK_CARD, 1, K_CARD}}},
-    [OL_ATTACK] = {"snap:10.8.1", {{"target", FK_TARGET, 1, K_TARGET}}},
+    [OL_EVOLVE] = {"snap:10.6", {{"slot", FK_SLOT, 1, K_SLOT}, {"card", FK_CARD, 1, K_CARD},
+                   {"nonce", FK_NONCE, 0, K_NONCE}, {"targets", FK_TARGETS, 0, K_TARGETS}}},
+    [OL_PRIME] = {"snap:10.7", {{"card", FK_CARD, 1, K_CARD}, {"nonce", FK_NONCE, 0, K_NONCE},
+                  {"slot", FK_SLOT, 0, K_SLOT}, {"targets", FK_TARGETS, 0, K_TARGETS}}},
+    [OL_ATTACK] = {"snap:10.8.1", {{"slot", FK_SLOT, 0, K_SLOT}, {"target", FK_ATTACK_TARGET, 1, K_TARGET}}},
     [OL_BLOCK] = {"snap:10.8.2", {{"slot", FK_SLOT, 1, K_SLOT}}},
     [OL_SWAP] = {"snap:10.9", {{"slot", FK_SLOT, 1, K_SLOT}}},
     [OL_LOCK] = {"snap:9.3", {{"cards", FK_HREFS, 1, K_CARDS}}},
     [OL_END] = {"snap:10.11", {{0}}},
     [OL_CONCEDE] = {"openlog:7", {{0}}},
-    [OL_CLAIM] = {"openlog:7", {{"defeated", FK_DEFEATED, 0, K_DEFEATED}, {"winner", FK_WINNER, 0, K_WINNER}}},
+    [OL_CLAIM] = {"openlog:7", {{"defeated", FK_DEFEATED, 0, K_DEFEATED}, {"winner", FK_WINNER, 0, K_WINNER},
+                  {"lp", FK_LP, 0, K_LP}}},
     [OL_JUDGE] = {"snap:16.4", {{"ruling", FK_RULING, 1, K_RULING}, {"player", FK_PLAYER, 0, K_PLAYER},
                   {"text", FK_TEXT, 1, K_TEXT}}},
+    [OL_SUMMON] = {"advanced:summon", {{"slot", FK_SLOT, 1, K_SLOT}, {"card", FK_CARD, 1, K_CARD},
+                   {"nonce", FK_NONCE, 0, K_NONCE}, {"position", FK_POSITION, 1, K_POSITION},
+                   {"kind", FK_KIND, 1, K_KIND}}},
+    [OL_POSITION] = {"advanced:position", {{"slot", FK_SLOT, 1, K_SLOT}}},
+    [OL_DISCARD] = {"advanced:end", {{"card", FK_CARD, 1, K_CARD}, {"nonce", FK_NONCE, 0, K_NONCE}}},
 };
 
 static int decode_field(dctx *d, field_kind k, const olval *v, const vloc *l, olevent *ev)
@@ -1808,8 +1849,19 @@ static int decode_field(dctx *d, field_kind k, const olval *v, const vloc *l, ol
     case FK_SOURCE: return get_monster_ref(d, v, l, &ev->source);
     case FK_ABILITY: return get_u32(d, v, l, &ev->ability);
     case FK_TARGETS:
+        ev->has_targets = 1;
         return get_list(d, v, l, sizeof(ol_ref), elem_ref, (void **)&ev->targets, &ev->n_targets);
     case FK_TARGET: return get_monster_ref(d, v, l, &ev->target);
+    case FK_ATTACK_TARGET: return get_attack_target(d, v, l, &ev->target);
+    case FK_POSITION:
+        rc = get_enum(d, v, l, POSITION_NAMES, "\"ap\" or \"dp\"", &x);
+        ev->position = (ol_position)x;
+        return rc;
+    case FK_KIND:
+        rc = get_enum(d, v, l, SUMMON_KIND_NAMES, "\"normal\" or \"special\"", &x);
+        ev->kind = (ol_summon_kind)x;
+        return rc;
+    case FK_LP: ev->has_lp = 1; return get_lp(d, v, l, ev->lp);
     case FK_DEFEATED:
         ev->has_defeated = 1;
         return get_list(d, v, l, sizeof(ol_ref), elem_monster_ref, (void **)&ev->defeated,
@@ -1889,8 +1941,8 @@ static int decode_shape(dctx *d, const vloc *root, olevent *ev)
                      "\"card\" (the fifth monster)");
     if (ev->type == OL_BENCH && !ev->has_slots && !(ev->has_slot && ev->card.kind != OL_HREF_ABSENT))
         return dfail(d, root, "a \"bench\" event for the fifth monster needs both \"slot\" and \"card\"");
-    if (ev->type == OL_CLAIM && !ev->has_defeated && !ev->has_winner)
-        return dfail(d, root, "a \"claim\" needs \"defeated\", \"winner\" or both");
+    if (ev->type == OL_CLAIM && !ev->has_defeated && !ev->has_winner && !ev->has_lp)
+        return dfail(d, root, "a \"claim\" needs \"defeated\", \"winner\" or \"lp\"");
     return OL_OK;
 }
 
@@ -2207,8 +2259,12 @@ static json_t *field_json(const olevent *ev, field_kind k)
     case FK_LOCK: return json_integer(ev->lock);
     case FK_SOURCE: return ref_json(&ev->source);
     case FK_ABILITY: return json_integer(ev->ability);
-    case FK_TARGETS: return refs_json(ev->targets, ev->n_targets);
-    case FK_TARGET: return ref_json(&ev->target);
+    case FK_TARGETS: return ev->has_targets ? refs_json(ev->targets, ev->n_targets) : NULL;
+    case FK_TARGET:
+    case FK_ATTACK_TARGET: return ref_json(&ev->target);
+    case FK_POSITION: return json_string(ol_position_name(ev->position));
+    case FK_KIND: return json_string(ol_summon_kind_name(ev->kind));
+    case FK_LP: return ev->has_lp ? json_pack("{s:I, s:I}", "p1", (json_int_t)ev->lp[0], "p2", (json_int_t)ev->lp[1]) : NULL;
     case FK_DEFEATED: return ev->has_defeated ? refs_json(ev->defeated, ev->n_defeated) : NULL;
     case FK_WINNER: return ev->has_winner ? json_string(ol_player_name(ev->winner)) : NULL;
     case FK_RULING: return json_string(ol_ruling_name(ev->ruling));

@@ -18,13 +18,15 @@
 static const char *const type_names[OL_TYPE_COUNT] = {
     "match", "bench", "select", "unlock", "flip", "promote", "trigger",
     "spell", "counter", "pass", "evolve", "prime", "attack", "block", "swap",
-    "lock", "end", "concede", "claim", "judge",
+    "lock", "end", "concede", "claim", "judge", "summon", "position", "discard",
 };
 static const char *const by_names[] = {"p1", "p2", "table", "judge"};
 static const char *const player_names[] = {"p1", "p2"};
 static const char *const format_names[] = {"snap", "advanced", "master"};
 static const char *const hidden_names[] = {"open", "commit", "announced"};
 static const char *const ruling_names[] = {"note", "warning", "game_loss"};
+static const char *const position_names[] = {"ap", "dp"};
+static const char *const summon_kind_names[] = {"normal", "special"};
 
 static const char *name_at(const char *const *names, size_t n, int i)
 {
@@ -54,6 +56,11 @@ int ol_player_parsen(const char *s, size_t n) { return name_findn(player_names, 
 int ol_format_parsen(const char *s, size_t n) { return name_findn(format_names, COUNT(format_names), s, n); }
 int ol_hidden_parsen(const char *s, size_t n) { return name_findn(hidden_names, COUNT(hidden_names), s, n); }
 int ol_ruling_parsen(const char *s, size_t n) { return name_findn(ruling_names, COUNT(ruling_names), s, n); }
+int ol_position_parsen(const char *s, size_t n) { return name_findn(position_names, COUNT(position_names), s, n); }
+int ol_summon_kind_parsen(const char *s, size_t n)
+{
+    return name_findn(summon_kind_names, COUNT(summon_kind_names), s, n);
+}
 
 const char *ol_type_name(ol_type t) { return name_at(type_names, COUNT(type_names), (int)t); }
 int ol_type_parse(const char *s) { return name_find(type_names, COUNT(type_names), s); }
@@ -62,12 +69,19 @@ const char *ol_player_name(ol_player p) { return name_at(player_names, COUNT(pla
 const char *ol_format_name(ol_format f) { return name_at(format_names, COUNT(format_names), (int)f); }
 const char *ol_hidden_name(ol_hidden h) { return name_at(hidden_names, COUNT(hidden_names), (int)h); }
 const char *ol_ruling_name(ol_ruling r) { return name_at(ruling_names, COUNT(ruling_names), (int)r); }
+const char *ol_position_name(ol_position p) { return name_at(position_names, COUNT(position_names), (int)p); }
+const char *ol_summon_kind_name(ol_summon_kind k)
+{
+    return name_at(summon_kind_names, COUNT(summon_kind_names), (int)k);
+}
 
 int ol_by_parse(const char *s) { return name_find(by_names, COUNT(by_names), s); }
 int ol_player_parse(const char *s) { return name_find(player_names, COUNT(player_names), s); }
 int ol_format_parse(const char *s) { return name_find(format_names, COUNT(format_names), s); }
 int ol_hidden_parse(const char *s) { return name_find(hidden_names, COUNT(hidden_names), s); }
 int ol_ruling_parse(const char *s) { return name_find(ruling_names, COUNT(ruling_names), s); }
+int ol_position_parse(const char *s) { return name_find(position_names, COUNT(position_names), s); }
+int ol_summon_kind_parse(const char *s) { return name_find(summon_kind_names, COUNT(summon_kind_names), s); }
 
 /* The levers.  A lever is announced before play (snap.md 18.7) and applies
  * to the whole match; its range is what the rulebook's examples span, so an

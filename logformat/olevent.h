@@ -50,6 +50,10 @@ typedef enum {
     OL_CONCEDE,
     OL_CLAIM,
     OL_JUDGE,
+    /* Advanced and Master (SPEC.md 7.2) */
+    OL_SUMMON,
+    OL_POSITION,
+    OL_DISCARD,
     OL_TYPE_COUNT
 } ol_type;
 
@@ -58,9 +62,14 @@ typedef enum { OL_P1 = 0, OL_P2 = 1 } ol_player;
 typedef enum { OL_FORMAT_SNAP, OL_FORMAT_ADVANCED, OL_FORMAT_MASTER } ol_format;
 typedef enum { OL_HIDDEN_OPEN, OL_HIDDEN_COMMIT, OL_HIDDEN_ANNOUNCED } ol_hidden;
 typedef enum { OL_RULING_NOTE, OL_RULING_WARNING, OL_RULING_GAME_LOSS } ol_ruling;
+typedef enum { OL_POS_AP, OL_POS_DP } ol_position;              /* "ap", "dp" */
+typedef enum { OL_SUMMON_NORMAL, OL_SUMMON_SPECIAL } ol_summon_kind;  /* "normal", "special" */
 
-/* A slot: bench 0-3, or the active slot ("a" on the wire). */
+/* A slot: Snap's active slot ("a" on the wire) or a number 0 to
+ * OL_SLOT_MAX: Snap's Bench slots 0-3, an Advanced or Master Monster Zone
+ * 0-6.  Which numbers a format has is its engine's verdict. */
 #define OL_SLOT_ACTIVE (-1)
+#define OL_SLOT_MAX 6
 
 /* A hidden card reference (openlog.md 6).  Which kinds are legal depends on
  * the header's `hidden` mode; the codec accepts all three shapes and the
@@ -146,7 +155,8 @@ typedef struct olevent {
 
     ol_header header;          /* OL_MATCH */
 
-    int slot;                  /* bench(5th), flip, promote, evolve, block, swap */
+    int slot;                  /* bench(5th), flip, promote, evolve, block, swap;
+                                  summon, position, prime, attack (the attacker) */
     int has_slot;
     ol_href card;              /* bench(5th), unlock, flip, promote, spell, counter,
                                   evolve, prime: an href or a plain id   */
@@ -158,9 +168,15 @@ typedef struct olevent {
     uint32_t lock;             /* unlock: index in the current lock order */
     ol_ref source;             /* trigger: a monster ref                */
     uint32_t ability;          /* trigger                               */
-    ol_ref *targets;           /* trigger, spell, counter               */
+    ol_ref *targets;           /* trigger, spell, counter; evolve, prime */
     size_t n_targets;
-    ol_ref target;             /* attack: a monster ref                 */
+    int has_targets;           /* 1 when `targets` was present (even [])  */
+    ol_ref target;             /* attack: a monster ref, or a player ref
+                                  (an Advanced/Master direct attack)    */
+    ol_position position;      /* summon                                */
+    ol_summon_kind kind;       /* summon                                */
+    uint64_t lp[2];            /* claim: Life Points, valid when has_lp */
+    int has_lp;
     ol_ref *defeated;          /* claim                                 */
     size_t n_defeated;
     int has_defeated;
@@ -189,6 +205,8 @@ int ol_player_parse(const char *s);
 int ol_format_parse(const char *s);
 int ol_hidden_parse(const char *s);
 int ol_ruling_parse(const char *s);
+int ol_position_parse(const char *s);
+int ol_summon_kind_parse(const char *s);
 /* The *_parse functions on a string of n bytes, not NUL-terminated. */
 int ol_type_parsen(const char *s, size_t n);
 int ol_by_parsen(const char *s, size_t n);
@@ -196,11 +214,15 @@ int ol_player_parsen(const char *s, size_t n);
 int ol_format_parsen(const char *s, size_t n);
 int ol_hidden_parsen(const char *s, size_t n);
 int ol_ruling_parsen(const char *s, size_t n);
+int ol_position_parsen(const char *s, size_t n);
+int ol_summon_kind_parsen(const char *s, size_t n);
 const char *ol_by_name(ol_by b);
 const char *ol_player_name(ol_player p);
 const char *ol_format_name(ol_format f);
 const char *ol_hidden_name(ol_hidden h);
 const char *ol_ruling_name(ol_ruling r);
+const char *ol_position_name(ol_position p);
+const char *ol_summon_kind_name(ol_summon_kind k);
 
 /* A new empty event (every field zero, type OL_MATCH) whose strings and
  * lists are to be allocated with olevent_alloc/olevent_strdup.  NULL when

@@ -337,6 +337,28 @@ Test(olcodec, unknown_keys_are_ignored_and_kept)
     olevent_destroy(&ev);
 }
 
+/* Found by fuzz_decode_json: msgpack-c gives an empty string a NULL
+ * pointer, which jansson refused, so an event with an empty key (or an
+ * empty string under an unknown key) lost its tree after MessagePack. */
+Test(olcodec, empty_key_and_empty_string_survive_messagepack)
+{
+    const char *text = "{\"\":[\"x\"],\"match\":\"m\",\"seq\":2,\"type\":\"end\",\"by\":\"p2\",\"note\":\"\"}";
+    olevent *ev = NULL, *back = NULL;
+    olerror err;
+    char *mp = NULL, *out = NULL;
+    size_t mplen = 0, len = 0;
+    cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &ev, &err), OL_OK, "%s", err.msg);
+    cr_assert_eq(olcodec_encode(ev, OL_ENC_MSGPACK, &mp, &mplen), OL_OK);
+    cr_assert_eq(olcodec_decode_msgpack((const uint8_t *)mp, mplen, (ol_origin){0, 0}, &back, &err), OL_OK, "%s",
+                 err.msg);
+    cr_assert_eq(olcodec_encode(back, OL_ENC_JSON, &out, &len), OL_OK);
+    cr_assert_str_eq(out, text);
+    free(mp);
+    free(out);
+    olevent_destroy(&ev);
+    olevent_destroy(&back);
+}
+
 Test(olcodec, built_event_encodes_canonically)
 {
     olevent *ev = olevent_new();
@@ -490,8 +512,8 @@ Test(olverdict, malformed_verdict_from_a_codec_error)
     json_t *j = olverdict_to_json(&v, NULL);
     char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
     cr_assert_str_eq(s, "{\"match\":\"t-1\",\"seq\":5,\"status\":\"malformed\",\"rule\":\"openlog:slot\","
-                        "\"msg\":\"line 2, column 55: \\\"slot\\\" must be \\\"a\\\" (the active slot) or a "
-                        "bench slot 0 to 3.\"}");
+                        "\"msg\":\"line 2, column 55: \\\"slot\\\" must be \\\"a\\\" (Snap's active slot) or a "
+                        "slot number 0 to 6.\"}");
     free(s);
     json_decref(j);
     /* Nothing readable: no match, no seq, no rule. */

@@ -1816,6 +1816,26 @@ static int check_obligations(judge *j)
     return 0;
 }
 
+/* SPEC.md 7: the codec reads slots 0-6 for every format, and an attack on
+ * a player; Snap has the active slot and Bench slots 0-3 (snap 7.1, 7.2)
+ * and attacks monsters only (10.8.1).  NULL, or what does not fit. */
+static const char *foreign_place(const olevent *ev)
+{
+    const ol_ref *lists[3] = {ev->targets, ev->defeated, &ev->source};
+    size_t sizes[3] = {ev->n_targets, ev->n_defeated, ev->type == OL_TRIGGER};
+    if (ev->has_slot && ev->slot >= SNAP_BENCH)
+        return "a slot number above 3";
+    if (ev->type == OL_ATTACK && ev->target.kind != OL_REF_MONSTER)
+        return "an attack on a player";
+    if (ev->type == OL_ATTACK && ev->target.slot >= SNAP_BENCH)
+        return "a slot number above 3";
+    for (int l = 0; l < 3; l++)
+        for (size_t i = 0; i < sizes[l]; i++)
+            if (lists[l][i].kind == OL_REF_MONSTER && lists[l][i].slot >= SNAP_BENCH)
+                return "a slot number above 3";
+    return NULL;
+}
+
 void snap_apply(snap_state *s, const olevent *ev, olverdict *v)
 {
     olverdict_set(v, ev->match, ev->seq, OL_V_OK, NULL, NULL);
@@ -1825,6 +1845,16 @@ void snap_apply(snap_state *s, const olevent *ev, olverdict *v)
                      s->setup_done || s->ol.winner >= 0 ? "The game is over; no action may follow its end."
                                                         : "The match cannot start: a deck in its header is illegal."))
         return;
+    const char *foreign = foreign_place(ev);
+    if (foreign) {
+        /* openlog 7: the Snap page; such an event is no Snap action, and
+         * closes no window (it was malformed before the codec served
+         * Advanced and Master too). */
+        olverdict_set(v, ev->match, ev->seq, OL_V_ILLEGAL, "openlog:7",
+                      "The event names %s; a Snap field has the active slot and Bench slots 0 to 3, and attacks "
+                      "aim at monsters.", foreign);
+        return;
+    }
     close_windows(s, ev);   /* A26: by arriving, whatever the event's fate */
     if (openlog_over(&s->ol, ev, v, "snap:3.4", "The game ended when the last window resolved; no action may "
                      "follow its end."))
