@@ -854,7 +854,9 @@ Test(snap, snap_7_7_the_graveyard_holds_used_and_defeated_cards)
     cr_assert_str_eq(st.side[1].grave[1]->id, "obs-crypt-rat");
 }
 
-Test(snap, snap_openlog_6_announced_mode_counts_what_stays_unverifiable)
+/* Announced mode (openlog 6), both Benches placed and both selections
+ * made, every card unnamed: the promotions are next. */
+static void announced_setup(void)
 {
     olverdict v = start_with("announced", NULL, P1_DECK);
     cr_assert_eq(v.status, OL_V_OK);
@@ -862,6 +864,11 @@ Test(snap, snap_openlog_6_announced_mode_counts_what_stays_unverifiable)
     ok("\"type\":\"bench\",\"by\":\"p2\",\"slots\":[null,null,null,null]");
     ok("\"type\":\"select\",\"by\":\"p1\",\"cards\":[null,null,null,null,null]");
     ok("\"type\":\"select\",\"by\":\"p2\",\"cards\":[null,null,null,null,null,null]");
+}
+
+Test(snap, snap_openlog_6_announced_mode_counts_what_stays_unverifiable)
+{
+    announced_setup();
     /* a reveal must be a card that could have been there (openlog 6) */
     illegal("\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"obs-crypt-rat\"", "snap:8.3");
     ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-forge-golem\"");
@@ -1095,4 +1102,105 @@ Test(snap, snap_a15_attacker_swapped_away_fizzles)
     cr_assert(st.side[1].active.present && st.side[0].bench[1].present);
     /* and it counts as made: 10.8.1 one attack */
     illegal("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}", "snap:10.8.1");
+}
+
+/* ---- gaps found by coverage and mutation (issue 11) ------------------ */
+
+/* snap 7.8: "Cards in one zone cannot target cards in another zone": an
+ * effect on a chosen player names a player ({p}), not a monster.  No core
+ * card chooses a player, so Kindle Fury is given a first effect,
+ * prevent_unlock on a chosen player; the effect falls on the one named. */
+Test(snap, snap_7_8_a_player_target_names_a_player)
+{
+    load_core_text(replace_after(core_text(), "\"id\": \"cor-kindle-fury\"", "\"effects\": [",
+                                 "\"effects\": [{\"op\": \"prevent_unlock\", \"target\": \"player\"},"),
+                   "core-with-a-player-target");
+    start(NULL);
+    base(15);
+    illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p2\",\"s\":\"a\"},"
+            "{\"p\":\"p1\",\"s\":\"a\"}]",
+            "snap:7.8");
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p2\"},{\"p\":\"p1\",\"s\":\"a\"}]");
+    ok("\"type\":\"pass\",\"by\":\"p2\"");   /* the Spell resolves */
+    cr_assert_eq(st.side[0].active.mod, 1500);
+    cr_assert(st.side[1].prevent_next.unlock, "the chosen player, p2, is prevented from unlocking");
+    cr_assert(!st.side[0].prevent_next.unlock && !st.side[0].prevent.unlock, "not its controller");
+}
+
+/* snap 9.2: only cards of the player's own Support Deck leave it. */
+Test(snap, snap_9_2_select_only_cards_of_the_support_deck)
+{
+    start(NULL);
+    base(2);
+    olverdict v = play("\"type\":\"select\",\"by\":\"p1\",\"cards\":[\"cor-kindle-fury\",\"cor-searing-brand\","
+                       "\"cor-stoke-the-forge\",\"flx-riptide-shift\",\"obs-night-terror\"]");
+    expect(v, OL_V_ILLEGAL, "snap:9.2");
+    cr_assert(strstr(v.msg, "Night Terror, which is not in p1 (alice)'s Support Deck"), "%s", v.msg);
+    ok(BASE[2]);
+}
+
+/* openlog 6: in announced mode a Support's identity is first seen when it
+ * is played; it must be a card of its player's Support Deck. */
+Test(snap, snap_openlog_6_an_announced_spell_is_a_card_of_the_support_deck)
+{
+    announced_setup();
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-forge-golem\"");
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":0,\"card\":\"obs-crypt-rat\"");
+    ok("\"type\":\"bench\",\"by\":\"p1\",\"slot\":0,\"card\":null");
+    ok("\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"flx-current-eel\"");
+    /* Crushing Depths is a Fluxion Spell of core, not of P1_DECK */
+    illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"flx-crushing-depths\",\"targets\":[]", "openlog:6");
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"flx-riptide-shift\",\"targets\":[{\"p\":\"p2\",\"s\":\"a\"}]");
+}
+
+/* snap R1: the fifth monster placed is the lineup's fifth, and only in the
+ * Bench slot the promotion emptied, never the active slot (open mode). */
+Test(snap, snap_r1_the_fifth_monster_is_the_lineups_fifth)
+{
+    start(NULL);
+    base(6);
+    olverdict v = play("\"type\":\"bench\",\"by\":\"p1\",\"slot\":0,\"card\":\"flx-current-eel\"");
+    expect(v, OL_V_ILLEGAL, "snap:R1");
+    cr_assert(strstr(v.msg, "places Current Eel, but the lineup's fifth monster is Frost Skimmer"), "%s", v.msg);
+    v = play("\"type\":\"bench\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"flx-frost-skimmer\"");
+    expect(v, OL_V_ILLEGAL, "snap:R1");
+    cr_assert(strstr(v.msg, "active slot"), "%s", v.msg);
+    ok(BASE[6]);
+}
+
+/* snap 3.4: a concession ends the game at once, during setup too; what
+ * follows is illegal as after any end (snap:3.4, not the 8.1 of a match
+ * that never started). */
+Test(snap, snap_3_4_nothing_after_a_concession_during_setup)
+{
+    start(NULL);
+    base(2);
+    ok("\"type\":\"concede\",\"by\":\"p2\"");
+    cr_assert(st.ol.over);
+    cr_assert_eq(st.ol.winner, 0, "p1 wins");
+    olverdict v = play(BASE[2]);
+    expect(v, OL_V_ILLEGAL, "snap:3.4");
+    cr_assert(strstr(v.msg, "The game is over"), "%s", v.msg);
+}
+
+/* snap 6.2 / 6.3: the sentence names the card's class with its article:
+ * "a Coreon", "a Fluxion", "a Synaphera", "an Obscura", "an Aetherion". */
+Test(snap, snap_6_2_the_sentence_names_the_class_with_its_article)
+{
+    static const char *const spell[] = {"flx-riptide-shift", "syn-wither", "obs-night-terror", "aet-radiant-blessing"};
+    static const char *const says[] = {"a Fluxion Spell", "a Synaphera Spell", "an Obscura Spell", "an Aetherion Spell"};
+    char body[512];
+    start(NULL);
+    base(8);   /* p1 controls only Coreon monsters */
+    for (size_t i = 0; i < sizeof spell / sizeof spell[0]; i++) {
+        snprintf(body, sizeof body, "\"type\":\"spell\",\"by\":\"p1\",\"card\":\"%s\",\"targets\":[]", spell[i]);
+        olverdict v = play(body);
+        expect(v, OL_V_ILLEGAL, "snap:6.2");
+        cr_assert(strstr(v.msg, says[i]), "%s: %s", spell[i], v.msg);
+    }
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    /* p2 controls only Obscura monsters: an Aetherion Counter is refused */
+    olverdict v = play("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"aet-gale-diversion\",\"targets\":[]");
+    expect(v, OL_V_ILLEGAL, "snap:6.3");
+    cr_assert(strstr(v.msg, "an Aetherion Counter"), "%s", v.msg);
 }

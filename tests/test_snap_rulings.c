@@ -395,6 +395,20 @@ Test(snap, snap_r7_spell_modifier_expires_at_end_of_turn)
     cr_assert_eq(st.side[1].active.mod, 0, "Night Terror's modifier ended with its combat");
 }
 
+/* snap R7: "... or the end of the turn": the modifier of every monster on
+ * the field ends, Bench monsters included (here the first Bench slot). */
+Test(snap, snap_r7_a_bench_monsters_modifier_expires_at_end_of_turn)
+{
+    start(NULL);
+    base(14);
+    ok("\"type\":\"flip\",\"by\":\"p1\",\"slot\":0,\"card\":\"flx-frost-skimmer\"");   /* the fifth, Bench slot 0 */
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":0}]");
+    ok("\"type\":\"pass\",\"by\":\"p2\"");   /* the Spell resolves */
+    cr_assert_eq(st.side[0].bench[0].mod, 1500, "Frost Skimmer +1500");
+    ok("\"type\":\"end\",\"by\":\"p1\"");
+    cr_assert_eq(st.side[0].bench[0].mod, 0, "Kindle Fury's +1500 ended with the turn");
+}
+
 /* ---- R8: rounds ----------------------------------------------------------- */
 
 /* snap R8: "The Lock Freeze covers both turns of Rounds 2 and 3; Standard Lock-in begins with Player 1's turn of Round 4." */
