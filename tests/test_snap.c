@@ -514,6 +514,18 @@ Test(snap, snap_openlog_3_actions_are_announced_by_their_player)
     illegal("\"type\":\"flip\",\"by\":\"table\",\"slot\":1,\"card\":\"cor-magma-tortoise\"", "openlog:3");
 }
 
+/* openlog 3: a pass, too, is announced by the player who passes. */
+Test(snap, snap_openlog_3_a_pass_is_announced_by_its_player)
+{
+    start(NULL);
+    base(15);
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    illegal("\"type\":\"pass\",\"by\":\"table\"", "openlog:3");
+    cr_assert_eq(st.side[0].active.mod, 0, "the window is still open");
+    ok("\"type\":\"pass\",\"by\":\"p2\"");
+    cr_assert_eq(st.side[0].active.mod, 1500);
+}
+
 /* openlog 3: `by` says "who announced it": a judge's ruling is announced by
  * "judge", never by a player (16.4 "Judges have final authority"). */
 Test(snap, snap_openlog_3_only_the_judge_announces_a_ruling)
@@ -1203,4 +1215,44 @@ Test(snap, snap_6_2_the_sentence_names_the_class_with_its_article)
     olverdict v = play("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"aet-gale-diversion\",\"targets\":[]");
     expect(v, OL_V_ILLEGAL, "snap:6.3");
     cr_assert(strstr(v.msg, "an Aetherion Counter"), "%s", v.msg);
+}
+
+/* snap_check_invariants() names the invariant a state breaks: 1 an active
+ * monster face-down (7.1), 2 more Locked Supports than 9.7 allows, 3 a
+ * chain longer than the cap (15.3), 4 more monsters lost than a lineup has. */
+Test(snap, snap_invariants_each_broken_one_is_named)
+{
+    start(NULL);
+    base(15);
+    cr_assert_eq(snap_check_invariants(&st), 0);
+    snap_state good = st;
+    st.side[1].active.face_up = 0;
+    cr_assert_eq(snap_check_invariants(&st), 1);
+    st = good;
+    st.side[1].n_locked = SNAP_LOCK_MAX + 1;
+    cr_assert_eq(snap_check_invariants(&st), 2);
+    st = good;
+    st.chain_count[1] = (uint8_t)(st.chain_cap + 1);
+    cr_assert_eq(snap_check_invariants(&st), 3);
+    st = good;
+    st.side[1].lost = SNAP_LINEUP + 1;
+    cr_assert_eq(snap_check_invariants(&st), 4);
+    st = good;
+}
+
+/* openlog 7, the Snap page: a Snap field has the active slot and Bench
+ * slots 0 to 3, and attacks aim at monsters; the codec reads slots up to 6
+ * and attacks on players for the other formats.  Such an event is no Snap
+ * action: it is illegal and changes nothing (R12). */
+Test(snap, snap_openlog_7_a_snap_place_is_the_active_slot_or_bench_0_to_3)
+{
+    start(NULL);
+    base(7);
+    illegal("\"type\":\"flip\",\"by\":\"p1\",\"slot\":4,\"card\":\"cor-magma-tortoise\"", "openlog:7");
+    ok(BASE[7]);
+    ok(BASE[8]);
+    illegal("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\"}", "openlog:7");
+    illegal("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":5}", "openlog:7");
+    illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":6}]", "openlog:7");
+    ok(BASE[9]);
 }

@@ -800,6 +800,7 @@ Test(snap, snap_a32_a_fizzled_attacks_modifiers_end_with_it)
     /* the chain resolves LIFO: -2000, then the fizzle; Overdrive's second attack */
     ok(ATTACK_P2_ACTIVE);
     cr_assert_eq(st.side[0].active.mod, 1500, "A32: the -2000 ended with the fizzled attack, the Spell's +1500 did not");
+    cr_assert_eq(st.side[0].active.attack_mod, 0, "A32: nothing of the fizzled attack is left to undo");
     cr_assert_eq(st.side[1].lost, 0);
     ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":1,\"card\":\"obs-grave-bat\"");
     cr_assert_eq(st.side[1].lost, 1, "2500 defeated 1800");

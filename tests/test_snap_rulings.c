@@ -275,6 +275,34 @@ Test(snap, snap_r5_no_monster_on_field_loses)
     illegal("\"type\":\"end\",\"by\":\"p1\"", "snap:3.4");
 }
 
+/* snap R5, the other way round: p1 controls no monster and none waits, so p1
+ * loses and p2 wins.  A fixture game played through the engine event by
+ * event: fixtures/snap/legal-open-swap-keyword.jsonl, won by p2's last attack. */
+Test(snap, snap_r5_p1_with_no_monster_loses_and_p2_wins)
+{
+    char line[16384];
+    olverdict v;
+    start(NULL);   /* the card database */
+    FILE *f = fopen(SRC("fixtures/snap/legal-open-swap-keyword.jsonl"), "r");
+    cr_assert(f && fgets(line, sizeof line, f));
+    olevent *ev = decode(line);
+    snap_start(&st, db, ev, &v);
+    olevent_destroy(&ev);
+    cr_assert_eq(v.status, OL_V_OK, "header: %s %s", v.rule, v.msg);
+    while (fgets(line, sizeof line, f)) {
+        ev = decode(line);
+        snap_apply(&st, ev, &v);
+        olevent_destroy(&ev);
+        cr_assert(v.status == OL_V_OK || v.status == OL_V_WARNING, "seq %llu: %s %s", (unsigned long long)v.seq,
+                  v.rule, v.msg);
+    }
+    fclose(f);
+    cr_assert_eq(on_field(0), 0);
+    cr_assert(!st.side[0].fifth_waiting);
+    cr_assert(st.ol.over, "no monster on the field and none waiting: p1 has lost");
+    cr_assert_eq(st.ol.winner, 1, "p2 wins");
+}
+
 /* snap R5: "A Prime Singular in the Reserve does not save them." */
 Test(snap, snap_r5_prime_in_reserve_does_not_save)
 {
