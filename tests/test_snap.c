@@ -1046,6 +1046,18 @@ Test(snap, snap_a3_resonance_counter_stops_trigger)
     cr_assert_eq(st.side[1].active.mod, 0, "15.5: a countered Trigger does not resolve");
 }
 
+/* snap 15.5: a Resonance Counter targets the Trigger being resolved, by
+ * the seq of its `trigger` event: not another event, not a monster. */
+Test(snap, snap_15_5_a_resonance_counter_names_the_trigger_being_resolved)
+{
+    resonance_game();
+    illegal("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-dissonant-whisper\",\"targets\":[{\"seq\":16}]",
+            "snap:15.5");   /* the evolve */
+    illegal("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-dissonant-whisper\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]",
+            "snap:15.5");
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-dissonant-whisper\",\"targets\":[{\"seq\":17}]");
+}
+
 Test(snap, snap_a3_an_unanswered_trigger_resolves)
 {
     resonance_game();
@@ -1255,4 +1267,29 @@ Test(snap, snap_openlog_7_a_snap_place_is_the_active_slot_or_bench_0_to_3)
     illegal("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":5}", "openlog:7");
     illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":6}]", "openlog:7");
     ok(BASE[9]);
+}
+
+/* snap 10.4: a `trigger` event announces a Trigger that has fired; one
+ * that has not is illegal and changes nothing (R12). */
+Test(snap, snap_10_4_a_trigger_announced_that_has_not_fired)
+{
+    start(NULL);
+    base(15);
+    illegal("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[]",
+            "snap:10.4");
+    cr_assert_eq(st.window, WIN_NONE);
+    ok(BASE[15]);
+}
+
+/* snap 8.3 / openlog 6: a monster revealed from a hidden place is one of
+ * the lineup not yet seen: Forge Golem, promoted already, cannot be flipped
+ * from another slot. */
+Test(snap, snap_8_3_a_revealed_monster_is_one_not_yet_seen)
+{
+    announced_setup();
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-forge-golem\"");
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":0,\"card\":\"obs-crypt-rat\"");
+    ok("\"type\":\"bench\",\"by\":\"p1\",\"slot\":0,\"card\":null");
+    illegal("\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-forge-golem\"", "snap:8.3");
+    ok("\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-magma-tortoise\"");
 }

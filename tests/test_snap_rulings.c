@@ -604,6 +604,24 @@ static void r11_game(const int order[2])
     cr_assert(is(st.side[1].bench[1].stack[0], "obs-crypt-rat"));
 }
 
+/* snap R11: "An action that arrives while a fired trigger is unannounced is
+ * illegal": of two Triggers fired at once, the first announced opens its
+ * Resonance window, and the second must still be announced before an attack. */
+Test(snap, snap_r11_the_second_fired_trigger_comes_before_any_action)
+{
+    load_double_trigger_sprite();
+    start(NULL);
+    base(14);
+    ok(BASE[14]);
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":2},\"ability\":1,\"targets\":[]");
+    cr_assert_eq(st.window, WIN_RESONANCE);
+    cr_assert_eq(st.n_fired, 1);
+    illegal("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}", "snap:10.4");
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":2},\"ability\":0,"
+       "\"targets\":[{\"p\":\"p2\",\"s\":1}]");
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
+}
+
 /* snap R11: "Every Trigger ability that fires is announced by a `trigger` event ... in the order the active player chooses" */
 Test(snap, snap_r11_trigger_order_chosen_by_active_player)
 {
