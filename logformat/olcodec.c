@@ -1796,11 +1796,11 @@ static const type_spec types[OL_TYPE_COUNT] = {
                   {"lp", FK_LP, 0, K_LP}}},
     [OL_JUDGE] = {"snap:16.4", {{"ruling", FK_RULING, 1, K_RULING}, {"player", FK_PLAYER, 0, K_PLAYER},
                   {"text", FK_TEXT, 1, K_TEXT}}},
-    [OL_SUMMON] = {"advanced:summon", {{"slot", FK_SLOT, 1, K_SLOT}, {"card", FK_CARD, 1, K_CARD},
+    [OL_SUMMON] = {"advanced:summon.normal", {{"slot", FK_SLOT, 1, K_SLOT}, {"card", FK_CARD, 1, K_CARD},
                    {"nonce", FK_NONCE, 0, K_NONCE}, {"position", FK_POSITION, 1, K_POSITION},
                    {"kind", FK_KIND, 1, K_KIND}}},
-    [OL_POSITION] = {"advanced:position", {{"slot", FK_SLOT, 1, K_SLOT}}},
-    [OL_DISCARD] = {"advanced:end", {{"card", FK_CARD, 1, K_CARD}, {"nonce", FK_NONCE, 0, K_NONCE}}},
+    [OL_POSITION] = {"advanced:position.step", {{"slot", FK_SLOT, 1, K_SLOT}}},
+    [OL_DISCARD] = {"advanced:end.hand_limit", {{"card", FK_CARD, 1, K_CARD}, {"nonce", FK_NONCE, 0, K_NONCE}}},
 };
 
 static int decode_field(dctx *d, field_kind k, const olval *v, const vloc *l, olevent *ev)

@@ -122,7 +122,7 @@ run "$GAME" --at 3 --bogus
 expect_rc 2 "unknown option"
 run "$GAME" "$GAME" --at 3
 expect_rc 2 "two files"
-run "$top_srcdir/fixtures/logs/advanced-header-concede.jsonl" --at 1
+run "$top_srcdir/fixtures/logs/master-header-concede.jsonl" --at 1
 expect_rc 2 "a format with no engine"
 
 # ---- who sees what ----------------------------------------------------------
@@ -228,6 +228,32 @@ if "$ARBITER" convert "$BAD" "$TMP/illegal.mlog" 2>/dev/null; then
 else
     fail "convert to .mlog"
 fi
+
+# ---- Advanced: the hand is the hidden zone (SPEC.md 7.2) ------------------------
+# fixtures/logs/advanced-open-every-event.jsonl at seq 14: p1 holds Cinder Hound
+# and Ember Drake, p2 Grave Bat, Umbral Decoy, Soul Siphon and Veil Assassin;
+# none of them is on the field or in a Graveyard.
+ADV=$top_srcdir/fixtures/logs/advanced-open-every-event.jsonl
+p1_hand='Cinder Hound|Ember Drake|cor-cinder-hound|cor-ember-drake'
+p2_hand='Grave Bat|Umbral Decoy|Soul Siphon|Veil Assassin|obs-grave-bat|obs-umbral-decoy|obs-soul-siphon|obs-veil-assassin'
+for v in judge public p1 p2; do
+    for j in "" --json; do
+        run "$ADV" --at 14 --view "$v" $j
+        [ "$rc" -eq 0 ] || { fail "advanced at 14, view $v ${j:-text}: exit $rc: $err"; continue; }
+        sees1=no; sees2=no
+        printf '%s' "$out" | grep -qE "$p1_hand" && sees1=yes
+        printf '%s' "$out" | grep -qE "$p2_hand" && sees2=yes
+        case $v in judge) want="yes yes" ;; p1) want="yes no" ;; p2) want="no yes" ;; public) want="no no" ;; esac
+        if [ "$sees1 $sees2" = "$want" ]; then
+            pass "advanced at 14, view $v ${j:-text}: hands seen (p1 p2) = $want"
+        else
+            fail "advanced at 14, view $v ${j:-text}: hands seen (p1 p2) = $sees1 $sees2, want $want"
+        fi
+    done
+done
+run "$ADV" --at 14 --view public --json
+check '[ "$(printf "%s" "$out" | jq -c "[.players[].hand.count, .players[].lp]")" = "[2,4,5000,6000]" ]' \
+    "advanced public board: hand counts 2 and 4, LP 5000 and 6000"
 
 # ---- the Snap fixtures, when present --------------------------------------------
 for f in "$top_srcdir"/fixtures/snap/legal-*.jsonl; do

@@ -107,8 +107,17 @@ for f in "$LOGS"/*.jsonl; do
     fi
 done
 
+# ---- Advanced has an engine: its header-and-concession log is a finished game ---
+run --json "$LOGS/advanced-header-concede.jsonl"
+if [ "$rc" -eq 0 ] && [[ $out == *'"engine":"advanced/1"'* ]] && [[ $out == *'"status":"legal"'* ]] \
+   && [[ $out == *'"finished":true'* ]] && [[ $out == *'"winner":"p1"'* ]]; then
+    pass "advanced log: judged by advanced/1, legal, p2 conceded"
+else
+    fail "advanced log: want legal and finished by advanced/1; got $rc: $out"
+fi
+
 # ---- formats without an engine: unverifiable, not a crash ------------------------
-for fmt in advanced master; do
+for fmt in master; do
     f="$LOGS/$fmt-header-concede.jsonl"
     [ -e "$f" ] || continue
     run --json "$f"

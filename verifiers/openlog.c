@@ -326,6 +326,17 @@ void openlog_claim(openlog_judgement *j, const char *rule)
     m->n_defeated = 0;
 }
 
+int openlog_claim_lp(openlog_judgement *j, const char *rule, const int64_t lp[2])
+{
+    const olevent *ev = j->ev;
+
+    if (!ev->has_lp || ((int64_t)ev->lp[0] == lp[0] && (int64_t)ev->lp[1] == lp[1]))
+        return 0;
+    return openlog_fail(j, OL_V_MISMATCH, rule, "The table claims %llu LP for p1 and %llu for p2; the engine finds "
+                        "%lld and %lld.", (unsigned long long)ev->lp[0], (unsigned long long)ev->lp[1],
+                        (long long)lp[0], (long long)lp[1]);
+}
+
 /* ---- the contract's own rules ------------------------------------------------------ */
 
 /* Quotes are verbatim from ../shared/design/openlog.md (the section of the

@@ -197,6 +197,11 @@ void openlog_defeated(openlog_match *m, int p, int slot);
  * that matches clears the defeats. */
 void openlog_claim(openlog_judgement *j, const char *rule);
 
+/* The same for a claim's Life Points (formats that have them): `lp` is
+ * the engine's.  0 when the claim names none or they agree; -1 when they
+ * differ (a mismatch citing `rule`). */
+int openlog_claim_lp(openlog_judgement *j, const char *rule, const int64_t lp[2]);
+
 /* The wire contract's own rules (openlog:3, openlog:6, openlog:owner...),
  * cited here, by every engine and by the daemon; *n gets the count. */
 const verifier_rule *openlog_rules(size_t *n);

@@ -3,8 +3,8 @@
  * The daemon and the command line hold a `verifier` and never a format's
  * state directly; this file picks the engine's operations table by the
  * header's format (the `engines` table below) and forwards.  Formats
- * without an engine yet are refused with VERIFIER_ENOENGINE rather than
- * half-judged.
+ * without an engine yet (Master) are refused with VERIFIER_ENOENGINE
+ * rather than half-judged.
  *
  * What it judges itself, once for every engine: an event type that is not
  * one of the format's (a Snap `flip` in an Advanced match) is illegal
@@ -25,7 +25,7 @@ struct verifier {
     void *state;
 };
 
-static const verifier_ops *const engines[] = {&snap_verifier_ops};
+static const verifier_ops *const engines[] = {&snap_verifier_ops, &advanced_verifier_ops};
 
 const verifier_ops *verifier_ops_of(ol_format format)
 {

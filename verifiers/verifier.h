@@ -78,8 +78,30 @@ typedef struct {
     int (*encode)(const void *state, jtext *t);
 } verifier_ops;
 
+/* An engine's functions take its own state type T; the operations table
+ * takes void *.  This writes the casts once, as static functions ops_start,
+ * ops_apply, ops_log_ended, ops_board_json, ops_board_words and ops_encode
+ * for the engine's verifier_ops to name. */
+#define VERIFIER_OPS_ADAPTERS(T, start_fn, apply_fn, ended_fn, json_fn, words_fn, encode_fn)                   \
+    static void ops_start(void *st, const cards *db, const olevent *header, olverdict *v)                      \
+    {                                                                                                         \
+        start_fn((T *)st, db, header, v);                                                                     \
+    }                                                                                                         \
+    static void ops_apply(void *st, const olevent *ev, olverdict *v) { apply_fn((T *)st, ev, v); }            \
+    static void ops_log_ended(void *st) { ended_fn((T *)st); }                                                \
+    static int ops_board_json(const void *st, const openlog_sight *sight, jtext *t)                           \
+    {                                                                                                         \
+        return json_fn((const T *)st, sight, t);                                                              \
+    }                                                                                                         \
+    static int ops_board_words(const void *st, const openlog_sight *sight, jtext *t)                          \
+    {                                                                                                         \
+        return words_fn((const T *)st, sight, t);                                                             \
+    }                                                                                                         \
+    static int ops_encode(const void *st, jtext *t) { return encode_fn((const T *)st, t); }
+
 /* The engines, one per format that has one (verifiers/<format>/). */
 extern const verifier_ops snap_verifier_ops;
+extern const verifier_ops advanced_verifier_ops;
 
 /* The engine of `format`, or NULL when it has none yet. */
 const verifier_ops *verifier_ops_of(ol_format format);

@@ -280,6 +280,121 @@ static const verifier_rule rules[] = {
      "boards) or 7 (default). Hand limit: 7–10 depending on playstyle. Selection rate: 1 per "
      "turn (default), 2 for higher tempo.",
      "The starting_lp, monster_zones, hand_limit and selection_rate levers vary these defaults for a match."},
+
+    /* ---- arbiter's rulings (verifiers/advanced/RULINGS.md: each answer) -- */
+    {ADVANCED("A1"),
+     "A summoned monster is face-up, in Attack Position or Defense Position as the `summon` event "
+     "says.",
+     "Summons are face-up, in the position announced."},
+    {ADVANCED("A2"),
+     "A `spell` opens a window in which the chain forms; an `attack` opens the attack's Counter "
+     "Window; a Counter played in the opponent's turn with no window open starts a chain of its "
+     "own. A summon, a position change, an evolution, a Prime Singular and a discard open no "
+     "window.",
+     "Which events open a Counter Window."},
+    {ADVANCED("A3"),
+     "Yes; so may a Prime Singular in the turn it entered. A Prime Evolution may not "
+     "(`advanced:prime.no_attack`), nor any monster that evolved (`advanced:evolve.no_attack`).",
+     "A monster may attack in the turn it was summoned."},
+    {ADVANCED("A4"),
+     "It is played from the hand with a `prime` event in the Main Phase, as its own action: it is "
+     "not the turn's Normal Summon. `slot` names an empty Monster Zone to fill, or one of the "
+     "player's monsters to replace: the replaced stack goes to the Graveyard and is no defeat. "
+     "\"At least 2 other monsters\" counts the player's monsters other than the one it replaces. "
+     "It enters in Attack Position, and its printed effects apply at once, with the event's "
+     "`targets`.",
+     "A Prime Singular."},
+    {ADVANCED("A5"),
+     "In AP vs AP the difference is dealt to the controller of the monster with the lower ATK. AP "
+     "vs DP never deals LP damage: no monster of the base release has Pierce.",
+     "Combat damage, and Pierce."},
+    {ADVANCED("A6"),
+     "Life Points change one effect or one combat at a time; the first player whose LP reaches 0 "
+     "loses at once and nothing more resolves, so both players cannot reach 0 together.",
+     "Both players at 0 LP."},
+    {ADVANCED("A7"),
+     "A window closes when an event arrives that is neither a Counter nor a pass (nor a claim or a "
+     "ruling), or when each player who may answer has passed since the last Counter; at the end of "
+     "a log an open window closes. Its chain then resolves last-in first-out, then an attack's "
+     "damage.",
+     "Windows close by silence."},
+    {ADVANCED("A8"),
+     "In a Spell's window, and in a chain a Counter started, only the opponent of the active "
+     "player plays Counters; in an attack's window both players do.",
+     "Who may answer in a window."},
+    {ADVANCED("A9"),
+     "A `claim` names a winner, the monsters defeated since the last claim, or both players' Life "
+     "Points; any that differs from the engine's finding is a `mismatch` citing `advanced:A9`.",
+     "Claims are compared, never applied."},
+    {ADVANCED("A10"),
+     "In every turn but Player 1's first, the active player's first action is `select`, with "
+     "`selection_rate` cards (fewer only when the deck holds fewer, none when it is empty); nobody "
+     "acts before it. Under draw prevention there is no Selection Step that turn.",
+     "The Selection Step comes first."},
+    {ADVANCED("A11"),
+     "A Spell whose effect selects cards obliges its controller to `select` that many (fewer only "
+     "when the deck holds fewer) before any other action.",
+     "An effect's selection."},
+    {ADVANCED("A12"),
+     "`discard` is an End Phase action, allowed only while the hand holds more cards than "
+     "`hand_limit`; `end` with more is illegal.",
+     "Discards."},
+    {ADVANCED("A13"),
+     "It is not the monster's Position Step change: it does not use the once-per-turn switch and "
+     "does not stop the monster attacking (a monster left in Defense Position cannot attack "
+     "anyway).",
+     "A position switched by an effect."},
+    {ADVANCED("A14"),
+     "An effect that prevents drawing removes the target player's next Selection Step.",
+     "Draw prevention."},
+    {ADVANCED("A15"),
+     "A monster destroyed by combat or by an effect is defeated (for claims and for the "
+     "`own_defeated_min` / `opp_defeated_min` conditions); one replaced by a Prime Singular is "
+     "not.",
+     "What counts as defeated."},
+    {ADVANCED("A16"),
+     "It deals no damage and destroys nothing; the attacker has used its attack this turn.",
+     "A fizzled attack."},
+    {ADVANCED("A17"),
+     "If a Counter destroyed the target, or destroyed the attacker or turned it to Defense "
+     "Position, the attack ends without damage.",
+     "An attack whose target or attacker is gone."},
+    {ADVANCED("A18"),
+     "The new stage keeps the position and the modifiers in force until the end of the turn.",
+     "Evolution keeps the monster's position and modifiers."},
+    {ADVANCED("A19"),
+     "Every Spell of the base card database is instant: it goes to the Graveyard once it resolves. "
+     "The card database has no \"ongoing\" property; `advanced:field.ongoing` applies to no card "
+     "yet (the Master issue settles whether the database needs one).",
+     "No Spell stays on the field."},
+    {ADVANCED("A20"),
+     "No effect of the base card database allows a Special Summon, so every `summon` of kind "
+     "`special` is illegal (`advanced:summon.special`).",
+     "Special Summons."},
+    {ADVANCED("A21"),
+     "A turn's steps come in the rulebook's order and are never revisited: a Spell after an "
+     "attack, or a position change after an evolution, is illegal (`advanced:turn.order`).",
+     "The steps go forward."},
+    {ADVANCED("A22"),
+     "A Counter any of whose effects acts on the attack (`fizzle`, or an effect on the `attacker` "
+     "or `defender`) may be played only in an attack's Counter Window.",
+     "Counters written against an attack."},
+    {ADVANCED("A23"),
+     "`chain_cap` (default 3) Counters per player in one chain, so twice that in all; the Spell "
+     "that began a chain is not one of its Counters.",
+     "The chain cap."},
+    {ADVANCED("A24"),
+     "The player must control a face-up monster of the card's class when the Spell or Counter is "
+     "played; what happens to that monster before the card resolves does not matter.",
+     "Class binding is checked when the card is played."},
+    {ADVANCED("A25"),
+     "Before the first turn both players select their opening hands (Player 1 5 cards, Player 2 "
+     "6), in either order, and nothing else happens before both have.",
+     "The opening hands."},
+    {ADVANCED("A26"),
+     "A player has `monster_zones` Monster Zones (default 7), numbered from 0; a summon needs a "
+     "free one. Snap's active slot `\"a\"` names none (`openlog:7`).",
+     "Monster Zones."},
 };
 
 const verifier_rule *advanced_rules(size_t *n)

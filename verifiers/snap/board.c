@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "logformat/jtext.h"
+#include "verifiers/chain.h"
 #include "verifiers/openlog.h"
 #include "verifiers/snap/snap.h"
 
@@ -70,10 +71,6 @@ static const card *top(const snap_monster *m)
     return m && m->present && m->face_up && m->depth ? m->stack[m->depth - 1] : NULL;
 }
 
-static const char *link_kind(const snap_link *l)
-{
-    return l->is_spell ? "spell" : "counter";
-}
 
 /* ---- text ------------------------------------------------------------------- */
 
@@ -280,16 +277,7 @@ static void print_moment(const drawing *d)
         jtext_fmt(d->t, "round %u, %s to play, %s step\n", s->round, s->ol.names[s->turn], step_name(s->step));
     }
     jtext_fmt(d->t, "window: %s\n", w ? w : "none");
-    if (s->n_chain) {
-        jtext_fmt(d->t, "chain:");
-        for (int i = 0; i < s->n_chain; i++) {
-            const snap_link *l = &s->chain[i];
-            jtext_fmt(d->t, "%s %d. %s %s (%s, seq %llu%s)", i ? "," : "", i + 1, pname(l->player),
-                    l->card ? l->card->name : "?", link_kind(l), (unsigned long long)l->seq,
-                    l->negated ? ", negated" : "");
-        }
-        jtext_fmt(d->t, "\n");
-    }
+    chain_words(d->t, s->chain, s->n_chain);
     if (s->window == WIN_RESONANCE && s->trig.card)
         jtext_fmt(d->t, "trigger: %s %s, ability %u (seq %llu%s)\n", pname(s->trig.player), s->trig.card->name,
                 s->trig.ability, (unsigned long long)s->trig.seq, s->trig.negated ? ", negated" : "");
@@ -536,29 +524,6 @@ static void trigger_text(jtext *t, const snap_state *s)
     jtext_lit(t, "}");
 }
 
-static void chain_text(jtext *t, const snap_state *s)
-{
-    jtext_lit(t, "[");
-    for (int i = 0; i < s->n_chain; i++) {
-        const snap_link *l = &s->chain[i];
-        if (i)
-            jtext_lit(t, ",");
-        jtext_lit(t, "{\"seq\":");
-        jtext_int(t, (long long)l->seq);
-        jtext_lit(t, ",\"player\":");
-        jtext_str(t, pname(l->player));
-        jtext_lit(t, ",\"kind\":");
-        jtext_str(t, link_kind(l));
-        jtext_lit(t, ",\"card\":");
-        jtext_str_if(t, l->card != NULL, l->card ? l->card->id : NULL);
-        jtext_lit(t, ",\"name\":");
-        jtext_str_if(t, l->card != NULL, l->card ? l->card->name : NULL);
-        jtext_lit(t, ",\"negated\":");
-        jtext_bool(t, l->negated);
-        jtext_lit(t, "}");
-    }
-    jtext_lit(t, "]");
-}
 
 /* ---- the three ways out ------------------------------------------------------ */
 
@@ -585,7 +550,7 @@ int snap_board_json(const snap_state *s, const openlog_sight *sight, jtext *t)
     jtext_lit(t, ",\"window\":");
     jtext_str_or_null(t, window_name(s->window));
     jtext_lit(t, ",\"chain\":");
-    chain_text(t, s);
+    chain_json(t, s->chain, s->n_chain);
     jtext_lit(t, ",\"attack\":");
     attack_text(t, s);
     jtext_lit(t, ",\"trigger\":");

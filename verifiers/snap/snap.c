@@ -1255,14 +1255,7 @@ static int push_link(judge *j, int p, const card *c, int is_spell)
     snap_state *s = j->s;
     if (s->n_chain >= SNAP_CHAIN_MAX)
         return ILLEGAL(j, "snap:15.3", "The chain already holds the most links arbiter can follow.");
-    snap_link *l = &s->chain[s->n_chain++];
-    memset(l, 0, sizeof *l);
-    l->seq = j->o.ev->seq;
-    l->player = (uint8_t)p;
-    l->is_spell = (uint8_t)is_spell;
-    l->card = c;
-    l->n_targets = (uint8_t)(j->o.ev->n_targets < CARD_MAX_EFFECTS ? j->o.ev->n_targets : CARD_MAX_EFFECTS);
-    memcpy(l->targets, j->o.ev->targets, l->n_targets * sizeof(ol_ref));
+    chain_link_set(&s->chain[s->n_chain++], j->o.ev, p, c, is_spell);
     return 0;
 }
 
@@ -1926,20 +1919,8 @@ static int snap_has_type(ol_type t)
     return (unsigned)t < OL_TYPE_COUNT && handlers[t] != NULL;
 }
 
-static void ops_start(void *st, const cards *db, const olevent *header, olverdict *v)
-{
-    snap_start(st, db, header, v);
-}
-
-static void ops_apply(void *st, const olevent *ev, olverdict *v)
-{
-    snap_apply(st, ev, v);
-}
-
-static void ops_log_ended(void *st)
-{
-    snap_silence(st);
-}
+VERIFIER_OPS_ADAPTERS(snap_state, snap_start, snap_apply, snap_silence, snap_board_json, snap_board_words,
+                      snap_encode)
 
 static int ops_finished(const void *st, int *winner)
 {
@@ -1961,21 +1942,6 @@ static void ops_unverified(const void *st, unsigned out[2])
     snap_unverifiable(st, u);
     for (int p = 0; p < 2; p++)
         out[p] = (unsigned)u[p].bench + u[p].hand + u[p].locked + u[p].fifth + u[p].grave;
-}
-
-static int ops_board_json(const void *st, const openlog_sight *sight, jtext *t)
-{
-    return snap_board_json(st, sight, t);
-}
-
-static int ops_board_words(const void *st, const openlog_sight *sight, jtext *t)
-{
-    return snap_board_words(st, sight, t);
-}
-
-static int ops_encode(const void *st, jtext *t)
-{
-    return snap_encode(st, t);
 }
 
 const verifier_ops snap_verifier_ops = {

@@ -82,6 +82,7 @@
 #include "logformat/olevent.h"
 #include "logformat/olverdict.h"
 #include "verifiers/cards.h"
+#include "verifiers/chain.h"
 #include "verifiers/openlog.h"
 
 #define SNAP_ENGINE "snap/2"
@@ -148,13 +149,7 @@ typedef struct {
     uint8_t promote_due;              /* R4                             */
 } snap_side;
 
-typedef struct {
-    uint64_t seq;                     /* the event that put it there    */
-    uint8_t player, is_spell, negated;
-    const card *card;
-    ol_ref targets[CARD_MAX_EFFECTS];
-    uint8_t n_targets;
-} snap_link;
+typedef chain_link snap_link;         /* verifiers/chain.h, shared */
 
 typedef struct {
     uint64_t seq;                     /* the `trigger` event            */
