@@ -54,6 +54,20 @@ Test(advanced, advanced_deck_copies_header)
     expect(v, OL_V_ILLEGAL, "advanced:deck.copies");
 }
 
+Test(advanced, advanced_deck_monsters_header)
+{
+    olverdict v = adv_start_decks("open", NULL, "fixtures/decks/advanced/illegal-advanced_deck_monsters-four-monsters.json",
+                                  "fixtures/decks/advanced/legal-obscura-night.json");
+    expect(v, OL_V_ILLEGAL, "advanced:deck.monsters");
+}
+
+Test(advanced, advanced_deck_primes_header)
+{
+    olverdict v = adv_start_decks("open", NULL, "fixtures/decks/advanced/legal-coreon-ember.json",
+                                  "fixtures/decks/advanced/illegal-advanced_deck_primes-two-prime-singulars.json");
+    expect(v, OL_V_ILLEGAL, "advanced:deck.primes");
+}
+
 Test(advanced, advanced_select_opening)
 {
     cr_assert_eq(adv_start("open", NULL).status, OL_V_OK);
