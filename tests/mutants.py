@@ -16,8 +16,8 @@
 # change) equally likely, without replacement: the same file and seed
 # always give the same mutants.
 #
-# A mutant's id is a hash of its line's text, the column and the change, not
-# of its line number: the notes file (one "ID<TAB>note" per line, the
+# A mutant's id is a hash of its line's text (and which of the lines with
+# that text it is), the column and the change, not of its line number: the notes file (one "ID<TAB>note" per line, the
 # classification of a survivor: "equivalent: why" or "gap: the test that
 # now kills it") stays attached when lines above it move.
 import hashlib
@@ -136,7 +136,9 @@ def describe(text, c):
         change = "delete `%s`" % " ".join(text[a:b].split())[:80]
     else:
         change = "`%s` -> `%s`" % (text[a:b], rep)
-    key = "%s|%s|%d|%s" % (cls, line.strip(), a - ls - (len(line) - len(line.lstrip())), rep)
+    # the same text on several lines (`return;`): which of them, counted from the top
+    nth = sum(1 for l in text[:ls].split("\n") if l.strip() == line.strip())
+    key = "%s|%s|%d|%d|%s" % (cls, line.strip(), nth, a - ls - (len(line) - len(line.lstrip())), rep)
     mid = hashlib.sha1(key.encode()).hexdigest()[:8]
     return mid, line_no, change
 
