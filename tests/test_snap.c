@@ -16,6 +16,7 @@
 #include "tests/snapscript.h"
 #include "tests/testutil.h"
 #include "verifiers/snap/snap.h"
+#include "verifiers/verifier.h"
 
 /* ---- the whole base game is legal --------------------------------- */
 
@@ -1292,4 +1293,28 @@ Test(snap, snap_8_3_a_revealed_monster_is_one_not_yet_seen)
     ok("\"type\":\"bench\",\"by\":\"p1\",\"slot\":0,\"card\":null");
     illegal("\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-forge-golem\"", "snap:8.3");
     ok("\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-magma-tortoise\"");
+}
+
+/* openlog 7: the Snap engine takes the event types of the Snap page; summon,
+ * position and discard belong to the other formats (verifier_apply refuses
+ * them before the engine sees them). */
+Test(snap, snap_openlog_7_the_engine_takes_the_snap_event_types)
+{
+    for (int t = OL_BENCH; t <= OL_JUDGE; t++)
+        cr_assert(snap_verifier_ops.has_type((ol_type)t), "%s", ol_type_name((ol_type)t));
+    cr_assert(!snap_verifier_ops.has_type(OL_SUMMON));
+    cr_assert(!snap_verifier_ops.has_type(OL_POSITION));
+    cr_assert(!snap_verifier_ops.has_type(OL_DISCARD));
+    cr_assert(!snap_verifier_ops.has_type(OL_TYPE_COUNT));
+}
+
+/* snap 12.2: "Blocker may be used only during the Blocker Window", by the
+ * defending player: never by the table, even in that window. */
+Test(snap, snap_12_2_a_block_is_announced_by_the_defending_player)
+{
+    start("\"rules\":{\"round1_attacks\":true}");
+    base(8);
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
+    illegal("\"type\":\"block\",\"by\":\"table\",\"slot\":1", "snap:12.2");
+    illegal("\"type\":\"block\",\"by\":\"p1\",\"slot\":1", "snap:12.2");
 }
