@@ -40,6 +40,8 @@ suites="tests/test_snap tests/test_snap_rulings tests/test_snap_arbiter tests/te
 [ -f "$src/$file" ] || { echo "mutate: no $src/$file" >&2; exit 2; }
 mkdir -p "$dir/src" "$dir/build"
 dir=$(cd "$dir" && pwd)
+exec 9>"$dir/lock"   # one run at a time per directory: they would share the snapshot
+flock -n 9 || { echo "mutate: another run is using $dir" >&2; exit 2; }
 snap=$dir/src
 bld=$dir/build
 work=$(mktemp -d)

@@ -1318,3 +1318,17 @@ Test(snap, snap_12_2_a_block_is_announced_by_the_defending_player)
     illegal("\"type\":\"block\",\"by\":\"table\",\"slot\":1", "snap:12.2");
     illegal("\"type\":\"block\",\"by\":\"p1\",\"slot\":1", "snap:12.2");
 }
+
+/* The round an engine reports (verifier_ops.round): 0 until setup is
+ * complete (snap 8), then the round in play (R8). */
+Test(snap, snap_8_the_round_is_0_until_setup_is_complete)
+{
+    start(NULL);
+    base(3);   /* p2 has not selected yet */
+    cr_assert_eq(snap_verifier_ops.round(&st), 0);
+    ok(BASE[3]);
+    cr_assert_eq(snap_verifier_ops.round(&st), 1);
+    for (size_t i = 4; i < 15; i++)
+        ok(BASE[i]);
+    cr_assert_eq(snap_verifier_ops.round(&st), 2);
+}

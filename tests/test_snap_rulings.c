@@ -437,6 +437,28 @@ Test(snap, snap_r7_a_bench_monsters_modifier_expires_at_end_of_turn)
     cr_assert_eq(st.side[0].bench[0].mod, 0, "Kindle Fury's +1500 ended with the turn");
 }
 
+/* snap A32: a modifier given for an attack ends with that attack, on every
+ * monster of the field: here on the first Bench slot.  No core Counter
+ * changes the IMP of another monster than the attacker, so Death Grip is
+ * rewritten to give its -2000 to a chosen monster. */
+Test(snap, snap_a32_an_attack_modifier_on_a_bench_monster_ends_with_the_attack)
+{
+    load_core_text(replace_after(core_text(), "\"id\": \"obs-death-grip\"", "\"target\": \"attacker\"",
+                                 "\"target\": \"monster\""),
+                   "core-with-a-chosen-death-grip");
+    start(NULL);
+    base(14);
+    ok("\"type\":\"flip\",\"by\":\"p1\",\"slot\":0,\"card\":\"flx-frost-skimmer\"");   /* Bench slot 0 */
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-death-grip\",\"targets\":[{\"p\":\"p1\",\"s\":0}]");
+    ok("\"type\":\"pass\",\"by\":\"p1\"");
+    cr_assert_eq(st.side[0].bench[0].mod, 0, "the chain waits for both passes (A33)");
+    ok("\"type\":\"pass\",\"by\":\"p2\"");   /* the chain resolves, then the combat */
+    cr_assert_eq(st.side[1].lost, 1, "Forge Golem 3000 defeated Crypt Rat 1800");
+    cr_assert_eq(st.side[0].bench[0].mod, 0, "A32: Death Grip's -2000 ended with the attack");
+    cr_assert_eq(st.side[0].bench[0].attack_mod, 0);
+}
+
 /* ---- R8: rounds ----------------------------------------------------------- */
 
 /* snap R8: "The Lock Freeze covers both turns of Rounds 2 and 3; Standard Lock-in begins with Player 1's turn of Round 4." */
@@ -620,6 +642,21 @@ Test(snap, snap_r11_the_second_fired_trigger_comes_before_any_action)
     ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":2},\"ability\":0,"
        "\"targets\":[{\"p\":\"p2\",\"s\":1}]");
     ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
+}
+
+/* snap A30: a Trigger's choice with no candidate is left out of its
+ * announcement.  In Round 1 p2's Bench is all face-down, so the swap of an
+ * opponent's Bench monster (Ash Sprite's first Trigger here) has none. */
+Test(snap, snap_a30_a_monster_choice_without_candidate_is_left_out)
+{
+    load_double_trigger_sprite();
+    start(NULL);
+    base(7);
+    ok("\"type\":\"flip\",\"by\":\"p1\",\"slot\":2,\"card\":\"cor-ash-sprite\"");
+    illegal("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":2},\"ability\":0,"
+            "\"targets\":[{\"p\":\"p2\",\"s\":1}]",
+            "snap:A30");
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":2},\"ability\":0,\"targets\":[]");
 }
 
 /* snap R11: "Every Trigger ability that fires is announced by a `trigger` event ... in the order the active player chooses" */
