@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "logformat/jtext.h"
 #include "logformat/olcodec.h"
 #include "src/carddb.h"
 #include "tests/snapscript.h"
@@ -1176,6 +1177,8 @@ Test(snap, snap_openlog_6_an_announced_spell_is_a_card_of_the_support_deck)
     /* Crushing Depths is a Fluxion Spell of core, not of P1_DECK */
     illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"flx-crushing-depths\",\"targets\":[]", "openlog:6");
     ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"flx-riptide-shift\",\"targets\":[{\"p\":\"p2\",\"s\":\"a\"}]");
+    ok("\"type\":\"pass\",\"by\":\"p2\"");
+    cr_assert_eq(st.side[1].active.mod, -1500, "the Spell named when played resolved");
 }
 
 /* snap R1: the fifth monster placed is the lineup's fifth, and only in the
@@ -1331,4 +1334,18 @@ Test(snap, snap_8_the_round_is_0_until_setup_is_complete)
     for (size_t i = 4; i < 15; i++)
         ok(BASE[i]);
     cr_assert_eq(snap_verifier_ops.round(&st), 2);
+}
+
+/* snap 13.2: the Evolution card leaves the Monster Reserve for good: the
+ * judge board (snap_encode(), whose hash every record keeps) no longer has
+ * it in p1's reserve. */
+Test(snap, snap_13_2_an_evolution_card_leaves_the_reserve)
+{
+    jtext t = {0};
+    start(NULL);
+    base(15);
+    ok("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-forge-colossus\"");
+    cr_assert_eq(snap_encode(&st, &t), 0);
+    cr_assert(t.buf && strstr(t.buf, "\"reserve\":{\"count\":0,\"cards\":[]}"), "%s", t.buf);
+    jtext_free(&t);
 }
