@@ -12,6 +12,9 @@
 # time, and leave this build and the sources untouched.  Neither is part of
 # `all` or `check`.  COVERAGE_MIN_BRANCHES=N fails `make coverage` below N%.
 
+# (included after Makefile.am sets EXTRA_DIST)
+EXTRA_DIST += tests/coverage.sh tests/mutate.sh tests/mutants.py tests/MUTATION-snap.md tests/MUTATION-snap.notes
+
 COVERAGE_DIR = build-coverage
 MUTATE_DIR = build-mutate
 MUTATE_FILE = verifiers/snap/snap.c
