@@ -1349,3 +1349,52 @@ Test(snap, snap_13_2_an_evolution_card_leaves_the_reserve)
     cr_assert(t.buf && strstr(t.buf, "\"reserve\":{\"count\":0,\"cards\":[]}"), "%s", t.buf);
     jtext_free(&t);
 }
+
+/* openlog 3: every action of setup, and a Counter, is announced by the
+ * player who makes it, never by the table. */
+Test(snap, snap_openlog_3_setup_actions_and_counters_are_announced_by_their_player)
+{
+    start(NULL);
+    illegal("\"type\":\"bench\",\"by\":\"table\",\"slots\":[\"cor-forge-golem\",\"cor-magma-tortoise\",\"cor-ash-sprite\","
+            "\"flx-current-eel\"]",
+            "openlog:3");
+    base(2);
+    illegal("\"type\":\"select\",\"by\":\"table\",\"cards\":[\"cor-kindle-fury\",\"cor-searing-brand\",\"cor-stoke-the-forge\","
+            "\"flx-riptide-shift\",\"cor-flashpoint-denial\"]",
+            "openlog:3");
+    for (size_t i = 2; i < 15; i++)
+        ok(BASE[i]);
+    illegal("\"type\":\"promote\",\"by\":\"table\",\"slot\":1", "openlog:3");
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    illegal("\"type\":\"counter\",\"by\":\"table\",\"card\":\"obs-void-denial\",\"targets\":[{\"seq\":16}]", "openlog:3");
+}
+
+/* snap 8.3: each player places their Bench once, four different monsters
+ * of the card database. */
+Test(snap, snap_8_3_one_bench_of_four_different_monsters)
+{
+    start(NULL);
+    illegal("\"type\":\"bench\",\"by\":\"p1\",\"slots\":[\"cor-forge-golem\",\"cor-forge-golem\",\"cor-ash-sprite\","
+            "\"flx-current-eel\"]",
+            "snap:8.3");
+    illegal("\"type\":\"bench\",\"by\":\"p1\",\"slots\":[\"cor-forge-golem\",\"cor-no-such-card\",\"cor-ash-sprite\","
+            "\"flx-current-eel\"]",
+            "openlog:cards");
+    ok(BASE[0]);
+    illegal(BASE[0], "snap:8.3");
+}
+
+/* snap 10.3 / R4: a flip turns a face-down Bench monster, a promotion
+ * brings a Bench monster to the empty active slot, and a face-down one
+ * promoted is named (open mode: openlog 7). */
+Test(snap, snap_10_3_r4_flips_and_promotions_come_from_the_bench)
+{
+    start(NULL);
+    base(4);
+    illegal("\"type\":\"promote\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-forge-golem\"", "snap:R4");
+    illegal("\"type\":\"promote\",\"by\":\"p1\",\"slot\":0", "openlog:7");
+    for (size_t i = 4; i < 7; i++)
+        ok(BASE[i]);
+    illegal("\"type\":\"flip\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-forge-golem\"", "snap:10.3");
+    ok(BASE[7]);
+}
