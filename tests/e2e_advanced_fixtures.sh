@@ -101,4 +101,17 @@ for f in "$dir"/illegal-*.jsonl; do
     done
 done
 [ $n -gt 0 ] || fail "no illegal logs in $dir"
+
+# Every rule id the Advanced engine can cite (its sources, the open log's
+# part and the deck rules) is the verdict of one illegal log at least.
+missing=
+for rule in $(grep -ohE '"(advanced|openlog):[A-Za-z0-9._]+"' "$top_srcdir"/verifiers/advanced/*.c \
+                  "$top_srcdir"/verifiers/openlog.c "$top_srcdir"/verifiers/deck.c | tr -d '"' | sort -u); do
+    cat "$dir"/illegal-*.expect | grep -q " $rule\$" || missing="$missing $rule"
+done
+if [ -z "$missing" ]; then
+    pass "every rule id the engine can cite has an illegal log"
+else
+    fail "rule ids without an illegal log in $dir:$missing"
+fi
 finish
