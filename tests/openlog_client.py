@@ -7,7 +7,8 @@ independent check: if this client passes, the page was enough to write a
 table, a spectator and a query tool against the daemon; every place where it
 fails is a deviation of the server from the page (or a gap in the page).
 
-    /usr/bin/python3 openlog_client.py --ingest EP --feed EP --query EP LOG.jsonl
+    /usr/bin/python3 openlog_client.py --ingest EP --feed EP --query EP
+                                       [--arbiter PATH] LOG.jsonl
 
 LOG.jsonl is one open log (section 2: one JSON object per line) as a table
 sends it: the header first, seq 0, 1, 2, ... in order.  The client
@@ -27,6 +28,32 @@ sends it: the header first, seq 0, 1, 2, ... in order.  The client
   5. resends events after the game to check duplicate/stored, a changed one
      for conflict, a far-ahead seq for gap/expect, a truncated MessagePack
      map and an unknown type for malformed (section 8).
+Advanced logs (header `format: "advanced"`) are read from logformat/SPEC.md
+as well (5, 6, 7.2, 7.3, 8, 9) and README.md (`arbiter replay --json`, the
+daemon's ops), still without any source: the hidden zone is the hand, cards
+enter it by `select` (hrefs) and leave it revealed by `summon`, `spell`,
+`counter`, `evolve`, `prime` and `discard`.  For them the client also checks
+  - the public view (feed, events): every `select` href is null (open and
+    announced mode) or the commitment as sent (commit mode), never a card id,
+    even of a card shown before (SPEC 9); no nonce; no decklist in the header;
+  - the p1 and p2 views of `events` (SPEC 9): the player's own select hrefs and
+    decklist as sent, the other's as the public view shows them, no nonce of
+    the other player;
+  - `state` in every view at several seqs (after the opening selections, at
+    each illegal event, at each accepted `claim` with `lp`, in the middle, at
+    the end), against the hand the client keeps from the log itself: public
+    `players.pN.hand` = {count: n, cards: [null] * n}; judge: the card ids
+    (open mode), "committed" (commit mode), null (announced); pN: its own hand
+    as the judge sees it, the other's as the public does; `deck` = 40 - cards
+    selected; an accepted `claim`'s `lp` is the board's LP; the last board's
+    `over`/`winner` are the match summary's;
+  - with --arbiter PATH, that each `state` board is `arbiter replay FILE --at
+    SEQ --view V --json` (README: "as arbiter replay --json draws it").
+For every format: an accepted `concede` by pX makes the other player the
+match's winner (openlog 7: concede; the summary's winner); with --arbiter,
+the live verdicts are `arbiter verify --json`'s (openlog 10: batch and live
+identical), the summary's status, winner, finished, events, counts and
+unverified are that report's, and so is the `verify` op's report (README).
 Exit 0 when everything matched the contract, 1 with the list of every
 deviation otherwise, 2 on bad usage or when the match is already stored.
 Lines starting with "#" are the client's commentary; "NOTE" lines are readings of places where the page is
@@ -35,8 +62,11 @@ Only python3-zmq and python3-msgpack (Debian packages) are needed.
 """
 
 import argparse
+import hashlib
 import json
+import os
 import re
+import subprocess
 import sys
 import time
 
@@ -51,7 +81,12 @@ STATUSES = ("ok", "warning", "illegal", "mismatch", "duplicate", "conflict",
 RULED = ("warning", "illegal", "mismatch")
 # section 6: "Revealing events (flip, unlock, spell, counter, promote ...)
 # always carry the public card"; evolve and prime name a public card too (7).
-REVEALING = ("flip", "unlock", "spell", "counter", "promote", "evolve", "prime")
+# SPEC 7.2 adds the Advanced ones: summon and discard (a card leaves the hand
+# revealed, with `card`).
+REVEALING = ("flip", "unlock", "spell", "counter", "promote", "evolve", "prime",
+             "summon", "discard")
+# SPEC 7.2: the events that take a card out of an Advanced hand
+ADV_FROM_HAND = ("summon", "spell", "counter", "evolve", "prime", "discard")
 RULE_RE = re.compile(r"^(snap|advanced|master|openlog):[A-Za-z0-9._-]+$")
 MATCH_RE = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 TIMEOUT_MS = 5000
@@ -133,6 +168,7 @@ class Secrets:
 
     def __init__(self, events):
         self.mode = events[0].get("hidden") if events else None
+        self.format = events[0].get("format") if events else None
         self.universe = set()        # every card id the log mentions
         self.nonces = set()
         self.revealed_at = {}        # card id -> first seq it was shown
@@ -198,6 +234,8 @@ def check_public_event(pub, orig, secrets, where):
     seq = orig.get("seq")
     for b in leaks(pub, secrets, seq, where):
         R.fail("public view leaks (9: no unrevealed identities, no nonces)", b)
+    if secrets.format == "advanced":
+        check_adv_hidden(pub, orig, None, where)
     # hrefs: null, or a commitment {"c": hex} and nothing else -- never a card id
     for path, v in hidden_hrefs(pub):
         ok = v is None or (isinstance(v, dict) and set(v) == {"c"})
@@ -214,6 +252,274 @@ def check_public_event(pub, orig, secrets, where):
     for k in ("match", "seq", "type", "by"):
         R.check(pub.get(k) == orig.get(k), "public event keeps the envelope (3)",
                 "%s: %s = %r, sent %r" % (where, k, pub.get(k), orig.get(k)))
+
+
+# ---------------------------------------------------------------- Advanced
+
+def commitment(card, nonce):
+    """SPEC 7: BLAKE2b-256(card id || 0x00 || nonce bytes), hex."""
+    try:
+        nb = bytes.fromhex(nonce)
+    except (TypeError, ValueError):
+        return None
+    return hashlib.blake2b(card.encode() + b"\x00" + nb, digest_size=32).hexdigest()
+
+
+_own_nonce_noted = set()
+
+
+def check_adv_hidden(got, orig, me, where):
+    """An Advanced event as view `me` shows it (None: public; "p1"/"p2").
+
+    SPEC 9: public -- no card id a hidden zone holds (hrefs null), no nonce, no
+    decklist, commitments {"c": hex} stay; pN -- that player's own hidden cards
+    and decklist too."""
+    if not isinstance(got, dict):
+        return
+    view = me or "public"
+    t = orig.get("type")
+    if t == "match" and isinstance(orig.get("players"), dict):
+        gp = got.get("players") if isinstance(got.get("players"), dict) else {}
+        for p, x in orig["players"].items():
+            g = gp.get(p) if isinstance(gp.get(p), dict) else {}
+            R.check(g.get("id") == (x or {}).get("id"), "the header keeps the players' ids (4)",
+                    "%s: players.%s.id = %r" % (where, p, g.get("id")))
+            if p == me:
+                R.check(g.get("deck") == x.get("deck"),
+                        "the %s view shows %s's own decklist (SPEC 9)" % (view, p),
+                        "%s: players.%s.deck = %s" % (where, p, short(g.get("deck"), 80)))
+            else:
+                R.check(g.get("deck") is None,
+                        "the %s view shows no decklist of %s (SPEC 9)" % (view, p),
+                        "%s: players.%s.deck = %s" % (where, p, short(g.get("deck"), 80)))
+    if t == "select" and isinstance(orig.get("cards"), list):
+        gc = got.get("cards")
+        if orig.get("by") == me:
+            R.check(gc == orig["cards"],
+                    "the %s view shows %s's own select hrefs as sent (SPEC 9)" % (view, me),
+                    "%s: cards = %s, sent %s" % (where, short(gc, 120), short(orig["cards"], 120)))
+        elif R.check(isinstance(gc, list) and len(gc) == len(orig["cards"]),
+                     "the %s view keeps one href per card selected (SPEC 9: counts)" % view,
+                     "%s: cards = %s" % (where, short(gc, 120))):
+            for i, (g, o) in enumerate(zip(gc, orig["cards"])):
+                want = o if isinstance(o, dict) else None
+                R.check(g == want, "the %s view hides %s's hand: a select href is null, or "
+                        "the commitment as sent (SPEC 9, 7.2)" % (view, orig.get("by")),
+                        "%s: cards[%d] = %s, sent %s" % (where, i, short(g, 90), short(o, 90)))
+    if "nonce" in orig:
+        if orig.get("by") != me:
+            R.check(got.get("nonce") is None, "the %s view carries no nonce of another "
+                    "player (SPEC 9: public view plus the player's own)" % view,
+                    "%s: nonce %s" % (where, short(got.get("nonce"), 40)))
+        elif view not in _own_nonce_noted:
+            _own_nonce_noted.add(view)
+            R.note("the %s view %s the player's own nonces (SPEC 9 says the player view adds "
+                   "'their own hidden cards', not whether their nonces) -- accepted"
+                   % (view, "keeps" if got.get("nonce") == orig["nonce"] else "leaves out"))
+    if me is not None:
+        if t in REVEALING and "card" in orig:
+            R.check(got.get("card") == orig["card"],
+                    "the %s view keeps the card a revealing event shows (6, 7.2)" % view,
+                    "%s: card %r, sent %r" % (where, got.get("card"), orig["card"]))
+        for k in ("match", "seq", "type", "by"):
+            R.check(got.get(k) == orig.get(k), "the %s view keeps the envelope (3)" % view,
+                    "%s: %s = %r, sent %r" % (where, k, got.get(k), orig.get(k)))
+
+
+REPLAY_META = ("match", "seq", "view", "verdicts", "note")
+
+
+class AdvHands:
+    """The hands and decks as the log itself says they stand, after each seq.
+
+    SPEC 7.2: `select` puts its hrefs in the hand, a revealing event from the
+    hand (summon, spell, counter, evolve, prime, discard) takes the card out;
+    only events the engine applied (ok, warning) count (8)."""
+
+    def __init__(self, events, verdicts, mode):
+        self.mode = mode
+        self.after = {}
+        self.problems = []
+        hand = {"p1": [], "p2": []}
+        deck = {}
+        for p in ("p1", "p2"):
+            try:
+                deck[p] = len(events[0]["players"][p]["deck"]["main"])
+            except (KeyError, TypeError):
+                deck[p] = None
+        for ev, v in zip(events, verdicts):
+            seq, by, t = ev.get("seq"), ev.get("by"), ev.get("type")
+            applied = isinstance(v, dict) and v.get("status") in ("ok", "warning")
+            if applied and by in hand:
+                if t == "select" and isinstance(ev.get("cards"), list):
+                    hand[by] += ev["cards"]
+                    if deck[by] is not None:
+                        deck[by] -= len(ev["cards"])
+                elif t in ADV_FROM_HAND and isinstance(ev.get("card"), str):
+                    self._take(hand[by], ev, seq)
+            self.after[seq] = ({p: list(h) for p, h in hand.items()}, dict(deck))
+
+    def _take(self, h, ev, seq):
+        card = ev["card"]
+        if self.mode == "commit":
+            c = commitment(card, ev.get("nonce", ""))
+            want = {"c": c}
+        elif self.mode == "open":
+            want = card
+        else:
+            want = None
+        if want in h:
+            h.remove(want)
+        else:
+            self.problems.append("seq %s: %s's %s of %s opens no card of the hand the log "
+                                 "gives, yet the engine accepted it" % (seq, ev.get("by"),
+                                                                       ev.get("type"), card))
+
+    def expect(self, seq, owner, view):
+        """The `hand.cards` a view must show for owner's hand after seq."""
+        hands, _deck = self.after[seq]
+        h = hands[owner]
+        if view == "public" or (view in ("p1", "p2") and view != owner):
+            return [None] * len(h)
+        if self.mode == "open":
+            return list(h)
+        if self.mode == "commit":
+            return ["committed"] * len(h)
+        return [None] * len(h)
+
+
+def board_of(r):
+    """The board in a state reply: r["state"], or r itself (README 'state')."""
+    if isinstance(r, dict) and isinstance(r.get("state"), dict):
+        return r["state"]
+    if isinstance(r, dict) and isinstance(r.get("players"), dict):
+        return {k: v for k, v in r.items() if k != "ok"}
+    return None
+
+
+def replay_board(arbiter, log, at, view):
+    try:
+        cp = subprocess.run([arbiter, "replay", log, "--at", str(at), "--view", view, "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return None, str(e)
+    if cp.returncode != 0:
+        return None, "exit %d: %s" % (cp.returncode, cp.stderr.decode(errors="replace").strip()[:200])
+    try:
+        return json.loads(cp.stdout.decode()), None
+    except ValueError as e:
+        return None, "not JSON: %s" % e
+
+
+def check_state_advanced(q, M, events, verdicts, secrets, summary, arbiter=None, log=None):
+    N = len(events)
+    hands = AdvHands(events, verdicts, secrets.mode)
+    for pr in hands.problems:
+        R.note("hand kept from the log: " + pr)
+    opening = [ev["seq"] for ev in events if ev.get("type") == "select"][:2]
+    points = set()
+    if opening:
+        points.add(max(opening))
+    for ev, v in zip(events, verdicts):
+        if isinstance(v, dict) and v.get("status") in ("illegal", "mismatch"):
+            points.add(ev["seq"])
+        if (ev.get("type") == "claim" and isinstance(ev.get("lp"), dict) and isinstance(v, dict)
+                and v.get("status") in ("ok", "warning")):
+            points.add(ev["seq"])
+    points.update({N // 2, N - 1})
+    points = sorted(p for p in points if 0 < p < N)
+    R.info("state (advanced) checked at seqs %s in views public, p1, p2, judge" % points)
+    last = None
+    for at in points:
+        expect_hands, expect_deck = hands.after[at]
+        for view in ("public", "p1", "p2", "judge"):
+            where = "state view=%s at %d" % (view, at)
+            r = q.ask({"op": "state", "match": M, "at": at, "view": view}, where)
+            if r is None or not R.check(r.get("ok") is True, "state answers ok:true", short(r)):
+                continue
+            b = board_of(r)
+            if not R.check(isinstance(b, dict) and isinstance(b.get("players"), dict),
+                           "the state reply holds a board with players (README: as "
+                           "arbiter replay --json draws it)", "%s: %s" % (where, short(r, 300))):
+                continue
+            R.check(r.get("seq", b.get("seq")) == at and b.get("seq", at) == at,
+                    "the state is the board after the event asked for (SPEC 9)",
+                    "%s: seq %r (reply) / %r (board)" % (where, r.get("seq"), b.get("seq")))
+            if view == "public":
+                for x in leaks(b, secrets, at, where):
+                    R.fail("the public state shows no hidden identity (9)", x)
+            for p in ("p1", "p2"):
+                pl = b["players"].get(p)
+                hd = pl.get("hand") if isinstance(pl, dict) else None
+                want = hands.expect(at, p, view)
+                if not R.check(isinstance(hd, dict) and isinstance(hd.get("cards"), list),
+                               "an Advanced board has players.pN.hand.{count,cards} (README)",
+                               "%s: players.%s.hand = %s" % (where, p, short(hd, 120))):
+                    continue
+                R.check(hd.get("count") == len(want) == len(hd["cards"]),
+                        "hand.count is the hand the log gives, one entry a card (README, 7.2)",
+                        "%s: %s hand count %r, %d entries, the log gives %d" %
+                        (where, p, hd.get("count"), len(hd["cards"]), len(want)))
+                sortkey = lambda x: json.dumps(x, sort_keys=True)
+                if view == "public" or (view != "judge" and view != p):
+                    R.check(all(c is None for c in hd["cards"]),
+                            "the %s view shows no card identity in %s's hand (README: "
+                            "HIDDEN null when the view may not see it)" % (
+                                "public" if view == "public" else "other player's", p),
+                            "%s: players.%s.hand.cards = %s" % (where, p, short(hd["cards"], 200)))
+                else:
+                    R.check(sorted(hd["cards"], key=sortkey) == sorted(want, key=sortkey),
+                            "the %s view shows %s's hand as the engine knows it (README: card "
+                            "ids in open mode, \"committed\" in commit mode, null announced)"
+                            % (view, p),
+                            "%s: players.%s.hand.cards = %s, the log gives %s" %
+                            (where, p, short(hd["cards"], 200), short(want, 200)))
+                if expect_deck.get(p) is not None:
+                    R.check(pl.get("deck") == expect_deck[p],
+                            "deck is the cards not yet selected (README: deck count)",
+                            "%s: players.%s.deck = %r, the log gives %d" %
+                            (where, p, pl.get("deck"), expect_deck[p]))
+            ev = events[at]
+            if (ev.get("type") == "claim" and isinstance(ev.get("lp"), dict)
+                    and isinstance(verdicts[at], dict)
+                    and verdicts[at].get("status") in ("ok", "warning")):
+                for p, lp in ev["lp"].items():
+                    pl = b["players"].get(p)
+                    R.check(isinstance(pl, dict) and pl.get("lp") == lp,
+                            "an accepted claim's lp is the board's (SPEC 7.2: mismatch otherwise)",
+                            "%s: players.%s.lp = %r, claim %r" % (
+                                where, p, pl.get("lp") if isinstance(pl, dict) else None, lp))
+            if arbiter and log:
+                want_b, err = replay_board(arbiter, log, at, view)
+                if want_b is None:
+                    R.note("%s: arbiter replay failed (%s); board not compared" % (where, err))
+                else:
+                    # README: `state` is "the board ... as arbiter replay --json
+                    # draws it"; the audit's `board` is "replay --json's board
+                    # keys".  Whether the replay's own keys (match, seq, view,
+                    # verdicts, note) are part of the board is not said.
+                    meta = [k for k in REPLAY_META if k in want_b and k not in b]
+                    if meta and "replay-meta" not in _own_nonce_noted:
+                        _own_nonce_noted.add("replay-meta")
+                        R.note("the state board leaves out arbiter replay --json's keys %s "
+                               "(README does not say whether they belong to 'the board'; "
+                               "seq is in the reply) -- accepted" % meta)
+                    diff = sorted(k for k in set(want_b) | set(b)
+                                  if k not in meta and want_b.get(k) != b.get(k))
+                    R.check(not diff, "the state is the board arbiter replay --json draws "
+                            "(README: state)", "%s: keys %s differ: daemon %s, replay %s" % (
+                                where, diff, short({k: b.get(k) for k in diff}, 200),
+                                short({k: want_b.get(k) for k in diff}, 200)))
+            if at == N - 1 and view == "judge":
+                last = b
+    if last is not None and isinstance(summary, dict):
+        R.check(summary.get("winner") == last.get("winner"),
+                "the match winner is the last board's (9: summary)",
+                "summary %r, board %r" % (summary.get("winner"), last.get("winner")))
+        if "finished" in summary:
+            R.check(summary.get("finished") == last.get("over"),
+                    "the match is finished when the last board is over",
+                    "summary finished %r, board over %r" % (summary.get("finished"), last.get("over")))
 
 
 # ---------------------------------------------------------------- verdicts
@@ -453,6 +759,9 @@ def main():
     ap.add_argument("--feed", required=True)
     ap.add_argument("--query", required=True)
     ap.add_argument("--window", type=int, default=8, help="events in flight (default 8)")
+    ap.add_argument("--arbiter", help="the arbiter command: compare the live verdicts, the "
+                    "summary and the verify op with `arbiter verify --json`, and each Advanced "
+                    "state board with `arbiter replay --json` (needs ARBITER_CARDS or its default)")
     ap.add_argument("log")
     a = ap.parse_args()
 
@@ -568,9 +877,15 @@ def main():
 
     summary = check_match(q, M, events, verdicts, tally)
     check_events(q, M, events, verdicts, secrets)
-    check_state(q, M, events, secrets)
+    if secrets.format == "advanced":
+        check_state_advanced(q, M, events, verdicts, secrets, summary,
+                             a.arbiter, os.path.abspath(a.log))
+    else:
+        check_state(q, M, events, secrets)
     check_list(q, M, events, summary)
     check_verify(q, M, events, verdicts, tally)
+    if a.arbiter:
+        check_against_cli(q, M, events, verdicts, summary, a.arbiter, os.path.abspath(a.log))
 
     u = q.ask({"op": "no-such-op", "match": M}, "unknown op")
     if u is not None:
@@ -631,13 +946,33 @@ def check_match(q, M, events, verdicts, tally):
             R.check(found["winner"] == ev["winner"],
                     "match winner agrees with the claim the engine accepted (7)",
                     "winner %r, seq %s claimed %r" % (found["winner"], ev["seq"], ev["winner"]))
-    return {"status": found["status"], "winner": found["winner"]}
+        if ev.get("type") == "concede" and ev.get("by") in ("p1", "p2"):
+            other = "p2" if ev["by"] == "p1" else "p1"
+            R.check(found["winner"] == other,
+                    "an accepted concession makes the other player the winner (7: concede)",
+                    "winner %r, seq %s: %s conceded" % (found["winner"], ev["seq"], ev["by"]))
+    if events[0].get("format") == "advanced":
+        hdr_pub = hdr if isinstance(hdr, dict) else {}
+        # SPEC 9: the header in the view (default public): no decklist
+        for p, x in (hdr_pub.get("players") or {}).items():
+            R.check(not isinstance(x, dict) or x.get("deck") is None,
+                    "the match reply's header (public view) shows no decklist (SPEC 9)",
+                    "players.%s.deck = %s" % (p, short(x.get("deck"), 80)))
+    fin, _p = find_key(r, "finished")
+    out = {"status": found["status"], "winner": found["winner"], "finished": fin}
+    for k in ("events", "unverified"):
+        v, p = find_key(r, k)
+        if p is not None:
+            out[k] = v
+    out["counts"] = found["counts"]
+    return out
 
 
 def check_events(q, M, events, verdicts, secrets):
     N = len(events)
     by_seq = {ev["seq"]: ev for ev in events}
-    for view in ("public", "judge", "p1"):
+    adv = secrets.format == "advanced"
+    for view in ("public", "judge", "p1", "p2") if adv else ("public", "judge", "p1"):
         r = q.ask({"op": "events", "match": M, "from": 0, "to": N - 1, "view": view},
                   "events view=%s" % view)
         if r is None or not R.check(r.get("ok") is True, "events answers ok:true",
@@ -672,6 +1007,13 @@ def check_events(q, M, events, verdicts, secrets):
                 diff = [k for k in orig if e.get(k) != orig[k]]
                 R.check(not diff, "the judge view is the event as sent (6: shown in the judge view)",
                         "%s: %s differ: %s" % (where, diff, short({k: e.get(k) for k in diff})))
+            elif adv:
+                # SPEC 9 defines them: the public view plus the player's own
+                # hidden cards and decklist
+                check_adv_hidden(e, orig, view, where)
+                if v is not None and orig.get("by") != view:
+                    for b in leaks(v, secrets, seq, where + " verdict"):
+                        R.fail("the %s view leaks in a verdict (SPEC 9)" % view, b)
             elif view == "p1":
                 # 9 names the views but does not define them; the reading here:
                 # p1 sees what the public sees plus p1's own hidden cards.
@@ -748,6 +1090,48 @@ def check_list(q, M, events, summary):
         if r is not None:
             R.check(r.get("ok") is True and has(r),
                     "list filtered by the match's status (%r) names it" % st, short(r, 300))
+
+
+def cli_verify(arbiter, log):
+    """`arbiter verify --json LOG`: the batch report (README)."""
+    try:
+        cp = subprocess.run([arbiter, "verify", "--json", "-j", "1", log],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        return json.loads(cp.stdout.decode().splitlines()[0]), None
+    except (OSError, subprocess.TimeoutExpired, ValueError, IndexError) as e:
+        return None, str(e)
+
+
+REPORT_KEYS = ("match", "format", "engine", "status", "winner", "finished", "events",
+               "counts", "unverified", "verdicts")
+
+
+def check_against_cli(q, M, events, verdicts, summary, arbiter, log):
+    """openlog 10: batch (`arbiter verify`) and live verdicts are identical;
+    README: the `verify` op reports as `arbiter verify --json`, and a summary
+    has status, winner, finished, events, counts, unverified."""
+    cli, err = cli_verify(arbiter, log)
+    if cli is None:
+        R.note("arbiter verify --json failed (%s); nothing compared" % err)
+        return
+    live_bad = [v for v in verdicts if isinstance(v, dict) and v.get("status") != "ok"]
+    R.check(cli.get("verdicts") == live_bad,
+            "live verdicts are the batch ones, byte for byte (10)",
+            "arbiter verify: %s; live: %s" % (short(cli.get("verdicts")), short(live_bad)))
+    if isinstance(summary, dict):
+        for k in ("status", "winner", "finished", "events", "counts", "unverified"):
+            if k in summary:
+                R.check(summary[k] == cli.get(k),
+                        "the match summary says what arbiter verify says (9, 10)",
+                        "%s: summary %s, arbiter verify %s" % (k, short(summary[k]), short(cli.get(k))))
+    r = q.ask({"op": "verify", "log": events}, "verify (against the command line)")
+    if r is None or r.get("ok") is not True:
+        return
+    rep = r.get("report") if isinstance(r.get("report"), dict) else r
+    diff = [k for k in REPORT_KEYS if rep.get(k) != cli.get(k)]
+    R.check(not diff, "the verify op reports as arbiter verify --json (README: verify)",
+            "keys %s differ: op %s, command %s" % (diff, short({k: rep.get(k) for k in diff}),
+                                                  short({k: cli.get(k) for k in diff})))
 
 
 def check_verify(q, M, events, verdicts, tally):
