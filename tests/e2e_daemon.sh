@@ -22,20 +22,21 @@ command -v jq >/dev/null || { echo "jq is needed"; exit 77; }
 daemon_start --map-mb 1 --log-level info || { fail "arbiterd starts"; finish; exit 1; }
 pass "arbiterd starts and answers health"
 
-# ---- live = batch, for every fixture ------------------------------------
-"$ARBITER" send --endpoint "$EP_IN" --tables 8 --json fixtures/snap/*.jsonl >"$TMP/live.jsonl" 2>"$TMP/send.err"
+# ---- live = batch, for every fixture of every format ----------------------
+fixtures=(fixtures/snap/*.jsonl fixtures/advanced/*.jsonl)
+"$ARBITER" send --endpoint "$EP_IN" --tables 8 --json "${fixtures[@]}" >"$TMP/live.jsonl" 2>"$TMP/send.err"
 n_live=$(wc -l <"$TMP/live.jsonl")
-n_events=$(cat fixtures/snap/*.jsonl | wc -l)
+n_events=$(cat "${fixtures[@]}" | wc -l)
 [ "$n_live" -eq "$n_events" ] && pass "one verdict per event ($n_live)" ||
     fail "$n_events events sent, $n_live verdicts came back"
 bad=0
-for f in fixtures/snap/*.jsonl; do
+for f in "${fixtures[@]}"; do
     m=$(head -n 1 "$f" | jq -r .match)
     jq -c --arg m "$m" 'select(.match == $m and .status != "ok")' "$TMP/live.jsonl" >"$TMP/l"
     "$ARBITER" verify --json "$f" | jq -c '.verdicts[]' >"$TMP/b"
     cmp -s "$TMP/l" "$TMP/b" || { bad=$((bad + 1)); echo "  live and batch differ for $f:"; diff "$TMP/b" "$TMP/l" | head -5; }
 done
-[ $bad -eq 0 ] && pass "live verdicts = batch verdicts for all $(ls fixtures/snap/*.jsonl | wc -l) fixtures" ||
+[ $bad -eq 0 ] && pass "live verdicts = batch verdicts for all ${#fixtures[@]} fixtures (Snap and Advanced)" ||
     fail "$bad fixtures judged differently live"
 
 grep -q 'store map full: grown' "$TMP/arbiterd.log" && pass "the map filled and grew; the batches were judged again" ||

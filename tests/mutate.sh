@@ -7,7 +7,11 @@
 #   env: MUTATE_DIR (build-mutate), MUTATE_TIMEOUT (seconds per suite, 60),
 #        MUTATE_REPORT (default tests/MUTATION-<name>.md in SRCDIR),
 #        MUTATE_NOTES (default tests/MUTATION-<name>.notes in SRCDIR),
-#        MUTATE_E2E=1 to run tests/e2e_snap_fixtures.sh too (slower)
+#        MUTATE_E2E=1 to run the format's fixtures too (e2e_<format>_fixtures.sh,
+#        slower)
+# The suites are the format's own (tests/test_<format>*, the file's
+# verifiers/<format>/) and the card and deck suites; a shared file of
+# verifiers/ is run against every engine's.
 #
 # Why: coverage says a line ran, not that a test would notice it being
 # wrong.  Each mutant (tests/mutants.py: one operator, condition, constant
@@ -36,7 +40,13 @@ limit=${MUTATE_TIMEOUT:-60}
 name=$(basename "$file" .c)
 report=${MUTATE_REPORT:-$src/tests/MUTATION-$name.md}
 notes=${MUTATE_NOTES:-$src/tests/MUTATION-$name.notes}
-suites="tests/test_snap tests/test_snap_rulings tests/test_snap_arbiter tests/test_cards tests/test_deck"
+fmt=$(printf '%s' "$file" | sed -n 's|^verifiers/\([a-z]*\)/.*|\1|p')
+case $fmt in
+    snap) suites="tests/test_snap tests/test_snap_rulings tests/test_snap_arbiter" ;;
+    advanced) suites="tests/test_advanced" ;;
+    *) fmt=snap; suites="tests/test_snap tests/test_snap_rulings tests/test_snap_arbiter tests/test_advanced" ;;
+esac
+suites="$suites tests/test_cards tests/test_deck"
 [ -f "$src/$file" ] || { echo "mutate: no $src/$file" >&2; exit 2; }
 mkdir -p "$dir/src" "$dir/build"
 dir=$(cd "$dir" && pwd)
@@ -76,7 +86,7 @@ run_suites() {
     done
     if [ "${MUTATE_E2E:-0}" = 1 ]; then
         (cd "$snap" && top_srcdir=$snap ARBITER=$bld/arbiter ARBITER_CARDS=$snap/fixtures/cards/core.json timeout -k 5 "$((limit * 4))" \
-            bash tests/e2e_snap_fixtures.sh >/dev/null 2>&1) || { echo "killed by e2e_snap_fixtures"; return 1; }
+            bash "tests/e2e_${fmt}_fixtures.sh" >/dev/null 2>&1) || { echo "killed by e2e_${fmt}_fixtures"; return 1; }
     fi
     return 0
 }

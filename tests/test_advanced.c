@@ -439,6 +439,16 @@ Test(advanced, advanced_A7_next_action_closes_the_window)
     cr_assert_eq(st.side[0].zone[0].atk_mod, 0, "end.effects: until end of turn");
 }
 
+Test(advanced, advanced_A7_an_illegal_event_closes_the_window_too)
+{
+    two_turns("obs-crypt-rat", "ap");
+    ok(ATTACK("p2", 0, "{\"p\":\"p1\",\"s\":0}"));
+    illegal(SUMMON("p1", 1, "cor-cinder-hound", "ap"), "advanced:turn.order");   /* not p1's turn */
+    cr_assert_eq(st.window, ADV_WIN_NONE, "the attack was fought when the summon arrived");
+    cr_assert(!st.side[0].zone[0].present);
+    illegal(COUNTER("p1", "cor-firewall", "[]"), "advanced:counter.class");   /* too late, and no Coreon monster */
+}
+
 Test(advanced, advanced_A11_effect_selection_comes_first)
 {
     adv_start("open", NULL);
@@ -602,6 +612,31 @@ Test(advanced, advanced_A4_prime_singular_replaces_and_needs_two_others)
     cr_assert_eq(st.side[1].lost, 1);
 }
 
+Test(advanced, advanced_A27_prime_singular_enters_with_no_monster_to_destroy)
+{
+    adv_start("open", NULL);
+    adv_open_with("[\"cor-ember-whelp\",\"cor-cinder-hound\",\"cor-magma-tortoise\",\"cor-corehart-the-molten-crown\","
+                  "\"cor-firewall\"]",
+                  P2_OPEN);
+    summon("p1", 0, "cor-ember-whelp", "ap");
+    end_turn("p1");
+    select_one("p2", "obs-crypt-rat");   /* p2 summons nothing, all game */
+    end_turn("p2");
+    select_one("p1", "cor-forge-golem");
+    summon("p1", 1, "cor-cinder-hound", "ap");
+    end_turn("p1");
+    select_one("p2", "obs-crypt-rat");
+    end_turn("p2");
+    select_one("p1", "cor-forge-golem");
+    summon("p1", 2, "cor-magma-tortoise", "dp");
+    st.side[0].lp = 2000;   /* Corehart's printed condition (LP <= 2000): set, not played */
+    illegal("\"type\":\"prime\",\"by\":\"p1\",\"card\":\"cor-corehart-the-molten-crown\",\"slot\":3,"
+            "\"targets\":[{\"p\":\"p2\",\"s\":0}]",
+            "advanced:A27");
+    ok("\"type\":\"prime\",\"by\":\"p1\",\"card\":\"cor-corehart-the-molten-crown\",\"slot\":3,\"targets\":[]");
+    cr_assert_eq(st.side[0].zone[3].stack[0]->kind, CARD_PRIME_SINGULAR);
+}
+
 /* ---- attacks and combat ------------------------------------------------------------ */
 
 Test(advanced, advanced_attack_first_turn)
@@ -759,8 +794,9 @@ Test(advanced, advanced_A9_claim_with_wrong_lp_is_a_mismatch)
     expect(play("\"type\":\"claim\",\"by\":\"table\",\"lp\":{\"p1\":6000,\"p2\":6000}"), OL_V_MISMATCH,
            "advanced:A9");
     expect(play("\"type\":\"claim\",\"by\":\"table\",\"winner\":\"p2\""), OL_V_MISMATCH, "advanced:A9");
-    expect(play("\"type\":\"claim\",\"by\":\"table\",\"defeated\":[{\"p\":\"p2\",\"s\":0}]"), OL_V_MISMATCH,
-           "advanced:A9");
+    olverdict v = play("\"type\":\"claim\",\"by\":\"table\",\"defeated\":[{\"p\":\"p2\",\"s\":0}]");
+    expect(v, OL_V_MISMATCH, "advanced:A9");
+    cr_assert(strstr(v.msg, "p1's monster in Monster Zone 0"), "%s", v.msg);
     ok("\"type\":\"claim\",\"by\":\"table\",\"defeated\":[{\"p\":\"p1\",\"s\":0}],\"lp\":{\"p1\":5700,\"p2\":6000}");
 }
 

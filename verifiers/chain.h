@@ -24,6 +24,9 @@ typedef struct {
     const card *card;
     ol_ref targets[CARD_MAX_EFFECTS];
     uint8_t n_targets;
+    uint8_t chose;                    /* bit i: effect i took one of targets
+                                         (an engine that leaves out effects
+                                         with nothing to choose sets it) */
 } chain_link;
 
 /* Fill link from the event that played card c for player p: its seq and

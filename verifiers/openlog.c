@@ -248,9 +248,8 @@ int openlog_ruling(openlog_judgement *j)
     /* openlog 3: `by` is "who announced it"; a ruling announced by anyone
      * but the judge is no ruling (the rulebooks give judges final say). */
     if (ev->by != OL_BY_JUDGE)
-        return OPENLOG_ILLEGAL(j, "openlog:3",
-                               "The %s announced a judge's ruling; only the judge announces a judge event.",
-                               ol_by_name(ev->by));
+        return OPENLOG_ILLEGAL(j, "openlog:3", "%s announced a judge's ruling; only the judge announces a judge event.",
+                               ev->by == OL_BY_TABLE ? "The table" : ol_by_name(ev->by));
     /* A game loss ends the game; the other player wins. */
     if (ev->ruling == OL_RULING_GAME_LOSS && ev->has_player && !j->m->over)
         openlog_end(j->m, 1 - (int)ev->player);
@@ -269,7 +268,7 @@ static int same_ref(const ol_ref *a, const ol_ref *b)
 }
 
 /* "p2's active monster, p1's monster in slot 2", or "none". */
-static void refs_words(const ol_ref *r, size_t n, char *buf, size_t cap)
+static void refs_words(const ol_ref *r, size_t n, const char *slot_word, char *buf, size_t cap)
 {
     size_t used = 0;
 
@@ -278,8 +277,8 @@ static void refs_words(const ol_ref *r, size_t n, char *buf, size_t cap)
         if (r[i].slot == OL_SLOT_ACTIVE)
             olverdict_format(buf + used, cap - used, "%s%s's active monster", i ? ", " : "", ol_player_name(r[i].p));
         else
-            olverdict_format(buf + used, cap - used, "%s%s's monster in Bench slot %d", i ? ", " : "",
-                             ol_player_name(r[i].p), r[i].slot);
+            olverdict_format(buf + used, cap - used, "%s%s's monster in %s %d", i ? ", " : "",
+                             ol_player_name(r[i].p), slot_word, r[i].slot);
         used += strlen(buf + used);
     }
 }
@@ -302,7 +301,7 @@ static int same_defeats(const ol_ref *a, size_t na, const ol_ref *b, size_t nb)
     return 1;
 }
 
-void openlog_claim(openlog_judgement *j, const char *rule)
+void openlog_claim(openlog_judgement *j, const char *rule, const char *slot_word)
 {
     openlog_match *m = j->m;
     const olevent *ev = j->ev;
@@ -316,8 +315,8 @@ void openlog_claim(openlog_judgement *j, const char *rule)
     }
     if (ev->has_defeated && !same_defeats(ev->defeated, ev->n_defeated, m->defeated, m->n_defeated)) {
         char claimed[160], found[160];
-        refs_words(ev->defeated, ev->n_defeated, claimed, sizeof claimed);
-        refs_words(m->defeated, m->n_defeated, found, sizeof found);
+        refs_words(ev->defeated, ev->n_defeated, slot_word, claimed, sizeof claimed);
+        refs_words(m->defeated, m->n_defeated, slot_word, found, sizeof found);
         openlog_fail(j, OL_V_MISMATCH, rule,
                      "The table claims defeated: %s; since the last claim or resolution the engine finds defeated: %s.",
                      claimed, found);

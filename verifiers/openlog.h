@@ -194,8 +194,9 @@ void openlog_defeated(openlog_match *m, int p, int slot);
 /* `claim`: compared, never applied.  A claimed winner other than the
  * engine's, or claimed defeats other than those found since the last
  * matching claim (as a multiset), is a mismatch citing `rule`.  A claim
- * that matches clears the defeats. */
-void openlog_claim(openlog_judgement *j, const char *rule);
+ * that matches clears the defeats.  `slot_word` names a numbered slot in
+ * the sentence: "Bench slot" (Snap), "Monster Zone" (Advanced, Master). */
+void openlog_claim(openlog_judgement *j, const char *rule, const char *slot_word);
 
 /* The same for a claim's Life Points (formats that have them): `lp` is
  * the engine's.  0 when the claim names none or they agree; -1 when they

@@ -260,19 +260,46 @@ static int target_fits(judge *j, fx_target t, const ol_ref *r, int p, const char
     }
 }
 
+/* Could any reference fit chosen selector t for player p now? */
+static int has_candidate(const advanced_state *s, fx_target t, int p)
+{
+    switch (t) {
+    case TGT_OWN_MONSTER: return monsters_of(s, p) > 0;
+    case TGT_OPP_MONSTER: return monsters_of(s, OTHER(p)) > 0;
+    case TGT_MONSTER: return monsters_of(s, 0) + monsters_of(s, 1) > 0;
+    case TGT_CHAIN_LINK: return s->n_chain > 0;
+    default: return 1;
+    }
+}
+
+/* Which of the card's effects choose a target now: bit i for effect i.  A
+ * chosen selector with no candidate at all is left out (A27). */
+static unsigned choosing(const advanced_state *s, const card_effect *fx, int n_fx, int p)
+{
+    unsigned mask = 0;
+    for (int i = 0; i < n_fx; i++)
+        if (fx_target_is_chosen(fx[i].target) && has_candidate(s, fx[i].target, p))
+            mask |= 1u << i;
+    return mask;
+}
+
 /* The event's targets against the card's effects: one chosen reference per
- * chosen selector, in order (openlog 7). */
+ * effect that chooses, in order (openlog 7, A27). */
 static int check_targets(judge *j, const card_effect *fx, int n_fx, int p, const char *what)
 {
     const olevent *ev = j->o.ev;
-    size_t want = 0;
-    for (int i = 0; i < n_fx; i++)
-        want += fx_target_is_chosen(fx[i].target);
+    unsigned mask = choosing(j->s, fx, n_fx, p);
+    size_t want = 0, left_out = 0;
+    for (int i = 0; i < n_fx; i++) {
+        want += (mask >> i) & 1u;
+        left_out += fx_target_is_chosen(fx[i].target) && !((mask >> i) & 1u);
+    }
     if (ev->n_targets != want)
-        return ILLEGAL(j, "openlog:7", "%s names %zu target%s; its effects choose %zu.", what, ev->n_targets,
-                       ev->n_targets == 1 ? "" : "s", want);
+        return ILLEGAL(j, left_out ? "advanced:A27" : "openlog:7", "%s names %zu target%s; its effects choose %zu%s.",
+                       what, ev->n_targets, ev->n_targets == 1 ? "" : "s", want,
+                       left_out ? ", since an effect with nothing to choose from names no target" : "");
     for (int i = 0, k = 0; i < n_fx; i++)
-        if (fx_target_is_chosen(fx[i].target) && target_fits(j, fx[i].target, &ev->targets[k++], p, what))
+        if (((mask >> i) & 1u) && target_fits(j, fx[i].target, &ev->targets[k++], p, what))
             return -1;
     return 0;
 }
@@ -302,14 +329,16 @@ static adv_monster *effect_monster(advanced_state *s, fx_target t, const ol_ref 
     return monster_at(s, *owner, *slot);
 }
 
-/* Apply card c's effects for controller p; `refs` are the chosen targets.
- * A target gone since the card was played is skipped (its effect does
- * nothing).  Stops when the game ends (A6). */
-static void apply_effects(advanced_state *s, int p, const card_effect *fx, int n, const ol_ref *refs, int n_refs)
+/* Apply card c's effects for controller p; `refs` are the chosen targets,
+ * one for each effect whose bit is set in `chose` (A27).  A target gone
+ * since the card was played is skipped (its effect does nothing).  Stops
+ * when the game ends (A6). */
+static void apply_effects(advanced_state *s, int p, const card_effect *fx, int n, const ol_ref *refs, int n_refs,
+                          unsigned chose)
 {
     int k = 0;
     for (int i = 0; i < n && !s->ol.over; i++) {
-        const ol_ref *chosen = fx_target_is_chosen(fx[i].target) && k < n_refs ? &refs[k++] : NULL;
+        const ol_ref *chosen = ((chose >> i) & 1u) && k < n_refs ? &refs[k++] : NULL;
         int owner = 0, slot = 0;
         int target_player = fx[i].target == TGT_OPPONENT ? OTHER(p)
                           : fx[i].target == TGT_PLAYER && chosen ? (int)chosen->p : p;
@@ -428,7 +457,7 @@ static void resolve_chain(advanced_state *s)
         const card_effect *fx;
         int n = effects_of(l->card, &fx);
         if (!l->negated)
-            apply_effects(s, l->player, fx, n, l->targets, l->n_targets);
+            apply_effects(s, l->player, fx, n, l->targets, l->n_targets, l->chose);
         to_grave(P(s, l->player), l->card);   /* A19: no Spell stays */
     }
     s->n_chain = 0;
@@ -516,8 +545,8 @@ static void select_opening(judge *j, int p)
     }
     /* advanced.md: "Player 1: selects 5 cards. Player 2: selects 6 cards." */
     if (j->o.ev->n_cards != size[p]) {
-        ILLEGAL(j, "advanced:select.opening", "%s selected %zu cards for their opening hand; Player %d selects %u.",
-                who(s, p), j->o.ev->n_cards, p + 1, size[p]);
+        ILLEGAL(j, "advanced:select.opening", "%s selected %zu card%s for their opening hand; Player %d selects %u.",
+                who(s, p), j->o.ev->n_cards, j->o.ev->n_cards == 1 ? "" : "s", p + 1, size[p]);
         return;
     }
     P(s, p)->opened = 1;
@@ -557,8 +586,8 @@ static void do_select(judge *j)
     }
     sd = P(s, p);
     if (ev->n_cards > sd->deck_left) {
-        ILLEGAL(j, "advanced:win.no_deck_out", "%s selected %zu cards; their deck holds %u.", who(s, p), ev->n_cards,
-                sd->deck_left);
+        ILLEGAL(j, "advanced:win.no_deck_out", "%s selected %zu card%s; their deck holds %u.", who(s, p), ev->n_cards,
+                ev->n_cards == 1 ? "" : "s", sd->deck_left);
         return;
     }
     if (!s->setup_done) {
@@ -568,8 +597,8 @@ static void do_select(judge *j)
          * deck holds fewer). */
         unsigned want = sd->select_due < sd->deck_left ? sd->select_due : sd->deck_left;
         if (ev->n_cards != want) {
-            ILLEGAL(j, "advanced:select.per_turn", "%s selected %zu cards; the effect lets them select %u.", who(s, p),
-                    ev->n_cards, want);
+            ILLEGAL(j, "advanced:select.per_turn", "%s selected %zu card%s; the effect lets them select %u.", who(s, p),
+                    ev->n_cards, ev->n_cards == 1 ? "" : "s", want);
             return;
         }
         sd->select_due = 0;
@@ -578,8 +607,8 @@ static void do_select(judge *j)
          * selection_rate lever; fewer only when the deck holds fewer. */
         unsigned want = s->selection_rate < sd->deck_left ? s->selection_rate : sd->deck_left;
         if (ev->n_cards != want) {
-            ILLEGAL(j, "advanced:select.per_turn", "%s selected %zu cards in their Selection Step; they select %u.",
-                    who(s, p), ev->n_cards, want);
+            ILLEGAL(j, "advanced:select.per_turn", "%s selected %zu card%s in their Selection Step; they select %u.",
+                    who(s, p), ev->n_cards, ev->n_cards == 1 ? "" : "s", want);
             return;
         }
         s->step = ADV_MAIN;
@@ -697,6 +726,7 @@ static void do_spell(judge *j)
     if (check_targets(j, fx, n, p, c->name))
         return;
     chain_link_set(&s->chain[0], ev, p, c, 1);
+    s->chain[0].chose = (uint8_t)choosing(s, fx, n, p);
     s->n_chain = 1;
     /* advanced.md: "The opponent may respond with Counters" */
     s->window = ADV_WIN_SPELL;
@@ -764,7 +794,10 @@ static void do_counter(judge *j)
     int n = effects_of(c, &fx);
     if (check_targets(j, fx, n, p, c->name))
         return;
-    chain_link_set(&s->chain[s->n_chain++], ev, p, c, 0);
+    unsigned chose = choosing(s, fx, n, p);
+    chain_link_set(&s->chain[s->n_chain], ev, p, c, 0);
+    s->chain[s->n_chain].chose = (uint8_t)chose;
+    s->n_chain++;
     s->chain_count[p]++;
     if (s->window == ADV_WIN_NONE)
         s->window = ADV_WIN_COUNTER;   /* A2: a Counter in the opponent's turn */
@@ -825,7 +858,7 @@ static int prime_entry(judge *j, int p, const card *c)
     int n = effects_of(c, &fx);
     if (check_targets(j, fx, n, p, c->name))
         return -1;
-    apply_effects(j->s, p, fx, n, j->o.ev->targets, (int)j->o.ev->n_targets);
+    apply_effects(j->s, p, fx, n, j->o.ev->targets, (int)j->o.ev->n_targets, choosing(j->s, fx, n, p));
     return 0;
 }
 
@@ -1064,7 +1097,7 @@ static void do_claim(judge *j)
     advanced_state *s = j->s;
     int64_t lp[2] = {s->side[0].lp, s->side[1].lp};
     if (!openlog_claim_lp(&j->o, "advanced:A9", lp))
-        openlog_claim(&j->o, "advanced:A9");
+        openlog_claim(&j->o, "advanced:A9", "Monster Zone");
 }
 
 typedef void (*handler)(judge *j);

@@ -42,8 +42,9 @@
  *   - A Monster Zone slot holds at most one monster (a stack of up to 3).
  *   - Monsters on the field <= the monster_zones lever.
  *   - counters per player on the chain <= chain_cap.
- *   - An illegal event changes nothing: advanced_apply judges in place and
- *     puts back a copy taken before when the verdict is not ok or warning.
+ *   - An illegal event changes nothing but the window its arrival closed
+ *     (A7): advanced_apply closes it, then judges in place and puts back a
+ *     copy taken after that when the verdict is not ok or warning.
  */
 #ifndef ARBITER_ADVANCED_H
 #define ARBITER_ADVANCED_H

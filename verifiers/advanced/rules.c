@@ -316,7 +316,8 @@ static const verifier_rule rules[] = {
      "A window closes when an event arrives that is neither a Counter nor a pass (nor a claim or a "
      "ruling), or when each player who may answer has passed since the last Counter; at the end of "
      "a log an open window closes. Its chain then resolves last-in first-out, then an attack's "
-     "damage.",
+     "damage. The arrival closes it whatever that event's own verdict: an illegal action closes "
+     "the window too (as Snap's A26), and is then judged -- and changes nothing else.",
      "Windows close by silence."},
     {ADVANCED("A8"),
      "In a Spell's window, and in a chain a Counter started, only the opponent of the active "
@@ -395,6 +396,12 @@ static const verifier_rule rules[] = {
      "A player has `monster_zones` Monster Zones (default 7), numbered from 0; a summon needs a "
      "free one. Snap's active slot `\"a\"` names none (`openlog:7`).",
      "Monster Zones."},
+    {ADVANCED("A27"),
+     "When a card is played, an effect whose target is chosen (`own_monster`, `opp_monster`, "
+     "`monster`, `chain_link`) but has no candidate at all is left out: the event names no target "
+     "for it, and it does nothing. Naming a target for it, or leaving out an effect that had a "
+     "candidate, is illegal (`advanced:A27` when an effect was left out, else `openlog:7`).",
+     "An effect with nothing to choose."},
 };
 
 const verifier_rule *advanced_rules(size_t *n)

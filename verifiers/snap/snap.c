@@ -1714,7 +1714,7 @@ static void do_judge(judge *j)
 /* A5: a claim is compared, never applied. */
 static void do_claim(judge *j)
 {
-    openlog_claim(&j->o, "snap:A5");
+    openlog_claim(&j->o, "snap:A5", "Bench slot");
 }
 
 /* snap A33: a logged pass.  Outside a window it passes nothing (R6: "pass
