@@ -46,7 +46,7 @@ def frame(msgs):
     return b"".join(len(m).to_bytes(2, "big") + m for m in msgs)
 
 shutil.rmtree(out, ignore_errors=True)
-logs = fixture("snap", "*.jsonl") + fixture("logs", "*.jsonl")
+logs = fixture("snap", "*.jsonl") + fixture("advanced", "*.jsonl") + fixture("logs", "*.jsonl")
 
 # one event per input, both encodings (the same event twice is written once)
 for path in logs:

@@ -155,6 +155,7 @@ static json_t *op_verify(ask *a)
         olevent_destroy(&ev);
         free(text);
     }
+    verify_session_end(s);   /* a whole log, judged as arbiter verify judges a file */
     json_t *rep = verify_report_json(verify_session_report(s));
     verify_session_destroy(&s);
     return json_pack("{s:b, s:o?}", "ok", 1, "report", rep);

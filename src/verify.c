@@ -524,6 +524,14 @@ int verify_session_lean(verify_session *s, verify_lookup_fn lookup, void *ctx)
     return VERIFY_OK;
 }
 
+void verify_session_end(verify_session *s)
+{
+    if (s->ended)
+        return;
+    s->ended = 1;
+    conclude(s);
+}
+
 const verify_report *verify_session_report(const verify_session *s)
 {
     return s->rep;

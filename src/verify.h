@@ -166,6 +166,12 @@ int verify_session_event(verify_session *s, const olevent *ev, const char *raw, 
 typedef int (*verify_lookup_fn)(void *ctx, const char *match, uint64_t seq, const char **raw, size_t *len);
 int verify_session_lean(verify_session *s, verify_lookup_fn lookup, void *ctx);
 
+/* The log given to the session is whole: no event will follow (the query
+ * socket's `verify` op, which judges a log as `arbiter verify` does).
+ * Open windows close by silence (snap A31, advanced A7) and the report is
+ * concluded as a file's would be.  A live match never calls it. */
+void verify_session_end(verify_session *s);
+
 /* The report so far (counts, finished, winner, every verdict); valid until
  * the next call on this session. */
 const verify_report *verify_session_report(const verify_session *s);

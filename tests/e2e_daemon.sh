@@ -53,6 +53,17 @@ h=$("$ARBITER" query --endpoint "$EP_Q" '{"op":"health"}' | jq .reloads)
     pass "70 SIGHUPs ($h served) hold the card database once; nothing is refused for want of room" ||
     fail "70 SIGHUPs: $(grep -m1 'held already' "$TMP/arbiterd.log")"
 
+# ---- the verify op judges a whole log as arbiter verify does ------------------
+# A log that ends in an attack's open Counter Window: at the end of a log the
+# window closes and the attack is fought (advanced A7), which ends this game.
+head -n 28 tests/advanced-client-legal.jsonl >"$TMP/cut.jsonl"
+jq -cs '{op: "verify", log: .}' "$TMP/cut.jsonl" >"$TMP/verify.req"
+op=$("$ARBITER" query --endpoint "$EP_Q" "$(cat "$TMP/verify.req")" | jq -c '.report | {status, finished, winner, counts}')
+batch=$("$ARBITER" verify --json "$TMP/cut.jsonl" | jq -c '{status, finished, winner, counts}')
+[ -n "$op" ] && [ "$op" = "$batch" ] && [[ $batch == *'"finished":true'* ]] &&
+    pass "the verify op = arbiter verify on a log ending in an open window: $op" ||
+    fail "the verify op gave $op, arbiter verify $batch"
+
 # ---- every record audits clean ---------------------------------------------
 "$ARBITER" list --db "$STORE" --json >"$TMP/list" 2>/dev/null
 n_matches=$(wc -l <"$TMP/list")
