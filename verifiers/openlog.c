@@ -149,6 +149,27 @@ int openlog_zone_find(const openlog_card *zone, int n, const card *c, const char
     return -1;
 }
 
+int openlog_deck_take(openlog_judgement *j, const card *const *list, uint8_t *used, int n, const card *c,
+                      int owner, const char *what, const char *deck_word)
+{
+    int found = 0;
+
+    for (int i = 0; i < n; i++) {
+        if (list[i] != c)
+            continue;
+        found = 1;
+        if (!used[i]) {
+            used[i] = 1;
+            return 0;
+        }
+    }
+    if (!found)
+        return OPENLOG_ILLEGAL(j, "openlog:6", "%s %s, which is not in %s's %s.", what, c->name,
+                               openlog_who(j->m, owner), deck_word);
+    return OPENLOG_ILLEGAL(j, "openlog:6", "%s %s, but every copy of it in %s's %s is already used.", what, c->name,
+                           openlog_who(j->m, owner), deck_word);
+}
+
 /* ---- what a viewer is shown ------------------------------------------------ */
 
 openlog_shown openlog_show(const openlog_sight *sight, int owner, const openlog_card *h)

@@ -125,6 +125,17 @@ int openlog_reveal(openlog_judgement *j, const openlog_card *h, const char *id, 
  * cannot be there. */
 int openlog_zone_find(const openlog_card *zone, int n, const card *c, const char *nonce);
 
+/* A card leaves a player's decklist (openlog.md 6: a hidden card, once
+ * revealed, "could have been there -- in the decklist, not already used";
+ * in open mode, a card named when it is taken).  `list` and `used` are the
+ * decklist's n cards and which of them are known to have left; an unused
+ * copy of c is marked used.  0, or -1 with the judgement failed citing
+ * openlog:6: "`what` c, which is not in `owner`'s `deck_word`", or "every
+ * copy ... is already used".  `what` opens the sentence ("The Spell
+ * reveals", "p1 (alice) selected"). */
+int openlog_deck_take(openlog_judgement *j, const card *const *list, uint8_t *used, int n, const card *c,
+                      int owner, const char *what, const char *deck_word);
+
 /* 1 when the engine knows the card's identity. */
 static inline int openlog_known(const openlog_card *h)
 {

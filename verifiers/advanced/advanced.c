@@ -136,17 +136,6 @@ void advanced_start(advanced_state *s, const cards *db, const olevent *header, o
 
 /* ---- the deck and the hand (openlog.md 6) ------------------------------- */
 
-/* An unused copy of c in p's decklist, marked used; -1 when none is left. */
-static int deck_take(adv_side *sd, const card *c)
-{
-    for (int i = 0; i < sd->n_deck; i++)
-        if (sd->deck[i] == c && !sd->deck_used[i]) {
-            sd->deck_used[i] = 1;
-            return i;
-        }
-    return -1;
-}
-
 /* Take the revealed card `id` out of p's hand: it must be there (known,
  * committed, or -- announced mode -- a card the decklist still holds). */
 static int from_hand(judge *j, int p, const char *id, const char *nonce, const char *what, const card **out)
@@ -168,9 +157,8 @@ static int from_hand(judge *j, int p, const char *id, const char *nonce, const c
     }
     /* openlog 6: "at reveal checks that the card could have been there
      * (in the decklist, not already used)". */
-    if (!sd->hand[at].card && deck_take(sd, c) < 0)
-        return ILLEGAL(j, "openlog:6", "%s %s, but %s's decklist holds no copy of it still unused.", what, c->name,
-                       who(s, p));
+    if (!sd->hand[at].card && openlog_deck_take(&j->o, sd->deck, sd->deck_used, sd->n_deck, c, p, what, "decklist"))
+        return -1;
     memmove(&sd->hand[at], &sd->hand[at + 1], (size_t)(sd->n_hand - at - 1) * sizeof sd->hand[0]);
     sd->n_hand--;
     *out = c;
@@ -564,9 +552,9 @@ static int take_selection(judge *j, int p)
         if (openlog_take_href(&j->o, &ev->cards[i], &h, what))
             return -1;
         /* open mode names the card: the decklist must still hold it */
-        if (h.card && deck_take(sd, h.card) < 0)
-            return ILLEGAL(j, "openlog:6", "%s selected %s, but their decklist holds no copy of it still in the deck.",
-                           who(s, p), h.card->name);
+        olverdict_format(what, sizeof what, "%s selected", who(s, p));
+        if (h.card && openlog_deck_take(&j->o, sd->deck, sd->deck_used, sd->n_deck, h.card, p, what, "decklist"))
+            return -1;
         /* n_cards <= deck_left (do_select): the hand never outgrows the deck */
         sd->hand[sd->n_hand++] = h;
     }

@@ -733,15 +733,9 @@ static int take_support(judge *j, int p, const openlog_card *h, const char *what
 static int support_revealed(judge *j, int p, const card *c, const char *what)
 {
     snap_side *sd = P(j->s, p);
-    int i = support_index(sd, c);
-    if (i < 0)
-        return ILLEGAL(j, "openlog:6", "%s reveals %s, which is not in %s's Support Deck.", what, c->name,
-                       who(j->s, p));
-    if (sd->support_seen[i])
-        return ILLEGAL(j, "openlog:6", "%s reveals %s, which %s has already used.", what, c->name,
-                       who(j->s, p));
-    sd->support_seen[i] = 1;
-    return 0;
+    char opening[96];
+    olverdict_format(opening, sizeof opening, "%s reveals", what);
+    return openlog_deck_take(&j->o, sd->supports, sd->support_seen, SNAP_SUPPORTS, c, p, opening, "Support Deck");
 }
 
 /* Take the revealed card out of the hand (7.6: "Only cards in hand may be
