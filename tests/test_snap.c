@@ -1311,6 +1311,32 @@ Test(snap, snap_openlog_7_the_engine_takes_the_snap_event_types)
     cr_assert(!snap_verifier_ops.has_type(OL_TYPE_COUNT));
 }
 
+/* openlog 7: an Advanced event in a Snap match is no Snap action -- judged
+ * by the verifier, as the daemon and arbiter verify judge it: illegal, with a
+ * sentence, never a NULL handler. */
+Test(snap, snap_openlog_7_an_advanced_event_in_a_snap_match)
+{
+    char text[8192];
+    start(NULL);   /* loads the card database */
+    snprintf(text, sizeof text,
+             "{\"match\":\"v\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"snap\",\"cards\":\"core@1.0.0\","
+             "\"hidden\":\"open\",\"players\":{\"p1\":{\"id\":\"a\",\"deck\":%s},\"p2\":{\"id\":\"b\",\"deck\":%s}}}",
+             P1_DECK, P2_DECK);
+    olevent *h = decode(text);
+    verifier *vf = NULL;
+    olverdict v;
+    cr_assert_eq(verifier_new(db, h, &vf, &v), VERIFIER_OK);
+    cr_assert_eq(v.status, OL_V_OK, "%s", v.msg);
+    olevent_destroy(&h);
+    olevent *ev = decode("{\"match\":\"v\",\"seq\":1,\"type\":\"summon\",\"by\":\"p1\",\"slot\":0,"
+                         "\"card\":\"cor-forge-golem\",\"position\":\"ap\",\"kind\":\"normal\"}");
+    verifier_apply(vf, ev, &v);
+    olevent_destroy(&ev);
+    expect(v, OL_V_ILLEGAL, "openlog:7");
+    cr_assert(strstr(v.msg, "p1 announced a summon, which is not an action of the Snap format"), "%s", v.msg);
+    verifier_destroy(&vf);
+}
+
 /* snap 12.2: "Blocker may be used only during the Blocker Window", by the
  * defending player: never by the table, even in that window. */
 Test(snap, snap_12_2_a_block_is_announced_by_the_defending_player)
