@@ -968,8 +968,8 @@ static void do_attack(judge *j)
     }
     adv_monster *m = ev->has_slot ? monster_at(s, p, ev->slot) : NULL;
     if (!m) {
-        ILLEGAL(j, "advanced:attack.declare", "%s declared an attack without naming a monster of theirs in `slot`.",
-                who(s, p));
+        ILLEGAL(j, "advanced:attack.declare", "%s declared an attack without naming one of their monsters to attack "
+                "with.", who(s, p));
         return;
     }
     const char *name = top(m)->name;
@@ -1010,8 +1010,8 @@ static void do_attack(judge *j)
         }
     } else if ((int)ev->target.p != d || !monster_at(s, d, ev->target.slot)) {
         /* advanced.md: "Targets: opponent’s monsters" */
-        ILLEGAL(j, "advanced:attack.target", "%s's %s attacked slot %d of %s, which holds no monster of the opponent.",
-                who(s, p), name, ev->target.slot, ol_player_name(ev->target.p));
+        ILLEGAL(j, "advanced:attack.target", "%s's %s attacked %s's Monster Zone %d, which holds no monster of the "
+                "opponent.", who(s, p), name, ol_player_name(ev->target.p), ev->target.slot);
         return;
     }
     m->attacked = 1;
