@@ -61,6 +61,45 @@ char *adv_header_text(const char *hidden, const char *rules)
                        "fixtures/decks/advanced/legal-obscura-night.json");
 }
 
+/* The text of the database adv_rewrite_card() has rewritten so far. */
+static char *rewritten;
+
+void adv_rewrite_card(const char *id, const char *from, const char *to)
+{
+    char err[2048], key[128];
+    if (!rewritten) {
+        FILE *f = fopen(SRC("fixtures/cards/core.json"), "rb");
+        long n;
+        cr_assert_not_null(f);
+        cr_assert_eq(fseek(f, 0, SEEK_END), 0);
+        n = ftell(f);
+        rewind(f);
+        rewritten = malloc((size_t)n + 1);
+        cr_assert_not_null(rewritten);
+        cr_assert_eq(fread(rewritten, 1, (size_t)n, f), (size_t)n);
+        rewritten[n] = 0;
+        fclose(f);
+    }
+    snprintf(key, sizeof key, "\"id\": \"%s\"", id);
+    char *at = strstr(rewritten, key);
+    cr_assert_not_null(at, "no card %s", id);
+    at = strstr(at, "\"advanced\": {");
+    cr_assert_not_null(at, "%s has no Advanced properties", id);
+    at = strstr(at, from);
+    cr_assert_not_null(at, "%s: no %s after its Advanced properties", id, from);
+    size_t head = (size_t)(at - rewritten), nf = strlen(from), nt = strlen(to), len = strlen(rewritten);
+    char *text = malloc(len - nf + nt + 1);
+    cr_assert_not_null(text);
+    memcpy(text, rewritten, head);
+    memcpy(text + head, to, nt);
+    memcpy(text + head + nt, at + nf, len - head - nf + 1);
+    free(rewritten);
+    rewritten = text;
+    db = NULL;   /* the core database, if loaded, stays for the process */
+    cr_assert_eq(carddb_load_buffer(rewritten, strlen(rewritten), "core.json (rewritten)", &db, err, sizeof err), 0,
+                 "%s", err);
+}
+
 olverdict adv_start_decks(const char *hidden, const char *rules, const char *p1deck, const char *p2deck)
 {
     char err[2048], *text = header_text(hidden, rules, p1deck, p2deck);
@@ -171,4 +210,16 @@ void commit_of(const char *id, const char *nonce, char out[80])
     for (int i = 0; i < 32; i++)
         k += snprintf(out + k, 80 - (size_t)k, "%02x", h[i]);
     snprintf(out + k, 80 - (size_t)k, "\"}");
+}
+
+void select_committed(const char *by, const char *const ids[], int n, const char *nonce)
+{
+    char body[2048], c[80];
+    int k = snprintf(body, sizeof body, "\"type\":\"select\",\"by\":\"%s\",\"cards\":[", by);
+    for (int i = 0; i < n; i++) {
+        commit_of(ids[i], nonce, c);
+        k += snprintf(body + k, sizeof body - (size_t)k, "%s%s", i ? "," : "", c);
+    }
+    snprintf(body + k, sizeof body - (size_t)k, "]");
+    ok(body);
 }

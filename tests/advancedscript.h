@@ -9,6 +9,14 @@
  * returns the verdict.  Event bodies are JSON members without braces,
  * match and seq: "\"type\":\"end\",\"by\":\"p1\"".  The state is `st`;
  * `seq` is the next event's seq.
+ *
+ * adv_rewrite_card(id, from, to), called before adv_start(), plays the
+ * match with a card database that is fixtures/cards/core.json with one
+ * text rewritten in that card's "advanced" properties (the first `from`
+ * after them becomes `to`), for the selectors and values no core card has:
+ * adv_rewrite_card("cor-meltdown", "\"opp_monster\"", "\"monster\"").
+ * Calls add up; each test runs in its own process, so the next test starts
+ * from core.json again.
  */
 #ifndef ARBITER_TESTS_ADVANCEDSCRIPT_H
 #define ARBITER_TESTS_ADVANCEDSCRIPT_H
@@ -33,6 +41,7 @@ olverdict adv_start(const char *hidden, const char *rules);
 /* The same with the decks of two deck files (paths under the source tree). */
 olverdict adv_start_decks(const char *hidden, const char *rules, const char *p1deck, const char *p2deck);
 void adv_open(void);
+void adv_rewrite_card(const char *id, const char *from, const char *to);
 /* The header adv_start() plays, as JSON text (malloc'd). */
 char *adv_header_text(const char *hidden, const char *rules);
 /* The opening hands given as JSON lists of hrefs. */
@@ -51,5 +60,8 @@ void select_one(const char *by, const char *id);
 
 /* {"c": hex} for card id with the hex nonce, as openlog.md 6 defines it. */
 void commit_of(const char *id, const char *nonce, char out[80]);
+/* A legal selection by `by` of the n cards ids, each committed with the
+ * same nonce (commit mode). */
+void select_committed(const char *by, const char *const ids[], int n, const char *nonce);
 
 #endif

@@ -13,7 +13,8 @@
 # `all` or `check`.  COVERAGE_MIN_BRANCHES=N fails `make coverage` below N%.
 
 # (included after Makefile.am sets EXTRA_DIST)
-EXTRA_DIST += tests/coverage.sh tests/mutate.sh tests/mutants.py tests/MUTATION-snap.md tests/MUTATION-snap.notes
+EXTRA_DIST += tests/coverage.sh tests/mutate.sh tests/mutants.py tests/MUTATION-snap.md tests/MUTATION-snap.notes \
+	tests/MUTATION-advanced.md tests/MUTATION-advanced.notes
 
 COVERAGE_DIR = build-coverage
 MUTATE_DIR = build-mutate

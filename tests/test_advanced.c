@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "logformat/jtext.h"
 #include "logformat/olcodec.h"
 #include "tests/advancedscript.h"
 #include "verifiers/verifier.h"
@@ -167,23 +168,13 @@ Test(advanced, advanced_openlog_6_announced_reveal_needs_an_unused_copy)
 
 Test(advanced, advanced_openlog_commit_reveal_must_open_a_commitment)
 {
-    char c[5][80], body[1024];
-    const char *ids[5] = {"cor-ember-whelp", "cor-cinder-hound", "cor-kindle-fury", "cor-ember-drake", "cor-firewall"};
-    const char *nonce = "00112233445566778899aabbccddeeff";
+    static const char *const ids[5] = {"cor-ember-whelp", "cor-cinder-hound", "cor-kindle-fury", "cor-ember-drake",
+                                       "cor-firewall"};
+    static const char *const ids2[6] = {"obs-umbral-kitten", "obs-grave-bat", "obs-umbral-decoy", "obs-night-terror",
+                                        "obs-soul-siphon", "obs-veil-assassin"};
     adv_start("commit", NULL);
-    for (int i = 0; i < 5; i++)
-        commit_of(ids[i], nonce, c[i]);
-    snprintf(body, sizeof body, "\"type\":\"select\",\"by\":\"p1\",\"cards\":[%s,%s,%s,%s,%s]", c[0], c[1], c[2], c[3],
-             c[4]);
-    ok(body);
-    char p2[6][80];
-    const char *ids2[6] = {"obs-umbral-kitten", "obs-grave-bat", "obs-umbral-decoy", "obs-night-terror",
-                           "obs-soul-siphon", "obs-veil-assassin"};
-    for (int i = 0; i < 6; i++)
-        commit_of(ids2[i], nonce, p2[i]);
-    snprintf(body, sizeof body, "\"type\":\"select\",\"by\":\"p2\",\"cards\":[%s,%s,%s,%s,%s,%s]", p2[0], p2[1], p2[2],
-             p2[3], p2[4], p2[5]);
-    ok(body);
+    select_committed("p1", ids, 5, "00112233445566778899aabbccddeeff");
+    select_committed("p2", ids2, 6, "00112233445566778899aabbccddeeff");
     illegal("\"type\":\"summon\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-ember-whelp\","
             "\"nonce\":\"ffeeddccbbaa99887766554433221100\",\"position\":\"ap\",\"kind\":\"normal\"",
             "openlog:commit");
@@ -456,7 +447,9 @@ Test(advanced, advanced_A11_effect_selection_comes_first)
                   P2_OPEN);
     summon("p1", 0, "cor-ember-whelp", "ap");
     ok(SPELL("p1", "cor-stoke-the-forge", "[]"));
-    illegal(SPELL("p1", "cor-kindle-fury", "[{\"p\":\"p1\",\"s\":0}]"), "advanced:select.per_turn");
+    olverdict v = play(SPELL("p1", "cor-kindle-fury", "[{\"p\":\"p1\",\"s\":0}]"));
+    expect(v, OL_V_ILLEGAL, "advanced:select.per_turn");
+    cr_assert(strstr(v.msg, "select the 1 card an effect gave them"), "%s", v.msg);   /* singular */
     illegal(SELECT("p1", "[\"cor-forge-golem\",\"cor-forge-golem\"]"), "advanced:select.per_turn");
     ok(SELECT("p1", "[\"cor-forge-golem\"]"));
     ok(SPELL("p1", "cor-kindle-fury", "[{\"p\":\"p1\",\"s\":0}]"));
@@ -739,7 +732,9 @@ Test(advanced, advanced_A16_fizzled_attack_deals_nothing)
     illegal(ATTACK("p2", 0, "{\"p\":\"p1\",\"s\":0}"), "advanced:attack.once");
 }
 
-Test(advanced, advanced_A17_attacker_destroyed_by_counter)
+/* Player 2's first turn, Umbral Kitten facing Ember Whelp; p1 (the
+ * Coreon/Fluxion deck) holds Smolder Trap, which destroys an attacker. */
+static void smolder_trap_turn(void)
 {
     adv_start_decks("open", NULL, "fixtures/decks/advanced/legal-coreon-fluxion.json",
                     "fixtures/decks/advanced/legal-obscura-night.json");
@@ -749,6 +744,11 @@ Test(advanced, advanced_A17_attacker_destroyed_by_counter)
     end_turn("p1");
     select_one("p2", "obs-crypt-rat");
     summon("p2", 0, "obs-umbral-kitten", "ap");
+}
+
+Test(advanced, advanced_A17_attacker_destroyed_by_counter)
+{
+    smolder_trap_turn();
     ok(ATTACK("p2", 0, "{\"p\":\"p1\",\"s\":0}"));
     ok(COUNTER("p1", "cor-smolder-trap", "[]"));
     end_turn("p2");
@@ -824,4 +824,705 @@ Test(advanced, advanced_clock_shot)
     olverdict v = play_t("\"type\":\"end\",\"by\":\"p1\"", 1000000 + 46000);
     expect(v, OL_V_WARNING, "advanced:clock.shot");
     cr_assert(strstr(v.msg, "45 seconds"), "%s", v.msg);
+}
+
+/* ---- what the mutation run of advanced.c found untested (tests/MUTATION-advanced.md) --- */
+
+/* Player 1's second turn (the third), after the Selection Step: Ember Whelp
+ * (AP) faces Umbral Kitten in `pos`; the hands are the opening ones given. */
+static void third_turn(const char *rules, const char *p1cards, const char *p2cards, const char *pos)
+{
+    adv_start("open", rules);
+    adv_open_with(p1cards, p2cards);
+    summon("p1", 0, "cor-ember-whelp", "ap");
+    end_turn("p1");
+    select_one("p2", "obs-crypt-rat");
+    summon("p2", 0, "obs-umbral-kitten", pos);
+    end_turn("p2");
+    select_one("p1", "cor-forge-golem");
+}
+
+#define JUDGE_LOSS(p) "\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"game_loss\",\"player\":\"" p "\",\"text\":\"x\""
+
+/* The board of `st` as the judge sees it (sees both hands), or as one
+ * player does; the caller frees the text. */
+static char *board(int json, int sees_p1, int sees_p2)
+{
+    jtext t = {0};
+    openlog_sight sight = {{(uint8_t)sees_p1, (uint8_t)sees_p2}};
+    cr_assert_eq(json ? advanced_board_json(&st, &sight, &t) : advanced_board_words(&st, &sight, &t), 0);
+    cr_assert_not_null(t.buf);
+    return t.buf;
+}
+
+#define HAS(text, what) cr_assert(strstr((text), (what)), "want <%s> in:\n%s", (what), (text))
+#define HAS_NOT(text, what) cr_assert(!strstr((text), (what)), "do not want <%s> in:\n%s", (what), (text))
+
+/* advanced.md: "Player 1: selects 5 cards. Player 2: selects 6 cards." --
+ * and the verdict says which count was owed. */
+Test(advanced, advanced_select_opening_says_the_count_owed)
+{
+    adv_start("open", NULL);
+    olverdict v = play(SELECT("p1", P2_OPEN));
+    expect(v, OL_V_ILLEGAL, "advanced:select.opening");
+    cr_assert(strstr(v.msg, "Player 1 selects 5"), "%s", v.msg);
+    v = play(SELECT("p2", P1_OPEN));
+    expect(v, OL_V_ILLEGAL, "advanced:select.opening");
+    cr_assert(strstr(v.msg, "Player 2 selects 6"), "%s", v.msg);
+}
+
+/* verifier.h: the round is 0 before the opening hands, then one per pair
+ * of turns ("The turn ends and play passes to the opponent"). */
+Test(advanced, advanced_end_pass_a_round_is_two_turns)
+{
+    adv_start("open", NULL);
+    cr_assert_eq(advanced_verifier_ops.round(&st), 0);
+    adv_open();
+    cr_assert_eq(advanced_verifier_ops.round(&st), 1);
+    end_turn("p1");
+    cr_assert_eq(advanced_verifier_ops.round(&st), 1);
+    select_one("p2", "obs-crypt-rat");
+    end_turn("p2");
+    cr_assert_eq(advanced_verifier_ops.round(&st), 2);
+    select_one("p1", "cor-forge-golem");
+    end_turn("p1");
+    cr_assert_eq(advanced_verifier_ops.round(&st), 2);
+    select_one("p2", "obs-crypt-rat");
+    end_turn("p2");
+    cr_assert_eq(advanced_verifier_ops.round(&st), 3);
+}
+
+/* A concession before the opening hands ends the match with a winner (the
+ * verifier's finished(), which the daemon and the summary read). */
+Test(advanced, advanced_win_immediate_a_concession_before_the_opening_hands)
+{
+    int winner = -2;
+    adv_start("open", NULL);
+    cr_assert_eq(advanced_verifier_ops.finished(&st, &winner), 0);
+    cr_assert_eq(winner, -1);
+    ok("\"type\":\"concede\",\"by\":\"p2\"");
+    winner = -2;
+    cr_assert_eq(advanced_verifier_ops.finished(&st, &winner), 1);
+    cr_assert_eq(winner, 0, "p1 wins");
+    cr_assert_eq(advanced_verifier_ops.finished(&st, NULL), 1);
+    cr_assert_eq(st.step, ADV_OVER);
+    illegal(SELECT("p1", P1_OPEN), "advanced:win.immediate");
+}
+
+/* After a concession or a judge's game loss the game is over: the board
+ * says so as well as the verdicts. */
+Test(advanced, advanced_win_immediate_the_board_says_game_over)
+{
+    int winner = -2;
+    adv_start("open", NULL);
+    adv_open();
+    ok("\"type\":\"concede\",\"by\":\"p1\"");
+    cr_assert_eq(st.step, ADV_OVER);
+    cr_assert_eq(advanced_verifier_ops.finished(&st, &winner), 1);
+    cr_assert_eq(winner, 1);
+    char *b = board(1, 1, 1);
+    HAS(b, "\"step\":\"over\"");
+    HAS(b, "\"over\":true,\"winner\":\"p2\"");
+    free(b);
+
+    adv_start("open", NULL);
+    adv_open();
+    ok(JUDGE_LOSS("p2"));
+    cr_assert_eq(st.step, ADV_OVER);
+    cr_assert_eq(st.ol.winner, 0);
+    b = board(0, 1, 1);
+    HAS(b, "game over: p1 (carol)");
+    free(b);
+    illegal(SUMMON("p1", 0, "cor-ember-whelp", "ap"), "advanced:win.immediate");
+}
+
+/* A6: once the game is over nothing more resolves -- not even the attack
+ * whose window was open when the judge ruled a game loss, when the log
+ * then ends (A7 closes an open window only in a game still going on). */
+Test(advanced, advanced_A6_nothing_resolves_after_a_game_loss)
+{
+    two_turns("obs-crypt-rat", "ap");
+    ok(ATTACK("p2", 0, "{\"p\":\"p1\",\"s\":0}"));   /* Kitten 1500 against Whelp 1200 */
+    ok(JUDGE_LOSS("p2"));
+    advanced_silence(&st);
+    cr_assert(st.ol.over);
+    cr_assert_eq(st.ol.winner, 0);
+    cr_assert(st.side[0].zone[0].present, "no combat after the game ended");
+    cr_assert_eq(st.side[0].lp, 6000);
+    cr_assert_eq(st.side[0].lost, 0);
+}
+
+/* A7, the same log in a game still going on: the end of the log fights the
+ * attack. */
+Test(advanced, advanced_A7_the_end_of_the_log_closes_the_window)
+{
+    two_turns("obs-crypt-rat", "ap");
+    ok(ATTACK("p2", 0, "{\"p\":\"p1\",\"s\":0}"));
+    advanced_silence(&st);
+    cr_assert_eq(st.window, ADV_WIN_NONE);
+    cr_assert(!st.side[0].zone[0].present);
+    cr_assert_eq(st.side[0].lp, 5700);
+}
+
+/* openlog 6: the hand cards whose identity was never checked, per player
+ * (announced mode: every selected card, until it is revealed). */
+Test(advanced, advanced_openlog_6_unverified_hand_cards_are_counted)
+{
+    unsigned out[2] = {99, 99};
+    adv_start("announced", NULL);
+    adv_open_with("[null,null,null,null,null]", "[null,null,null,null,null,null]");
+    advanced_unverifiable(&st, out);
+    cr_assert_eq(out[0], 5);
+    cr_assert_eq(out[1], 6);
+    summon("p1", 0, "cor-ember-whelp", "ap");
+    out[0] = out[1] = 99;
+    advanced_unverifiable(&st, out);
+    cr_assert_eq(out[0], 4);
+    cr_assert_eq(out[1], 6);
+    adv_start("open", NULL);
+    adv_open();
+    out[0] = out[1] = 99;
+    advanced_unverifiable(&st, out);
+    cr_assert(out[0] == 0 && out[1] == 0, "open mode names every card");
+}
+
+/* openlog 7 (SPEC.md 7.2): Snap's active slot "a" is no Monster Zone,
+ * whether it is an attack's target, a card's target or a claimed defeat. */
+Test(advanced, advanced_openlog_7_snap_slot_in_a_target_or_a_claim)
+{
+    two_turns("obs-crypt-rat", "ap");
+    illegal(ATTACK("p2", 0, "{\"p\":\"p1\",\"s\":\"a\"}"), "openlog:7");
+    illegal(SPELL("p2", "obs-night-terror", "[{\"p\":\"p2\",\"s\":\"a\"}]"), "openlog:7");
+    illegal("\"type\":\"claim\",\"by\":\"table\",\"defeated\":[{\"p\":\"p1\",\"s\":\"a\"}]", "openlog:7");
+    illegal("\"type\":\"claim\",\"by\":\"table\",\"defeated\":[{\"p\":\"p1\",\"s\":0},{\"p\":\"p1\",\"s\":\"a\"}]",
+            "openlog:7");
+    ok(ATTACK("p2", 0, "{\"p\":\"p1\",\"s\":0}"));
+}
+
+/* openlog 7: an own_monster selector takes one of its player's monsters,
+ * not the opponent's, for Player 1 as for Player 2; the verdict says so. */
+Test(advanced, advanced_openlog_7_own_monster_selector_refuses_the_opponents)
+{
+    two_turns("obs-crypt-rat", "ap");
+    olverdict v = play(SPELL("p2", "obs-night-terror", "[{\"p\":\"p1\",\"s\":0}]"));
+    expect(v, OL_V_ILLEGAL, "openlog:7");
+    cr_assert(strstr(v.msg, "one of its player's monster"), "%s", v.msg);
+    end_turn("p2");
+    select_one("p1", "cor-forge-golem");
+    v = play(SPELL("p1", "cor-kindle-fury", "[{\"p\":\"p2\",\"s\":0}]"));   /* the Kitten is there */
+    expect(v, OL_V_ILLEGAL, "openlog:7");
+    cr_assert(strstr(v.msg, "one of its player's monster"), "%s", v.msg);
+    ok(SPELL("p1", "cor-kindle-fury", "[{\"p\":\"p1\",\"s\":0}]"));
+}
+
+/* openlog 7: an opp_monster selector takes an opponent's monster. */
+Test(advanced, advanced_openlog_7_opp_monster_selector_refuses_ones_own)
+{
+    third_turn(NULL, "[\"cor-ember-whelp\",\"cor-meltdown\",\"cor-kindle-fury\",\"cor-ember-drake\",\"cor-firewall\"]",
+               P2_OPEN, "ap");
+    olverdict v = play(SPELL("p1", "cor-meltdown", "[{\"p\":\"p1\",\"s\":0}]"));
+    expect(v, OL_V_ILLEGAL, "openlog:7");
+    cr_assert(strstr(v.msg, "an opponent's monster"), "%s", v.msg);
+    ok(SPELL("p1", "cor-meltdown", "[{\"p\":\"p2\",\"s\":0}]"));
+    ok(PASS("p2"));
+    cr_assert(!st.side[1].zone[0].present, "Meltdown destroyed the Kitten");
+    cr_assert_eq(st.side[1].lost, 1, "A15: destroyed by an effect is defeated");
+}
+
+/* openlog 7: a chain_link selector takes a Spell or Counter on the chain. */
+Test(advanced, advanced_openlog_7_a_chain_link_target_must_be_on_the_chain)
+{
+    third_turn(NULL, P1_OPEN,
+               "[\"obs-umbral-kitten\",\"obs-grave-bat\",\"obs-void-denial\",\"obs-night-terror\","
+               "\"obs-soul-siphon\",\"obs-veil-assassin\"]", "ap");
+    ok(SPELL("p1", "cor-kindle-fury", "[{\"p\":\"p1\",\"s\":0}]"));   /* seq 9 */
+    illegal(COUNTER("p2", "obs-void-denial", "[{\"seq\":8}]"), "openlog:7");
+    illegal(COUNTER("p2", "obs-void-denial", "[{\"p\":\"p1\",\"s\":0}]"), "openlog:7");
+    ok(COUNTER("p2", "obs-void-denial", "[{\"seq\":9}]"));
+}
+
+/* A2: a Counter played in the opponent's turn with no window open starts a
+ * chain of its own, which resolves when the one player who may answer in
+ * it passes; the Counter then goes to the Graveyard. */
+Test(advanced, advanced_A2_a_lone_counter_resolves_into_the_graveyard)
+{
+    third_turn(NULL, P1_OPEN,
+               "[\"obs-umbral-kitten\",\"obs-grave-bat\",\"obs-void-denial\",\"obs-night-terror\","
+               "\"obs-soul-siphon\",\"obs-veil-assassin\"]", "ap");
+    ok(COUNTER("p2", "obs-void-denial", "[]"));   /* A27: no chain link to name */
+    cr_assert_eq(st.window, ADV_WIN_COUNTER);
+    cr_assert_eq(st.n_chain, 1);
+    char *b = board(1, 1, 1);
+    HAS(b, "\"window\":\"counter\",\"chain\":[{\"seq\":9,\"player\":\"p2\",\"kind\":\"counter\","
+           "\"card\":\"obs-void-denial\"");
+    free(b);
+    illegal(PASS("p1"), "advanced:counter.timing");   /* A8: only the opponent answers */
+    ok(PASS("p2"));
+    cr_assert_eq(st.window, ADV_WIN_NONE);
+    cr_assert_eq(st.n_chain, 0);
+    cr_assert_eq(st.side[1].n_grave, 1);
+    cr_assert_str_eq(st.side[1].grave[0]->id, "obs-void-denial");
+}
+
+/* A23: the cap counts a player's Counters in one chain; the next chain
+ * starts from none, for either player. */
+Test(advanced, advanced_A23_the_cap_counts_one_chain)
+{
+    third_turn("\"chain_cap\":1",
+               "[\"cor-ember-whelp\",\"cor-searing-brand\",\"cor-kindle-fury\",\"cor-ember-drake\",\"cor-firewall\"]",
+               "[\"obs-umbral-kitten\",\"obs-dissonant-whisper\",\"obs-void-denial\",\"obs-night-terror\","
+               "\"obs-soul-siphon\",\"obs-veil-assassin\"]", "ap");
+    ok(SPELL("p1", "cor-kindle-fury", "[{\"p\":\"p1\",\"s\":0}]"));   /* seq 9 */
+    ok(COUNTER("p2", "obs-void-denial", "[{\"seq\":9}]"));
+    ok(PASS("p2"));
+    cr_assert_eq(st.chain_count[1], 0);
+    ok(SPELL("p1", "cor-searing-brand", "[]"));   /* seq 12 */
+    ok(COUNTER("p2", "obs-dissonant-whisper", "[{\"seq\":12}]"));
+    ok(PASS("p2"));
+    cr_assert_eq(st.side[1].lp, 6000, "Searing Brand was negated");
+    cr_assert_eq(st.side[0].zone[0].atk_mod, 0, "and so was Kindle Fury");
+}
+
+/* A22: a Counter that fizzles an attack, or acts on its attacker, needs an
+ * attack as much as one that acts on its defender. */
+Test(advanced, advanced_A22_fizzle_and_attacker_counters_need_an_attack)
+{
+    third_turn(NULL, P1_OPEN,
+               "[\"obs-umbral-kitten\",\"obs-grave-bat\",\"obs-dark-mirror\",\"obs-night-terror\","
+               "\"obs-soul-siphon\",\"obs-veil-assassin\"]",
+               "ap");
+    ok(SPELL("p1", "cor-kindle-fury", "[{\"p\":\"p1\",\"s\":0}]"));
+    illegal(COUNTER("p2", "obs-dark-mirror", "[]"), "advanced:A22");   /* fizzle */
+    ok(PASS("p2"));
+    smolder_trap_turn();
+    illegal(COUNTER("p1", "cor-smolder-trap", "[]"), "advanced:A22");   /* destroys the attacker */
+}
+
+/* advanced.md: "and meet the card’s printed condition" -- Nyxora's is at
+ * least 2 defeated monsters of the opponent: 2 is enough.  A3: a Prime
+ * Singular may attack in the turn it entered. */
+Test(advanced, advanced_singular_condition_opp_defeated_min_is_at_least)
+{
+    third_turn(NULL, P1_OPEN,
+               "[\"obs-umbral-kitten\",\"obs-grave-bat\",\"obs-nyxora-the-last-eclipse\","
+               "\"obs-night-terror\",\"obs-soul-siphon\",\"obs-veil-assassin\"]", "ap");
+    end_turn("p1");
+    select_one("p2", "obs-crypt-rat");
+    summon("p2", 1, "obs-grave-bat", "ap");
+    st.side[0].lost = 1;   /* p1's defeats: set, not played */
+    illegal("\"type\":\"prime\",\"by\":\"p2\",\"card\":\"obs-nyxora-the-last-eclipse\",\"slot\":2,"
+            "\"targets\":[{\"p\":\"p1\",\"s\":0}]",
+            "advanced:singular.condition");
+    st.side[0].lost = 2;
+    ok("\"type\":\"prime\",\"by\":\"p2\",\"card\":\"obs-nyxora-the-last-eclipse\",\"slot\":2,"
+       "\"targets\":[{\"p\":\"p1\",\"s\":0}]");
+    cr_assert(st.side[1].zone[2].present);
+    cr_assert(!st.side[0].zone[0].present, "its entry effect destroyed the Whelp");
+    /* A3: it attacks at once -- directly, p1 controlling no monster now */
+    ok(ATTACK("p2", 2, "{\"p\":\"p1\"}"));
+    end_turn("p2");
+    cr_assert_eq(st.side[0].lp, 2500, "Nyxora's 3500 ATK");
+}
+
+/* advanced.md: "Graveyard: all destroyed monsters and used cards." -- a
+ * discarded card goes there; A12: a discard only down to the limit, so
+ * none at it. */
+Test(advanced, advanced_A12_a_discard_goes_to_the_graveyard_and_stops_at_the_limit)
+{
+    adv_start("open", "\"hand_limit\":7,\"selection_rate\":2");
+    adv_open();
+    end_turn("p1");
+    ok(SELECT("p2", "[\"obs-crypt-rat\",\"obs-grave-bat\"]"));   /* 8 cards */
+    ok("\"type\":\"discard\",\"by\":\"p2\",\"card\":\"obs-crypt-rat\"");
+    cr_assert_eq(st.side[1].n_hand, 7);
+    cr_assert_eq(st.side[1].n_grave, 1);
+    cr_assert_str_eq(st.side[1].grave[0]->id, "obs-crypt-rat");
+    illegal("\"type\":\"discard\",\"by\":\"p2\",\"card\":\"obs-grave-bat\"", "advanced:end.hand_limit");
+    end_turn("p2");
+}
+
+/* A4: the stack a Prime Singular replaces goes to the Graveyard, whole,
+ * and is no defeat (A15). */
+Test(advanced, advanced_A4_the_replaced_stack_goes_to_the_graveyard)
+{
+    three_monsters();
+    end_turn("p1");
+    select_one("p2", "obs-crypt-rat");
+    end_turn("p2");
+    select_one("p1", "cor-ember-drake");
+    summon("p1", 2, "cor-magma-tortoise", "dp");
+    ok("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-ember-drake\"");   /* Whelp > Drake */
+    end_turn("p1");
+    select_one("p2", "obs-grave-bat");
+    end_turn("p2");
+    select_one("p1", "cor-forge-golem");
+    st.side[0].lp = 2000;   /* Corehart's printed condition (LP <= 2000): set, not played */
+    ok("\"type\":\"prime\",\"by\":\"p1\",\"card\":\"cor-corehart-the-molten-crown\",\"slot\":0,"
+       "\"targets\":[{\"p\":\"p2\",\"s\":0}]");
+    cr_assert(st.side[0].zone[0].present);
+    cr_assert_eq(st.side[0].zone[0].depth, 1);
+    cr_assert_eq(st.side[0].n_grave, 2);
+    cr_assert_str_eq(st.side[0].grave[0]->id, "cor-ember-whelp");
+    cr_assert_str_eq(st.side[0].grave[1]->id, "cor-ember-drake");
+    cr_assert_eq(st.side[0].lost, 0);
+    cr_assert_eq(st.side[1].lost, 1);
+}
+
+/* openlog 7: a `player` selector takes a player reference (no core card
+ * has one: Searing Brand is rewritten to choose its player). */
+Test(advanced, advanced_openlog_7_a_player_selector_takes_a_player)
+{
+    adv_rewrite_card("cor-searing-brand", "\"opponent\"", "\"player\"");
+    adv_start("open", NULL);
+    adv_open_with("[\"cor-ember-whelp\",\"cor-searing-brand\",\"cor-kindle-fury\",\"cor-ember-drake\",\"cor-firewall\"]",
+                  P2_OPEN);
+    summon("p1", 0, "cor-ember-whelp", "ap");
+    olverdict v = play(SPELL("p1", "cor-searing-brand", "[{\"p\":\"p1\",\"s\":0}]"));
+    expect(v, OL_V_ILLEGAL, "openlog:7");
+    cr_assert(strstr(v.msg, "must target a player"), "%s", v.msg);
+    illegal(SPELL("p1", "cor-searing-brand", "[]"), "openlog:7");
+    ok(SPELL("p1", "cor-searing-brand", "[{\"p\":\"p2\"}]"));
+    ok(PASS("p2"));
+    cr_assert_eq(st.side[1].lp, 5400);
+    cr_assert_eq(st.side[0].lp, 6000);
+}
+
+/* openlog 7: a `monster` selector takes a monster of either player (no
+ * core card has one: Meltdown is rewritten to choose any monster). */
+Test(advanced, advanced_openlog_7_a_monster_selector_takes_either_players)
+{
+    adv_rewrite_card("cor-meltdown", "\"opp_monster\"", "\"monster\"");
+    third_turn(NULL, "[\"cor-ember-whelp\",\"cor-meltdown\",\"cor-kindle-fury\",\"cor-ember-drake\",\"cor-firewall\"]",
+               P2_OPEN, "ap");
+    olverdict v = play(SPELL("p1", "cor-meltdown", "[{\"p\":\"p2\",\"s\":1}]"));
+    expect(v, OL_V_ILLEGAL, "openlog:7");
+    cr_assert(strstr(v.msg, "must target a monster on the field"), "%s", v.msg);
+    ok(SPELL("p1", "cor-meltdown", "[{\"p\":\"p2\",\"s\":0}]"));
+    ok(PASS("p2"));
+    cr_assert(!st.side[1].zone[0].present);
+    cr_assert(st.side[0].zone[0].present);
+}
+
+/* advanced.md: "ATK = DEF: no destruction." -- down to the smallest
+ * values (the Whelp rewritten to ATK 1, the Kitten to DEF 1). */
+Test(advanced, advanced_combat_ap_vs_dp_equal_destroys_nothing)
+{
+    adv_rewrite_card("cor-ember-whelp", "\"atk\": 1200", "\"atk\": 1");
+    adv_rewrite_card("obs-umbral-kitten", "\"def\": 900", "\"def\": 1");
+    two_turns("obs-crypt-rat", "dp");
+    end_turn("p2");
+    select_one("p1", "cor-forge-golem");
+    ok(ATTACK("p1", 0, "{\"p\":\"p2\",\"s\":0}"));
+    end_turn("p1");
+    cr_assert(st.side[1].zone[0].present, "ATK 1 = DEF 1: no destruction");
+    cr_assert(st.side[0].zone[0].present);
+    cr_assert_eq(st.side[0].lp, 6000);
+    cr_assert_eq(st.side[1].lp, 6000);
+}
+
+/* ---- the board (board.c): what a viewer and the judge are shown ------------------- */
+
+/* Before the opening hands, and for a header that starts no match. */
+Test(advanced, advanced_select_opening_board_before_the_first_turn)
+{
+    adv_start("open", NULL);
+    char *b = board(1, 1, 1);
+    HAS(b, "{\"round\":0,\"turn\":null,\"step\":\"setup\",\"window\":null,\"chain\":[],\"attack\":null,");
+    HAS(b, "\"over\":false,\"winner\":null}");
+    free(b);
+    b = board(0, 1, 1);
+    HAS(b, "setup: opening selections\nwindow: none\n");
+    HAS(b, "  zone 0     (empty)\n");
+    HAS(b, "  hand       0 cards\n  deck       40 cards\n  graveyard  0\n  defeated   0 monsters\n");
+    free(b);
+
+    adv_start_decks("open", NULL, "fixtures/decks/advanced/illegal-advanced_deck_size-39-cards.json",
+                    "fixtures/decks/advanced/legal-obscura-night.json");
+    b = board(1, 1, 1);
+    HAS(b, "\"over\":true,\"winner\":null}");
+    free(b);
+    b = board(0, 1, 1);
+    HAS(b, "game over: no winner\n");
+    free(b);
+}
+
+/* window.attack: the attack in progress on the board, and the Counters
+ * that answer it; then the fight, and what it leaves (a Counter's
+ * modifier until the end of the turn). */
+Test(advanced, advanced_window_attack_the_board_shows_the_attack_and_its_chain)
+{
+    third_turn(NULL, P1_OPEN,
+               "[\"obs-umbral-kitten\",\"obs-grave-bat\",\"obs-umbral-decoy\",\"obs-night-terror\","
+               "\"obs-soul-siphon\",\"obs-veil-assassin\"]",
+               "dp");   /* Kitten DEF 900 */
+    ok(ATTACK("p1", 0, "{\"p\":\"p2\",\"s\":0}"));   /* seq 9: Whelp ATK 1200 */
+    ok(COUNTER("p2", "obs-umbral-decoy", "[]"));     /* seq 10: the defender DEF +800 */
+    char *b = board(1, 1, 1);
+    HAS(b, "\"round\":2,\"turn\":\"p1\",\"step\":\"attack\",\"window\":\"attack\",\"chain\":[{\"seq\":10,"
+           "\"player\":\"p2\",\"kind\":\"counter\",\"card\":\"obs-umbral-decoy\",\"name\":\"Umbral Decoy\","
+           "\"negated\":false}],\"attack\":{\"attacker\":{\"player\":\"p1\",\"slot\":0},\"target\":{\"player\":"
+           "\"p2\",\"slot\":0},\"fizzled\":false}");
+    HAS(b, "{\"card\":\"cor-ember-whelp\",\"name\":\"Ember Whelp\",\"stack\":[\"cor-ember-whelp\"],\"position\":\"ap\","
+           "\"atk\":1200,\"def\":900,\"atk_mod\":0,\"def_mod\":0,\"attacked\":true,\"switched\":false,"
+           "\"evolved\":false}");
+    free(b);
+    b = board(0, 1, 1);
+    HAS(b, "round 2, p1 (carol) to play, Attack Phase\nwindow: attack\n"
+           "chain: 1. p2 Umbral Decoy (counter, seq 10)\n"
+           "attack: p1 Ember Whelp (zone 0) -> p2 Umbral Kitten (zone 0)\n");
+    HAS(b, "  zone 0     Ember Whelp  AP  ATK 1200 / DEF 900  (this turn: attacked)\n");
+    free(b);
+    ok(PASS("p1"));
+    ok(PASS("p2"));   /* the Decoy resolves, then the fight: 1200 against 1700 */
+    cr_assert(st.side[1].zone[0].present, "advanced.md: ATK < DEF: no destruction");
+    cr_assert_eq(st.side[1].lp, 6000);
+    cr_assert_eq(st.side[1].zone[0].def_mod, 800);
+    b = board(1, 1, 1);
+    HAS(b, "\"window\":null,\"chain\":[],\"attack\":null,");
+    HAS(b, "\"position\":\"dp\",\"atk\":1500,\"def\":900,\"atk_mod\":0,\"def_mod\":800,");
+    HAS(b, "\"graveyard\":[\"obs-umbral-decoy\"],\"lost\":0,");
+    free(b);
+    b = board(0, 1, 1);
+    HAS(b, "  zone 0     Umbral Kitten  DP  ATK 1500 / DEF 900 (+800)\n");
+    HAS(b, "  graveyard  1: Umbral Decoy\n");
+    HAS_NOT(b, "attack:");
+    free(b);
+    end_turn("p1");
+    cr_assert_eq(st.side[1].zone[0].def_mod, 0, "end.effects");
+}
+
+/* combat.direct on the board: the target is the player, no zone. */
+Test(advanced, advanced_attack_direct_the_board_names_the_player)
+{
+    two_turns("obs-crypt-rat", "ap");
+    ok(ATTACK("p2", 0, "{\"p\":\"p1\",\"s\":0}"));
+    end_turn("p2");   /* the Whelp is destroyed */
+    select_one("p1", "cor-forge-golem");
+    end_turn("p1");
+    select_one("p2", "obs-crypt-rat");
+    ok(ATTACK("p2", 0, "{\"p\":\"p1\"}"));
+    char *b = board(1, 1, 1);
+    HAS(b, "\"attack\":{\"attacker\":{\"player\":\"p2\",\"slot\":0},\"target\":{\"player\":\"p1\",\"slot\":null},"
+           "\"fizzled\":false}");
+    HAS(b, "\"graveyard\":[\"cor-ember-whelp\"],\"lost\":1,");
+    free(b);
+    b = board(0, 1, 1);
+    HAS(b, "attack: p2 Umbral Kitten (zone 0) -> p1 directly\n");
+    HAS(b, "  graveyard  1: Ember Whelp\n  defeated   1 monster\n");
+    free(b);
+}
+
+/* evolve.stack, A18: the evolved monster shows its whole stack, its
+ * position and the modifiers in force; a switched monster says so. */
+Test(advanced, advanced_evolve_stack_the_board_shows_the_stack_and_modifiers)
+{
+    adv_start("open", NULL);
+    adv_open();
+    summon("p1", 0, "cor-ember-whelp", "dp");
+    ok(SPELL("p1", "cor-kindle-fury", "[{\"p\":\"p1\",\"s\":0}]"));
+    char *b = board(0, 1, 1);
+    HAS(b, "round 1, p1 (carol) to play, Main Phase\nwindow: spell\nchain: 1. p1 Kindle Fury (spell, seq 4)\n");
+    free(b);
+    ok(PASS("p2"));
+    ok("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-ember-drake\"");
+    b = board(1, 1, 1);
+    HAS(b, "{\"card\":\"cor-ember-drake\",\"name\":\"Ember Drake\",\"stack\":[\"cor-ember-whelp\",\"cor-ember-drake\"],"
+           "\"position\":\"dp\",\"atk\":2100,\"def\":1600,\"atk_mod\":700,\"def_mod\":0,\"attacked\":false,"
+           "\"switched\":false,\"evolved\":true}");
+    free(b);
+    b = board(0, 1, 1);
+    HAS(b, "  zone 0     Ember Drake  DP  ATK 2100 (+700) / DEF 1600  stack: Ember Whelp > Ember Drake  "
+           "(this turn: evolved)\n");
+    free(b);
+    end_turn("p1");
+    select_one("p2", "obs-crypt-rat");
+    summon("p2", 0, "obs-umbral-kitten", "ap");
+    ok("\"type\":\"position\",\"by\":\"p2\",\"slot\":0");
+    b = board(0, 1, 1);
+    HAS(b, "  zone 0     Umbral Kitten  DP  ATK 1500 / DEF 900  (this turn: switched)\n");
+    HAS(b, "  zone 0     Ember Drake  DP  ATK 2100 / DEF 1600  stack: Ember Whelp > Ember Drake\n");
+    free(b);
+}
+
+/* openlog 9 through the board: a player sees their own hand (committed
+ * cards as such), never the opponent's; the judge sees both. */
+Test(advanced, advanced_openlog_6_the_board_shows_each_hand_to_its_player)
+{
+    static const char *const ids[5] = {"cor-ember-whelp", "cor-cinder-hound", "cor-kindle-fury", "cor-ember-drake",
+                                       "cor-firewall"};
+    adv_start("commit", NULL);
+    select_committed("p1", ids, 5, "00112233445566778899aabbccddeeff");
+    char *b = board(0, 1, 0);
+    HAS(b, "p1 (carol)  (you)  LP 6000\n");
+    HAS(b, "  hand       5 cards: 5 committed, not yet revealed\n");
+    HAS(b, "\np2 (dave)  LP 6000\n");
+    free(b);
+    b = board(1, 1, 0);
+    HAS(b, "\"hand\":{\"count\":5,\"cards\":[\"committed\",\"committed\",\"committed\",\"committed\",\"committed\"]}");
+    free(b);
+    b = board(1, 0, 1);
+    HAS(b, "\"hand\":{\"count\":5,\"cards\":[null,null,null,null,null]}");
+    free(b);
+    b = board(0, 0, 1);
+    HAS(b, "  hand       5 cards\n");
+    HAS_NOT(b, "committed");
+    free(b);
+
+    adv_start("announced", NULL);
+    adv_open_with("[null,null,null,null,null]", "[null,null,null,null,null,null]");
+    summon("p1", 0, "cor-ember-whelp", "ap");
+    b = board(0, 1, 1);
+    HAS(b, "  hand       4 cards: 4 unknown\n");
+    HAS(b, "  hand       6 cards: 6 unknown\n");
+    free(b);
+
+    adv_start("open", NULL);
+    adv_open();
+    b = board(0, 1, 1);
+    HAS(b, "  hand       5 cards: Ember Whelp, Cinder Hound, Kindle Fury, Ember Drake, Firewall\n");
+    free(b);
+}
+
+/* A11 and A14 on the board: a pending selection, and a Selection Step
+ * prevented, for the player they concern. */
+Test(advanced, advanced_select_prevented_the_board_shows_what_is_pending)
+{
+    adv_start("open", NULL);
+    adv_open_with("[\"cor-ember-whelp\",\"cor-heat-haze\",\"cor-stoke-the-forge\",\"cor-ember-drake\",\"cor-firewall\"]",
+                  P2_OPEN);
+    summon("p1", 0, "cor-ember-whelp", "ap");
+    ok(SPELL("p1", "cor-stoke-the-forge", "[]"));
+    ok(PASS("p2"));
+    char *b = board(1, 1, 1);
+    HAS(b, "\"pending\":{\"select\":1,\"selection_prevented\":false}");
+    free(b);
+    b = board(0, 1, 1);
+    HAS(b, "  pending    select 1 card\n");
+    free(b);
+    ok(SELECT("p1", "[\"cor-forge-golem\"]"));
+    ok(SPELL("p1", "cor-heat-haze", "[]"));
+    ok(PASS("p2"));
+    b = board(1, 1, 1);
+    HAS(b, "\"p2\":{\"name\":\"dave\"");
+    HAS(b, "\"pending\":{\"select\":0,\"selection_prevented\":true}}},\"over\"");
+    free(b);
+    end_turn("p1");
+    b = board(1, 1, 1);
+    HAS(b, "\"pending\":{\"select\":0,\"selection_prevented\":true}}},\"over\"");   /* p2's turn, no Selection Step */
+    HAS(b, "\"step\":\"main\"");
+    free(b);
+    end_turn("p2");
+    b = board(1, 1, 1);
+    HAS_NOT(b, "\"selection_prevented\":true");
+    free(b);
+}
+
+/* ---- more of the rules the coverage run found unexercised ------------------------- */
+
+/* advanced.md: "if you cannot select a card, the game continues" -- a turn
+ * begun with an empty deck has no Selection Step (A10). */
+Test(advanced, advanced_win_no_deck_out_an_empty_deck_skips_the_selection_step)
+{
+    adv_start("open", NULL);
+    adv_open();
+    st.side[1].deck_left = 0;   /* p2's deck selected to the end: set, not played */
+    end_turn("p1");
+    cr_assert_eq(st.step, ADV_MAIN);
+    illegal(SELECT("p2", "[\"obs-crypt-rat\"]"), "advanced:win.no_deck_out");
+    summon("p2", 0, "obs-umbral-kitten", "ap");
+}
+
+/* A10: selection_rate cards, fewer only when the deck holds fewer. */
+Test(advanced, advanced_A10_fewer_only_when_the_deck_holds_fewer)
+{
+    adv_start("open", "\"selection_rate\":2");
+    adv_open();
+    st.side[1].deck_left = 1;   /* set, not played */
+    end_turn("p1");
+    cr_assert_eq(st.step, ADV_SELECT);
+    illegal(SELECT("p2", "[\"obs-crypt-rat\",\"obs-crypt-rat\"]"), "advanced:win.no_deck_out");
+    ok(SELECT("p2", "[\"obs-crypt-rat\"]"));
+    cr_assert_eq(st.side[1].deck_left, 0);
+    cr_assert_eq(st.step, ADV_MAIN);
+}
+
+/* A7: a pass outside a window changes nothing; a judge's note neither
+ * closes a window nor ends anything. */
+Test(advanced, advanced_A7_a_pass_outside_a_window_changes_nothing)
+{
+    adv_start("open", NULL);
+    adv_open();
+    summon("p1", 0, "cor-ember-whelp", "ap");
+    ok(PASS("p2"));
+    ok(PASS("p1"));
+    cr_assert_eq(st.window, ADV_WIN_NONE);
+    cr_assert_eq(st.step, ADV_MAIN);
+    ok(SPELL("p1", "cor-kindle-fury", "[{\"p\":\"p1\",\"s\":0}]"));
+    ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"note\",\"text\":\"a question at the table\"");
+    cr_assert_eq(st.window, ADV_WIN_SPELL, "a ruling answers no window");
+    cr_assert(!st.ol.over);
+    cr_assert_eq(st.step, ADV_MAIN);
+    ok(PASS("p2"));
+    cr_assert_eq(st.side[0].zone[0].atk_mod, 700);
+}
+
+/* A22 in a direct attack: a Counter acting on the defender may be played in
+ * the attack's window, and with no defending monster it does nothing; the
+ * damage is the attacker's ATK (combat.direct). */
+Test(advanced, advanced_combat_direct_a_defender_counter_does_nothing)
+{
+    two_turns("obs-crypt-rat", "ap");
+    ok(ATTACK("p2", 0, "{\"p\":\"p1\",\"s\":0}"));
+    end_turn("p2");   /* the Whelp is destroyed: p1 at 5700 */
+    select_one("p1", "cor-forge-golem");
+    end_turn("p1");
+    select_one("p2", "obs-crypt-rat");
+    ok(ATTACK("p2", 0, "{\"p\":\"p1\"}"));
+    ok(COUNTER("p2", "obs-umbral-decoy", "[]"));   /* A8: both players answer an attack */
+    ok(PASS("p1"));
+    ok(PASS("p2"));
+    cr_assert_eq(st.side[0].lp, 4200);
+    cr_assert_eq(st.side[1].zone[0].def_mod, 0);
+    cr_assert_str_eq(st.side[1].grave[0]->id, "obs-umbral-decoy");
+}
+
+/* A4: the Prime Singular names one of the match's Monster Zones. */
+Test(advanced, advanced_singular_entry_a_slot_past_the_monster_zones)
+{
+    adv_start("open", "\"monster_zones\":5,\"starting_lp\":1000");
+    adv_open_with("[\"cor-ember-whelp\",\"cor-cinder-hound\",\"cor-magma-tortoise\",\"cor-corehart-the-molten-crown\","
+                  "\"cor-firewall\"]",
+                  P2_OPEN);
+    summon("p1", 0, "cor-ember-whelp", "ap");
+    end_turn("p1");
+    select_one("p2", "obs-crypt-rat");
+    end_turn("p2");
+    select_one("p1", "cor-forge-golem");
+    summon("p1", 1, "cor-cinder-hound", "ap");
+    olverdict v = play("\"type\":\"prime\",\"by\":\"p1\",\"card\":\"cor-corehart-the-molten-crown\",\"slot\":5,"
+                       "\"targets\":[]");
+    expect(v, OL_V_ILLEGAL, "advanced:singular.entry");
+    cr_assert(strstr(v.msg, "5 Monster Zones"), "%s", v.msg);
+    ok("\"type\":\"prime\",\"by\":\"p1\",\"card\":\"cor-corehart-the-molten-crown\",\"slot\":4,\"targets\":[]");
+    cr_assert(st.side[0].zone[4].present);
+}
+
+/* evolve.next_stage: nothing follows a Prime Evolution, the third stage. */
+Test(advanced, advanced_evolve_next_stage_nothing_follows_a_prime_evolution)
+{
+    adv_start("open", NULL);
+    adv_open();
+    summon("p1", 0, "cor-ember-whelp", "ap");
+    ok("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-ember-drake\"");
+    end_turn("p1");
+    select_one("p2", "obs-crypt-rat");
+    end_turn("p2");
+    select_one("p1", "cor-ember-sovereign");
+    ok("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-ember-sovereign\",\"targets\":[]");
+    cr_assert_eq(st.side[0].zone[0].depth, 3);
+    end_turn("p1");
+    select_one("p2", "obs-crypt-rat");
+    end_turn("p2");
+    select_one("p1", "cor-forge-golem");
+    illegal("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-cinder-hound\"", "advanced:evolve.next_stage");
 }
