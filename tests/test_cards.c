@@ -489,3 +489,397 @@ Test(carddb, default_path)
     unsetenv("ARBITER_CARDS");
     cr_assert(strstr(carddb_default_path(), "core.json"));
 }
+
+/* ---- Every refusal of cards_finish(), one card at a time ---------------------
+ *
+ * cards.h: cards_finish() checks every card against its kind, every effect
+ * against the primitive table and every line, and writes one sentence per
+ * problem.  Each case below breaks exactly one thing on an otherwise valid
+ * card and must get exactly that sentence, and nothing else.  Most cannot
+ * come out of the JSON loader (it refuses an unknown name before a struct
+ * exists), but cards_add() is public and the checks are the database's own. */
+
+/* A minimal valid Support of `kind` (select 1 in every format). */
+static card make_support(const char *id, const char *name, card_kind kind)
+{
+    card c;
+    card_effect fx = {FX_SELECT, TGT_CONTROLLER, 1};
+    memset(&c, 0, sizeof c);
+    snprintf(c.id, sizeof c.id, "%s", id);
+    snprintf(c.name, sizeof c.name, "%s", name);
+    c.kind = kind;
+    c.cls = CLASS_FLUXION;
+    c.snap.effects[0] = c.advanced.effects[0] = c.master.effects[0] = fx;
+    c.snap.n_effects = c.advanced.n_effects = c.master.n_effects = 1;
+    return c;
+}
+
+/* cards_finish() on a database of the `n` cards must refuse it with the
+ * one problem `msg` on card `id`. */
+static void only_problem(const card *c, size_t n, const char *id, const char *msg)
+{
+    cards *db = cards_new("t", "1");
+    cards_problem p[8];
+    size_t count = 99;
+    for (size_t i = 0; i < n; i++)
+        cr_assert_eq(cards_add(db, &c[i]), CARDS_OK, "%s", c[i].id);
+    cr_assert_eq(cards_finish(db, p, 8, &count), CARDS_EINVALID, "expected: %s", msg);
+    cr_assert_eq(count, 1, "expected only \"%s\", got %zu problems, the first \"%s\"", msg, count,
+                 p[0].msg);
+    cr_assert_str_eq(p[0].id, id);
+    cr_assert_str_eq(p[0].msg, msg);
+    cards_destroy(&db);
+}
+
+#define ONLY(card_, msg_) do { card c1_ = (card_); only_problem(&c1_, 1, c1_.id, (msg_)); } while (0)
+
+Test(cards, a_valid_monster_and_supports_pass)
+{
+    cards *db = cards_new("t", "1");
+    card c[3] = {make_monster("flx-m", "M", CARD_MONSTER, "", 0),
+                 make_support("flx-s", "S", CARD_SPELL), make_support("flx-k", "K", CARD_COUNTER)};
+    size_t n = 99;
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(cards_add(db, &c[i]), CARDS_OK);
+    cr_assert_eq(cards_finish(db, NULL, 0, &n), CARDS_OK);
+    cr_assert_eq(n, 0);
+    /* Sealed: finishing again changes nothing, adding is refused. */
+    cr_assert_eq(cards_finish(db, NULL, 0, &n), CARDS_OK);
+    cr_assert_eq(cards_add(db, &c[0]), CARDS_ESEALED);
+    cards_destroy(&db);
+}
+
+Test(cards, an_empty_database_is_refused)
+{
+    cards *db = cards_new(NULL, "");
+    cards_problem p[2];
+    size_t n = 0;
+    cr_assert_str_eq(cards_set(db), "");
+    cr_assert_str_eq(cards_version(db), "");
+    cr_assert_eq(cards_finish(db, p, 2, &n), CARDS_EINVALID);
+    cr_assert_eq(n, 1);
+    cr_assert_str_eq(p[0].id, "", "a problem of the database as a whole names no card");
+    cr_assert_str_eq(p[0].msg, "the database has no cards");
+    cards_destroy(&db);
+}
+
+Test(cards, identity_and_line_refusals)
+{
+    card c = make_monster("flx-m", "", CARD_MONSTER, "", 0);
+    ONLY(c, "has no name");
+    c = make_monster("flx-e", "E", CARD_EVOLUTION, "", 0);
+    c.snap.imp = 2000;
+    ONLY(c, "kind \"evolution\" needs an evolution line");
+    c = make_monster("flx-m", "M", CARD_MONSTER, "", 2);
+    ONLY(c, "stage 2 without an evolution line");
+    c = make_support("flx-s", "S", CARD_SPELL);
+    snprintf(c.line, sizeof c.line, "flx-l");
+    c.stage = 1;
+    ONLY(c, "kind \"spell\" cannot belong to an evolution line (line \"flx-l\")");
+    c = make_monster("flx-m", "M", CARD_MONSTER, "flx-l", 2);
+    ONLY(c, "kind \"monster\" is stage 1 of its line, not 2");
+    card two[2] = {make_monster("flx-a1", "A1", CARD_MONSTER, "flx-a", 1),
+                   make_monster("flx-a2", "A2", CARD_EVOLUTION, "flx-a", 2)};
+    card dup[3] = {two[0], two[1], make_monster("flx-a2b", "A2 again", CARD_EVOLUTION, "flx-a", 2)};
+    only_problem(dup, 3, "flx-a2b", "line \"flx-a\" has two stage 2 cards (also card \"flx-a2\")");
+    /* Two nameless cards: each has no name, neither is a duplicate name. */
+    card nameless[2] = {make_monster("flx-x", "", CARD_MONSTER, "", 0),
+                        make_monster("flx-y", "", CARD_MONSTER, "", 0)};
+    cards *db = cards_new("t", "1");
+    cards_problem p[4];
+    size_t n = 0;
+    cr_assert_eq(cards_add(db, &nameless[0]), CARDS_OK);
+    cr_assert_eq(cards_add(db, &nameless[1]), CARDS_OK);
+    cr_assert_eq(cards_finish(db, p, 4, &n), CARDS_EINVALID);
+    cr_assert_eq(n, 2);
+    cr_assert_str_eq(p[0].msg, "has no name");
+    cr_assert_str_eq(p[1].msg, "has no name");
+    cards_destroy(&db);
+}
+
+Test(cards, snap_refusals)
+{
+    card c = make_monster("flx-m", "M", CARD_MONSTER, "", 0);
+    c.snap.imp = 99;
+    ONLY(c, "snap.imp 99 is out of range 100..20000");
+    c.snap.imp = 20001;
+    ONLY(c, "snap.imp 20001 is out of range 100..20000");
+    c = make_monster("flx-m", "M", CARD_MONSTER, "", 0);
+    c.snap.n_effects = 1;
+    c.snap.effects[0] = (card_effect){FX_SELECT, TGT_CONTROLLER, 1};
+    ONLY(c, "snap.effects is not allowed on kind \"monster\" (use triggers)");
+    c = make_support("flx-s", "S", CARD_SPELL);
+    c.snap.imp = 1000;
+    ONLY(c, "snap.imp is not allowed on kind \"spell\"");
+    c = make_support("flx-s", "S", CARD_SPELL);
+    c.snap.n_triggers = 1;
+    c.snap.triggers[0] = (snap_trigger){TRIG_ON_ENTRY, 1, {{FX_SELECT, TGT_CONTROLLER, 1}}};
+    ONLY(c, "snap.triggers is not allowed on kind \"spell\"");
+    c = make_support("flx-s", "S", CARD_SPELL);
+    c.snap.n_effects = 0;
+    ONLY(c, "snap.effects: needs at least one effect");
+    c.snap.n_effects = CARD_MAX_EFFECTS + 1;
+    ONLY(c, "snap.effects: more than 4 effects");
+    /* keywords */
+    c = make_monster("flx-m", "M", CARD_MONSTER, "", 0);
+    c.snap.keywords = 1u << 7;
+    ONLY(c, "snap.keywords: unknown keyword bits");
+    c.snap.keywords = KW_RESONANCE;
+    ONLY(c, "snap.keywords: \"resonance\" is only for counters");
+    c = make_support("flx-s", "S", CARD_SPELL);
+    c.snap.keywords = KW_BLOCKER;
+    ONLY(c, "snap.keywords: \"blocker\" is only for monsters");
+    c = make_monster("flx-m", "M", CARD_MONSTER, "", 0);
+    c.snap.keywords = KW_SWAP;
+    ONLY(c, "snap.keywords: \"swap\" needs a trigger with a \"swap\" effect on \"self\"");
+    /* A swap on the bench is not a swap on self. */
+    c.snap.n_triggers = 1;
+    c.snap.triggers[0] = (snap_trigger){TRIG_ON_ENTRY, 2, {{FX_SELECT, TGT_CONTROLLER, 1},
+                                                           {FX_SWAP, TGT_OWN_BENCH, 0}}};
+    ONLY(c, "snap.keywords: \"swap\" needs a trigger with a \"swap\" effect on \"self\"");
+    c.snap.triggers[0].effects[1].target = TGT_SELF;
+    card ok = c;
+    cards *db = cards_new("t", "1");
+    cr_assert_eq(cards_add(db, &ok), CARDS_OK);
+    cr_assert_eq(cards_finish(db, NULL, 0, NULL), CARDS_OK, "swap keyword with a swap on self");
+    cards_destroy(&db);
+    c.snap.keywords = 0;
+    ONLY(c, "snap.triggers[0].effects[1]: a \"swap\" on \"self\" needs the \"swap\" keyword");
+    /* triggers */
+    c = make_monster("flx-m", "M", CARD_MONSTER, "", 0);
+    c.snap.n_triggers = CARD_MAX_TRIGGERS + 1;
+    ONLY(c, "snap.triggers: more than 4 triggers");
+    c.snap.n_triggers = 1;
+    c.snap.triggers[0] = (snap_trigger){TRIG_WHEN_COUNT, 1, {{FX_SELECT, TGT_CONTROLLER, 1}}};
+    ONLY(c, "snap.triggers[0]: unknown trigger timing #2");
+    c.snap.triggers[0].when = (trigger_when)-1;
+    ONLY(c, "snap.triggers[0]: unknown trigger timing #-1");
+    card e[2] = {make_monster("flx-a1", "A1", CARD_MONSTER, "flx-a", 1),
+                 make_monster("flx-a2", "A2", CARD_EVOLUTION, "flx-a", 2)};
+    e[1].snap.n_triggers = 1;
+    e[1].snap.triggers[0] = (snap_trigger){TRIG_ON_REVEAL, 1, {{FX_SELECT, TGT_CONTROLLER, 1}}};
+    only_problem(e, 2, "flx-a2", "snap.triggers[0]: only a monster can have an \"on_reveal\" trigger "
+                                 "(kind \"evolution\" is never flipped)");
+    /* condition on a card that is not a Prime Singular */
+    c = make_monster("flx-m", "M", CARD_MONSTER, "", 0);
+    c.snap.condition = (card_condition){COND_OWN_DEFEATED_MIN, 2};
+    ONLY(c, "snap.condition is only for a prime_singular");
+    c.snap.condition = (card_condition){COND_NONE, 1};
+    ONLY(c, "snap.condition is only for a prime_singular");
+}
+
+Test(cards, effect_refusals)
+{
+    card c = make_support("flx-s", "S", CARD_SPELL);
+    c.snap.effects[0].op = FX_OP_COUNT;
+    ONLY(c, "snap.effects[0]: unknown effect primitive #20");
+    c = make_support("flx-s", "S", CARD_SPELL);
+    c.snap.effects[0] = (card_effect){FX_SELECT, TGT_COUNT, 1};
+    ONLY(c, "snap.effects[0]: unknown target #17");
+    /* opp_bench is a Snap selector: an Advanced destroy may not name it... */
+    c = make_support("flx-s", "S", CARD_SPELL);
+    c.advanced.effects[0] = (card_effect){FX_DESTROY, TGT_OPP_BENCH, 0};
+    ONLY(c, "advanced.effects[0]: target \"opp_bench\" is not used in advanced");
+    /* ...and the combat selectors exist only while a counter can be played. */
+    c = make_support("flx-s", "S", CARD_SPELL);
+    c.snap.effects[0] = (card_effect){FX_IMP, TGT_ATTACKER, 500};
+    ONLY(c, "snap.effects[0]: target \"attacker\" is not allowed in spell effects");
+    c = make_support("flx-s", "S", CARD_SPELL);
+    c.snap.effects[0] = (card_effect){FX_DESTROY, TGT_OPP_MONSTER, 3};
+    ONLY(c, "snap.effects[0]: effect primitive \"destroy\" takes no amount");
+    c = make_support("flx-s", "S", CARD_SPELL);
+    c.snap.effects[0] = (card_effect){FX_SELECT, TGT_CONTROLLER, 6};
+    ONLY(c, "snap.effects[0]: amount 6 of \"select\" is out of range 1..5");
+    c.snap.effects[0] = (card_effect){FX_IMP, TGT_OWN_MONSTER, -10001};
+    ONLY(c, "snap.effects[0]: amount -10001 of \"imp\" is out of range -10000..10000");
+    c = make_support("flx-s", "S", CARD_SPELL);
+    c.master.effects[0] = (card_effect){FX_MANA_ADD, TGT_CONTROLLER, 0};
+    ONLY(c, "master.effects[0]: effect primitive \"mana_add\" needs a nonzero amount");
+    /* Only Prime cards carry effects, applied on entry. */
+    c = make_monster("flx-m", "M", CARD_MONSTER, "", 0);
+    c.advanced.n_effects = 1;
+    c.advanced.effects[0] = (card_effect){FX_LP_GAIN, TGT_CONTROLLER, 500};
+    ONLY(c, "advanced.effects is only for prime cards and supports, not kind \"monster\"");
+    c = make_monster("flx-p", "P", CARD_PRIME_SINGULAR, "", 0);
+    c.advanced.n_effects = 1;
+    c.advanced.effects[0] = (card_effect){FX_LP_GAIN, TGT_CONTROLLER, 500};
+    c.master.n_effects = 1;
+    c.master.effects[0] = (card_effect){FX_FIZZLE, TGT_NONE, 0};
+    ONLY(c, "master.effects[0]: effect primitive \"fizzle\" is not allowed in entry effects");
+}
+
+Test(cards, condition_refusals)
+{
+    card c = make_monster("flx-p", "P", CARD_PRIME_SINGULAR, "", 0);
+    c.snap.condition = (card_condition){COND_COUNT, 0};
+    ONLY(c, "snap.condition: unknown condition #7");
+    c.snap.condition = (card_condition){COND_LP_MAX, 1000};
+    ONLY(c, "snap.condition: condition \"lp_max\" is not used in snap");
+    c.snap.condition = (card_condition){COND_NONE, 0};
+    c.master.condition = (card_condition){COND_ONCE_PER_GAME, 0};
+    ONLY(c, "master.condition: condition \"once_per_game\" is only for attacks");
+    c.master.condition = (card_condition){COND_NONE, 2};
+    ONLY(c, "master.condition: condition \"none\" takes no amount");
+    c.master.condition = (card_condition){COND_OWN_FIELD_MAX, 8};
+    ONLY(c, "master.condition: amount 8 of condition \"own_field_max\" is out of range 0..7");
+    c.master.condition = (card_condition){COND_OWN_FIELD_MAX, 0};
+    card ok = c;
+    cards *db = cards_new("t", "1");
+    cr_assert_eq(cards_add(db, &ok), CARDS_OK);
+    cr_assert_eq(cards_finish(db, NULL, 0, NULL), CARDS_OK, "own_field_max 0 is in range");
+    cards_destroy(&db);
+    /* A Master attack's condition is checked where attacks are. */
+    c = make_monster("flx-m", "M", CARD_MONSTER, "", 0);
+    c.master.attacks[0].condition = (card_condition){COND_CLASS_MANA_MIN, 21};
+    ONLY(c, "master.attacks[0].condition: amount 21 of condition \"class_mana_min\" is out of range 1..20");
+}
+
+Test(cards, advanced_and_master_refusals)
+{
+    card c = make_monster("flx-m", "M", CARD_MONSTER, "", 0);
+    c.advanced.atk = -1;
+    ONLY(c, "advanced.atk -1 is out of range 0..10000");
+    c = make_monster("flx-m", "M", CARD_MONSTER, "", 0);
+    c.advanced.def = 10001;
+    ONLY(c, "advanced.def 10001 is out of range 0..10000");
+    c = make_monster("flx-m", "M", CARD_MONSTER, "", 0);
+    c.advanced.level = 13;
+    ONLY(c, "advanced.level 13 is out of range 1..12");
+    c = make_monster("flx-m", "M", CARD_MONSTER, "", 0);
+    c.master.level = 0;
+    ONLY(c, "master.level 0 is out of range 1..12");
+    c = make_support("flx-s", "S", CARD_SPELL);
+    c.advanced.def = 100;
+    ONLY(c, "advanced.atk and advanced.def are not allowed on kind \"spell\"");
+    c = make_support("flx-s", "S", CARD_COUNTER);
+    c.advanced.level = 2;
+    ONLY(c, "advanced.level is not allowed on kind \"counter\"");
+    c = make_support("flx-s", "S", CARD_SPELL);
+    c.master.def = 100;
+    ONLY(c, "master.def is not allowed on kind \"spell\"");
+    c = make_support("flx-s", "S", CARD_SPELL);
+    c.master.n_attacks = 1;
+    ONLY(c, "master.attacks is not allowed on kind \"spell\"");
+    c = make_support("flx-s", "S", CARD_SPELL);
+    c.master.cost.by_class[CLASS_OBSCURA] = 11;
+    ONLY(c, "master.cost.obscura 11 is out of range 0..10");
+    c = make_support("flx-s", "S", CARD_SPELL);
+    c.master.cost.any = 11;
+    ONLY(c, "master.cost.any 11 is out of range 0..10");
+    c = make_monster("flx-m", "M", CARD_MONSTER, "", 0);
+    c.master.def = 20001;
+    ONLY(c, "master.def 20001 is out of range 0..20000");
+    c = make_monster("flx-m", "M", CARD_MONSTER, "", 0);
+    c.master.n_attacks = 0;
+    ONLY(c, "master.attacks: kind \"monster\" needs 1 to 4 attacks, not 0");
+    c = make_monster("flx-m", "M", CARD_MONSTER, "", 0);
+    for (int i = 1; i < CARD_MAX_ATTACKS; i++)
+        c.master.attacks[i] = c.master.attacks[0];
+    c.master.n_attacks = CARD_MAX_ATTACKS + 1;
+    ONLY(c, "master.attacks: kind \"monster\" needs 1 to 4 attacks, not 5");
+    c = make_monster("flx-m", "M", CARD_MONSTER, "", 0);
+    c.master.attacks[0].name[0] = '\0';
+    ONLY(c, "master.attacks[0].name is empty");
+    memset(c.master.attacks[0].name, 'x', sizeof c.master.attacks[0].name);
+    ONLY(c, "master.attacks[0].name is empty");
+    c = make_monster("flx-m", "M", CARD_MONSTER, "", 0);
+    c.master.attacks[0].cost.any = 12;
+    ONLY(c, "master.attacks[0].cost.any 12 is out of range 0..10");
+    c = make_monster("flx-m", "M", CARD_MONSTER, "", 0);
+    c.master.attacks[0].n_effects = 0;
+    ONLY(c, "master.attacks[0].effects: needs at least one effect");
+}
+
+/* cards_add() refuses what it cannot store: unterminated strings, kinds and
+ * classes outside their enums, ids outside [A-Za-z0-9._-]. */
+Test(cards, add_refuses_malformed_structs)
+{
+    cards *db = cards_new("t", "1");
+    card c = make_monster("flx-m", "M", CARD_MONSTER, "", 0);
+    memset(c.name, 'n', sizeof c.name);
+    cr_assert_eq(cards_add(db, &c), CARDS_EARG, "unterminated name");
+    c = make_monster("flx-m", "M", CARD_MONSTER, "", 0);
+    memset(c.line, 'l', sizeof c.line);
+    cr_assert_eq(cards_add(db, &c), CARDS_EARG, "unterminated line");
+    c = make_monster("flx-m", "M", (card_kind)-1, "", 0);
+    cr_assert_eq(cards_add(db, &c), CARDS_EARG, "negative kind");
+    c = make_monster("flx-m", "M", CARD_MONSTER, "", 0);
+    c.cls = (card_class)-1;
+    cr_assert_eq(cards_add(db, &c), CARDS_EARG, "negative class");
+    c.cls = CLASS_COUNT;
+    cr_assert_eq(cards_add(db, &c), CARDS_EARG, "class past the last");
+    cr_assert_eq(cards_count(db), 0);
+    c = make_monster("Flx_M.9-z", "M", CARD_MONSTER, "", 0);
+    cr_assert_eq(cards_add(db, &c), CARDS_OK, "upper case, digits, '.', '_' and '-' are id characters");
+    cr_assert_null(cards_find(db, NULL));
+    cards_destroy(&db);
+    cards_destroy(&db);
+    cards_destroy(NULL);
+    cr_assert_null(db);
+}
+
+Test(cards, id_validity)
+{
+    char long_id[CARD_ID_MAX + 2];
+    memset(long_id, 'a', sizeof long_id);
+    long_id[CARD_ID_MAX + 1] = '\0';
+    cr_assert_not(card_id_valid(long_id), "65 bytes");
+    long_id[CARD_ID_MAX] = '\0';
+    cr_assert(card_id_valid(long_id), "64 bytes");
+    cr_assert_not(card_id_valid(NULL));
+    cr_assert_not(card_id_valid(""));
+    cr_assert(card_id_valid("AZaz09._-"));
+    cr_assert_not(card_id_valid("a/b"));
+    cr_assert_not(card_id_valid("a+b"));
+    cr_assert_not(card_id_valid("\xc3\xa9"));
+}
+
+/* Every lookup answers NULL (or -1, or 0) outside its table, below or above. */
+Test(cards, lookups_outside_the_tables)
+{
+    cr_assert_null(card_kind_name((card_kind)-1));
+    cr_assert_null(card_class_name(CLASS_COUNT));
+    cr_assert_null(card_format_name((card_format)-1));
+    cr_assert_null(fx_source_name(FX_SRC_COUNT));
+    cr_assert_str_eq(fx_source_name(FX_SRC_ENTRY), "entry");
+    cr_assert_null(trigger_when_name(TRIG_WHEN_COUNT));
+    cr_assert_null(fx_op_describe((fx_op)-1));
+    cr_assert_eq(fx_op_parse(NULL), -1);
+    cr_assert_null(fx_target_describe((fx_target)-1));
+    cr_assert_null(fx_target_describe(TGT_COUNT));
+    cr_assert_null(fx_target_name(TGT_COUNT));
+    cr_assert_eq(fx_target_parse(NULL), -1);
+    cr_assert_eq(fx_target_parse("everyone"), -1);
+    cr_assert_eq(fx_target_is_chosen(TGT_COUNT), 0);
+    cr_assert_null(cond_describe((cond_kind)-1));
+    cr_assert_null(cond_describe(COND_COUNT));
+    cr_assert_null(cond_kind_name(COND_COUNT));
+    cr_assert_eq(cond_kind_parse(NULL), -1);
+    cr_assert_eq(cond_kind_parse("full_moon"), -1);
+    cr_assert_eq(card_keyword_parse(NULL), 0u);
+    cr_assert_null(card_keyword_name(1u << 5));
+    cr_assert_null(card_keyword_meaning(1u << 5));
+    cr_assert_null(card_keyword_meaning(0));
+    for (uint32_t bit = 1; bit <= KW_RESONANCE; bit <<= 1)
+        cr_assert(card_keyword_meaning(bit) && strlen(card_keyword_meaning(bit)) > 20, "%u", bit);
+    cr_assert(strstr(card_keyword_meaning(KW_RESONANCE), "counters only"));
+    cr_assert(strstr(card_keyword_meaning(KW_BLOCKER), "bench-only"));
+    cr_assert_eq(cards_count(NULL), 0);
+    cr_assert_null(cards_at(NULL, 0));
+}
+
+/* Lines of a sealed database: a card of another database is not found in
+ * it, and NULLs are answered NULL. */
+Test(cards, line_lookups_of_foreign_cards)
+{
+    cards *db = load_core();
+    card stranger = make_monster("flx-stranger", "Stranger", CARD_MONSTER, "flx-line", 1);
+    const card *whelp = cards_find(db, "cor-ember-whelp");
+    cr_assert_null(cards_at(db, cards_count(db)));
+    cr_assert_null(cards_next_stage(db, &stranger));
+    cr_assert_null(cards_line_base(db, &stranger));
+    cr_assert_null(cards_next_stage(NULL, whelp));
+    cr_assert_null(cards_next_stage(db, NULL));
+    cr_assert_null(cards_line_base(NULL, whelp));
+    cards_destroy(&db);
+}

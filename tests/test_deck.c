@@ -16,7 +16,7 @@
 
 /* ---- A small database ------------------------------------------------------
  * Lines t-a (stages 1-3), t-b and t-c (1-2); line-less monsters t-m1..6;
- * Prime Singulars t-p1, t-p2; spells t-s1..14, counters t-k1..10. */
+ * Prime Singulars t-p1, t-p2, t-p3; spells t-s1..14, counters t-k1..10. */
 
 static cards *db;
 
@@ -83,6 +83,7 @@ static void setup(void)
     }
     add("t-p1", "Prime One", CARD_PRIME_SINGULAR, NULL, 0);
     add("t-p2", "Prime Two", CARD_PRIME_SINGULAR, NULL, 0);
+    add("t-p3", "Prime Three", CARD_PRIME_SINGULAR, NULL, 0);
     for (int i = 1; i <= 14; i++) {
         snprintf(id, sizeof id, "t-s%d", i);
         snprintf(name, sizeof name, "Spell %d", i);
@@ -757,4 +758,208 @@ Test(deck, huge_decklist, .timeout = 10)
     d.main.n = 20000;
     cr_assert_eq(deck_check(FORMAT_MASTER, db, &d, NULL, out, 4, &n), 0);
     cr_assert_eq(n, 3);   /* unknown, size, copies of t-s1 */
+}
+
+/* A sentence too long for DECK_MSG_MAX is cut on a character boundary and
+ * ends in "...": a 171-byte seat name puts the cut inside the two-byte
+ * characters of t-long's name (38 of them, 76 bytes), and the half
+ * character at the cut is dropped, not split. */
+Test(deck, an_overlong_sentence_is_cut_inside_a_name)
+{
+    tdeck t;
+    deck_violation out[OUT_MAX];
+    char who[172], want[DECK_MSG_MAX];
+
+    memset(who, 'w', sizeof who - 1);
+    who[sizeof who - 1] = '\0';
+    snap_lines(&t);
+    swap_in(&t, L_SUPPORTS, "t-s9", "t-long");
+    swap_in(&t, L_SUPPORTS, "t-s10", "t-long");
+    cr_assert_eq(check(FORMAT_SNAP, &t, who, out), 1);
+    cr_assert_str_eq(out[0].rule, "snap:4.4");
+    /* who, "'s deck lists ", 33 of the 38 characters, "..." */
+    snprintf(want, sizeof want, "%s's deck lists %.66s...", who, LONG_NAME);
+    cr_assert_str_eq(out[0].msg, want);
+    cr_assert_eq(strlen(out[0].msg), 171 + 14 + 66 + 3);
+}
+
+/* An empty seat name is no name: the sentence opens with "The". */
+Test(deck, an_empty_who_is_no_player)
+{
+    tdeck t;
+    deck_violation out[OUT_MAX];
+
+    snap_24_cards(&t);
+    cr_assert_eq(check(FORMAT_SNAP, &t, "", out), 1);
+    cr_assert_str_eq(out[0].msg, "The deck has 24 cards (5 monsters, 19 supports); "
+                                 "a Snap deck has exactly 25 (20 supports, 5 monsters).");
+}
+
+Test(deck, missing_count_and_rule_table_arguments)
+{
+    tdeck t;
+    deck_violation out[1];
+    size_t n = 7;
+
+    snap_lines(&t);
+    cr_assert_eq(deck_check(FORMAT_SNAP, db, deck_of(&t), NULL, out, 1, NULL), CARDS_EARG);
+    cr_assert_eq(deck_check(FORMAT_SNAP, db, NULL, NULL, out, 1, &n), CARDS_EARG);
+    cr_assert_eq(n, 7, "a refused call leaves the count alone");
+    cr_assert_null(deck_rules(FORMAT_COUNT, NULL));
+    cr_assert_null(deck_rules(FORMAT_COUNT, &n));
+    cr_assert_eq(n, 0);
+    cr_assert_not_null(deck_rules(FORMAT_MASTER, NULL));
+    cr_assert_eq(deck_rules(FORMAT_MASTER, &n), deck_rules(FORMAT_MASTER, NULL));
+    cr_assert_eq(n, 4, "master: openlog:cards, size, copies, primes");
+}
+
+/* snap 4.5 with three Prime Singulars in the lineup: one sentence naming
+ * them all, in decklist order. */
+Test(deck, snap_4_5_three_prime_singulars_are_one_violation)
+{
+    tdeck t;
+    deck_violation out[OUT_MAX];
+
+    snap_prime(&t);
+    swap_in(&t, L_MONSTERS, "t-m2", "t-p2");
+    swap_in(&t, L_MONSTERS, "t-m1", "t-p3");
+    put(&t, L_RESERVE, "t-p2", 1);
+    put(&t, L_RESERVE, "t-p3", 1);
+    cr_assert_eq(check(FORMAT_SNAP, &t, NULL, out), 1);
+    cr_assert_str_eq(out[0].rule, "snap:4.5");
+    cr_assert_str_eq(out[0].msg, "The lineup has 3 Prime Singulars, Prime One (t-p1), Prime Three (t-p3) "
+                                 "and Prime Two (t-p2); a Snap deck may include at most one Prime Singular.");
+}
+
+/* A decklist whose id is missing (NULL, as a caller may build one) is the
+ * empty id, which no database knows. */
+Test(deck, a_null_id_is_an_unknown_card)
+{
+    tdeck t;
+    deck_violation out[OUT_MAX];
+
+    snap_lines(&t);
+    t.ids[L_SUPPORTS][0] = NULL;
+    cr_assert_eq(check(FORMAT_SNAP, &t, NULL, out), 1);
+    cr_assert_str_eq(out[0].rule, "openlog:cards");
+    cr_assert_str_eq(out[0].msg, "The deck lists , which is not in the card database test@1.0; "
+                                 "every card must be one the database knows.");
+}
+
+/* A reserve without a lineup: nothing it holds corresponds to a lineup
+ * Monster (snap 4.6.3), and the count is 4.1's. */
+Test(deck, snap_reserve_without_a_lineup)
+{
+    tdeck t;
+    deck_violation out[OUT_MAX];
+
+    memset(&t, 0, sizeof t);
+    supports(&t, 10, 10);
+    put(&t, L_RESERVE, "t-a2", 1);
+    put(&t, L_RESERVE, "t-p1", 1);
+    cr_assert_eq(check(FORMAT_SNAP, &t, NULL, out), 3);
+    cr_assert_str_eq(out[0].rule, "snap:4.1");
+    cr_assert_str_eq(out[1].rule, "snap:4.6.3");
+    cr_assert_str_eq(out[1].msg, "The reserve holds Alpha Drake (t-a2), an Evolution of the Alpha Whelp (t-a1) "
+                                 "line, but the lineup does not include that Monster; reserve cards must "
+                                 "correspond to the five lineup Monsters.");
+    cr_assert_str_eq(out[2].rule, "snap:4.6.3");
+    cr_assert_str_eq(out[2].msg, "The reserve holds Prime One (t-p1), a Prime Singular, but the lineup does "
+                                 "not include it; reserve cards must correspond to the five lineup Monsters.");
+}
+
+/* A database of its own: n spells named by `names`, plus five monsters. */
+static cards *spells_db(const char *const *names, size_t n)
+{
+    cards *d = cards_new("big", "1");
+    card_effect fx = {FX_SELECT, TGT_CONTROLLER, 1};
+
+    for (size_t i = 0; i < n + 5; i++) {
+        card c;
+        memset(&c, 0, sizeof c);
+        snprintf(c.id, sizeof c.id, "%s-%zu", i < n ? "s" : "m", i);
+        if (i < n)
+            snprintf(c.name, sizeof c.name, "%s", names[i]);
+        else
+            snprintf(c.name, sizeof c.name, "Monster %zu", i);
+        c.cls = CLASS_COREON;
+        if (i < n) {
+            c.kind = CARD_SPELL;
+            c.snap.effects[0] = c.advanced.effects[0] = c.master.effects[0] = fx;
+            c.snap.n_effects = c.advanced.n_effects = c.master.n_effects = 1;
+        } else {
+            c.kind = CARD_MONSTER;
+            c.snap.imp = 1000;
+            c.advanced.level = c.master.level = 1;
+            snprintf(c.master.attacks[0].name, sizeof c.master.attacks[0].name, "Strike");
+            c.master.attacks[0].effects[0] = (card_effect){FX_DAMAGE, TGT_OPP_MONSTER, 500};
+            c.master.attacks[0].n_effects = 1;
+            c.master.n_attacks = 1;
+        }
+        cr_assert_eq(cards_add(d, &c), 0, "%s", c.id);
+    }
+    cr_assert_eq(cards_finish(d, NULL, 0, NULL), 0);
+    return d;
+}
+
+/* More distinct names than the quick singleton check holds (64): the full
+ * grouping decides, and finds no repeat. */
+Test(deck, snap_4_4_many_distinct_names_are_no_repeat)
+{
+    static const char *names[70], *ids[75];
+    static char buf[70][16], idbuf[75][16];
+    deck_violation out[4];
+    ol_deck d;
+    size_t n = 99;
+
+    for (int i = 0; i < 70; i++) {
+        snprintf(buf[i], sizeof buf[i], "Spell %d", i);
+        names[i] = buf[i];
+    }
+    cards *big = spells_db(names, 70);
+    for (int i = 0; i < 75; i++) {
+        snprintf(idbuf[i], sizeof idbuf[i], "%s-%d", i < 70 ? "s" : "m", i);
+        ids[i] = idbuf[i];
+    }
+    memset(&d, 0, sizeof d);
+    d.monsters.ids = ids + 70;
+    d.monsters.n = 5;
+    d.supports.ids = ids;
+    d.supports.n = 70;
+    cr_assert_eq(deck_check(FORMAT_SNAP, big, &d, NULL, out, 4, &n), 0);
+    cr_assert_eq(n, 1);
+    cr_assert_str_eq(out[0].rule, "snap:4.1");
+    cr_assert_str_eq(out[0].msg, "The deck has 75 cards (5 monsters, 70 supports); "
+                                 "a Snap deck has exactly 25 (20 supports, 5 monsters).");
+    cards_destroy(&big);
+}
+
+/* "Spell 42269" and "Spell 613344" have the same FNV-1a hash (0x9e5658c8):
+ * names are compared, not hashes, so they are two names, not a repeat. */
+Test(deck, snap_4_4_names_with_one_hash_are_two_names)
+{
+    static const char *const names[] = {"Spell 42269", "Spell 613344"};
+    static const char *monsters[] = {"m-2", "m-3", "m-4", "m-5", "m-6"};
+    static const char *sup[] = {"s-0", "s-1", "s-0"};
+    deck_violation out[4];
+    ol_deck d;
+    size_t n = 99;
+
+    cr_assert_eq(cards_str_hash(names[0]), cards_str_hash(names[1]));
+    cards *pair = spells_db(names, 2);
+    memset(&d, 0, sizeof d);
+    d.monsters.ids = monsters;
+    d.monsters.n = 5;
+    d.supports.ids = sup;
+    d.supports.n = 2;
+    cr_assert_eq(deck_check(FORMAT_SNAP, pair, &d, NULL, out, 4, &n), 0);
+    cr_assert_eq(n, 1, "only the size: %s", out[0].msg);
+    cr_assert_str_eq(out[0].rule, "snap:4.1");
+    d.supports.n = 3;   /* now s-0 twice: a real repeat */
+    cr_assert_eq(deck_check(FORMAT_SNAP, pair, &d, NULL, out, 4, &n), 0);
+    cr_assert_eq(n, 2);
+    cr_assert_str_eq(out[1].rule, "snap:4.4");
+    cr_assert_str_eq(out[1].msg, "The deck lists Spell 42269 (s-0) 2 times, in the support deck; "
+                                 "each card name may appear only once in a Snap deck.");
+    cards_destroy(&pair);
 }

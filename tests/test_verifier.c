@@ -201,3 +201,91 @@ Test(openlog, a_chain_in_json_and_in_words)
     olevent_destroy(&spell);
     olevent_destroy(&counter);
 }
+
+/* The Snap board in words and JSON at moments the other tests do not
+ * draw (verifiers/snap/board.c; README.md, `arbiter replay`). */
+static void draw(const char *rel, int n, const openlog_sight *sight, jtext *words, jtext *json)
+{
+    olverdict v;
+    verifier *vf = replay(rel, n, &v);
+    jtext_reset(words);
+    jtext_reset(json);
+    cr_assert_eq(verifier_board_words(vf, sight, words), 0);
+    cr_assert_eq(verifier_board_json(vf, sight, json), 0);
+    verifier_destroy(&vf);
+}
+
+static const openlog_sight judge_sight = {{1, 1}}, public_sight = {{0, 0}}, p2_sight = {{0, 1}};
+
+/* A Resonance counter negated the announced trigger: the window, and the
+ * trigger named with its seq and ", negated". */
+Test(verifier, snap_board_shows_a_negated_trigger_in_the_resonance_window)
+{
+    jtext w = {0}, j = {0};
+    draw("fixtures/snap/legal-announced-five-classes.jsonl", 22, &judge_sight, &w, &j);
+    cr_assert(strstr(w.buf, "\nwindow: resonance\ntrigger: p1 Tide Sprite, ability 0 (seq 21, negated)\n"), "%s", w.buf);
+    cr_assert(strstr(j.buf, "\"window\":\"resonance\""), "%s", j.buf);
+    cr_assert(strstr(j.buf, "\"trigger\":{\"seq\":21,\"player\":\"p1\",\"card\":\"flx-tide-sprite\","
+                            "\"name\":\"Tide Sprite\",\"ability\":0,\"negated\":true}"), "%s", j.buf);
+    /* Before the counter: the same window, the trigger not negated, seen by p2. */
+    draw("fixtures/snap/legal-announced-five-classes.jsonl", 7, &p2_sight, &w, &j);
+    cr_assert(strstr(w.buf, "\ntrigger: p2 Veil Assassin, ability 0 (seq 7)\n"), "%s", w.buf);
+    cr_assert(strstr(w.buf, "\np2 (bob)  (you)\n"), "p2's own view marks p2: %s", w.buf);
+    cr_assert(strstr(j.buf, "\"negated\":false}"), "%s", j.buf);
+    jtext_free(&w);
+    jtext_free(&j);
+}
+
+/* A blocked attack on a bench monster, in the public view. */
+Test(verifier, snap_board_shows_a_blocked_attack_on_the_bench)
+{
+    jtext w = {0}, j = {0};
+    draw("fixtures/snap/legal-commit-coreon-obscura.jsonl", 20, &public_sight, &w, &j);
+    cr_assert(strstr(w.buf, "\nattack: p1 Slag Brute (active) -> p2 Crypt Rat (bench 2), blocked\n"), "%s", w.buf);
+    cr_assert(strstr(j.buf, "\"attack\":{\"attacker\":{\"player\":\"p1\",\"slot\":\"a\",\"card\":\"cor-slag-brute\","
+                            "\"name\":\"Slag Brute\"},\"target\":{\"player\":\"p2\",\"slot\":2,\"card\":"
+                            "\"obs-crypt-rat\",\"name\":\"Crypt Rat\"},\"blocked\":true}"), "%s", j.buf);
+    jtext_free(&w);
+    jtext_free(&j);
+}
+
+/* Announced mode, setup: the fifth monster waits off the field, unknown
+ * to the engine; what each player still owes is pending. */
+Test(verifier, snap_board_shows_what_is_pending_in_setup)
+{
+    jtext w = {0}, j = {0};
+    draw("fixtures/snap/legal-announced-concede.jsonl", 4, &judge_sight, &w, &j);
+    cr_assert(strstr(w.buf, "  fifth      waiting off the field: unknown\n"), "%s", w.buf);
+    cr_assert(strstr(w.buf, "  pending    promotion due\n"), "%s", w.buf);
+    cr_assert(strstr(j.buf, "\"promote\":true"), "%s", j.buf);
+    draw("fixtures/snap/legal-announced-concede.jsonl", 5, &public_sight, &w, &j);
+    cr_assert(strstr(w.buf, "  pending    fifth monster to place\n"), "%s", w.buf);
+    cr_assert(strstr(w.buf, "  fifth      waiting off the field\n"), "the public does not see it: %s", w.buf);
+    cr_assert(strstr(j.buf, "\"fifth\":true}"), "%s", j.buf);
+    jtext_free(&w);
+    jtext_free(&j);
+}
+
+/* openlog_player_id: the id inside "p1 (alice)", bounded by cap. */
+Test(openlog, player_id_is_the_name_in_brackets_bounded)
+{
+    openlog_match m;
+    char out[16];
+    memset(&m, 0, sizeof m);
+    snprintf(m.names[0], sizeof m.names[0], "p1 (alice)");
+    snprintf(m.names[1], sizeof m.names[1], "bob");
+    openlog_player_id(&m, 0, out, sizeof out);
+    cr_assert_str_eq(out, "alice");
+    openlog_player_id(&m, 1, out, sizeof out);
+    cr_assert_str_eq(out, "bob", "a name without brackets is the id");
+    openlog_player_id(&m, 0, out, 4);
+    cr_assert_str_eq(out, "ali", "cut to cap - 1 bytes; the bracket was cut, nothing more is removed");
+    openlog_player_id(&m, 1, out, 1);
+    cr_assert_str_eq(out, "");
+    snprintf(m.names[0], sizeof m.names[0], "p1 ()");
+    openlog_player_id(&m, 0, out, sizeof out);
+    cr_assert_str_eq(out, "");
+    size_t n = 0;
+    cr_assert_eq(openlog_rules(NULL), openlog_rules(&n));
+    cr_assert_gt(n, 3);
+}
