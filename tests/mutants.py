@@ -187,8 +187,9 @@ def cmd_report(path, seed, index, results, notes, out):
         f.write("# Mutation testing of `%s`\n\n" % path)
         f.write("Written by `tests/mutate.sh` (`make mutate`); the classification of each survivor comes\n"
                 "from `tests/%s`.  Seed %s, %d mutants, each compiled at -O0 with UBSan and run against\n"
-                "tests/test_snap, test_snap_rulings, test_snap_arbiter, test_cards and test_deck.\n\n"
-                % (os.path.basename(notes), seed, len(rows)))
+                "%s.\n\n"
+                % (os.path.basename(notes), seed, len(rows),
+                   os.environ.get("MUTATE_SUITES", "the engine suites").replace(" ", ", ")))
         f.write("| | count |\n|---|---|\n")
         f.write("| killed (a suite failed or timed out) | %d |\n" % killed)
         f.write("| stillborn (did not compile; not counted) | %d |\n" % stillborn)

@@ -117,5 +117,5 @@ while IFS=$'\t' read -r num mid line cls change; do
 done <"$work/m/index.tsv"
 build || true   # the build directory ends with the real file compiled
 
-python3 "$src/tests/mutants.py" report "$file" "$seed" "$work/m/index.tsv" "$work/results.tsv" "$notes" "$report"
+MUTATE_SUITES=$suites python3 "$src/tests/mutants.py" report "$file" "$seed" "$work/m/index.tsv" "$work/results.tsv" "$notes" "$report"
 echo "report: $report"
