@@ -958,7 +958,8 @@ static int check_names(checker *ck, const cards *db)
     const card **v = malloc((db->n ? db->n : 1) * sizeof *v);
     if (!v)
         return CARDS_ENOMEM;
-    memcpy(v, db->v, db->n * sizeof *v);
+    if (db->n)   /* memcpy and qsort take no NULL, even for zero bytes */
+        memcpy(v, db->v, db->n * sizeof *v);
     qsort(v, db->n, sizeof *v, by_name);
     for (size_t i = 1; i < db->n; i++)
         if (v[i]->name[0] && !strcmp(v[i]->name, v[i - 1]->name))
