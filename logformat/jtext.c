@@ -36,6 +36,22 @@ int jtext_grow(jtext *t, size_t n)
     return 0;
 }
 
+int jtext_reserve(jtext *t, size_t n)
+{
+    char *b;
+    if (t->bad)
+        return -1;
+    if (t->len + n < t->cap)
+        return 0;
+    if (!(b = realloc(t->buf, t->len + n + 1))) {
+        t->bad = 1;
+        return -1;
+    }
+    t->buf = b;
+    t->cap = t->len + n + 1;
+    return 0;
+}
+
 /* The length of the UTF-8 sequence at s (as jansson's utf8_iterate judges
  * it: no overlong forms, no surrogates, nothing above U+10FFFF), its code
  * point in *cp; 0 when it is not valid UTF-8. */

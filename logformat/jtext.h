@@ -28,6 +28,11 @@ typedef struct {
 /* Make room for n more bytes and the NUL; 0, or -1 (t->bad set). */
 int jtext_grow(jtext *t, size_t n);
 
+/* Make room for exactly n more bytes and the NUL when there is less: for
+ * a small text whose size is known about (a first jtext_grow takes
+ * 8 KiB).  0, or -1 (t->bad set). */
+int jtext_reserve(jtext *t, size_t n);
+
 /* n bytes as they are (already JSON). */
 static inline void jtext_raw(jtext *t, const char *s, size_t n)
 {

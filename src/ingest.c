@@ -75,6 +75,7 @@ struct ingest {
     /* connections whose input the last batch refused: they read alone no
      * longer than INGEST_RUN (SPEC.md 9.1).  Open addressing, 0 free. */
     uint64_t suspects[SHARE_SLOTS];
+    int suspect_used[INGEST_BATCH_MAX], nsuspects;   /* the slots to clear   */
     uint64_t run_who;              /* the connection of the last reads    */
     int run;
     item carry;                    /* the over-share message opening the next batch */
@@ -83,6 +84,7 @@ struct ingest {
     uint64_t batch_no;
     uint64_t refusals;             /* for the log's rate                   */
     share shares[SHARE_SLOTS];
+    int share_used[INGEST_BATCH_MAX + 1], nshares;   /* the slots to clear   */
     jtext board, summary;
 };
 
@@ -196,12 +198,16 @@ static int jtext_write(void *t, const char *buf, size_t len)
 int ingest_answer_bytes(const olverdict *v, int as_json, char **out, size_t *len)
 {
     const char *status = ol_status_name(v->status);
+    /* the answer's size, but for escapes: one allocation, not 8 KiB (a
+     * jtext's first), as this runs once per message of a flood */
+    size_t about = 64 + strlen(v->match) + strlen(v->rule) + strlen(v->msg);
     *out = NULL;
     *len = 0;
     if (v->has_expect)
         return -EINVAL;   /* not an answer: only a gap has it */
     if (as_json) {
         jtext t = {0};
+        jtext_reserve(&t, about);
         jtext_lit(&t, "{");
         if (v->match[0]) {
             jtext_lit(&t, "\"match\":");
@@ -236,6 +242,7 @@ int ingest_answer_bytes(const olverdict *v, int as_json, char **out, size_t *len
     jtext b = {0};
     msgpack_packer pk;
     int bad;
+    jtext_reserve(&b, about);
     msgpack_packer_init(&pk, &b, jtext_write);
     bad = msgpack_pack_map(&pk, (size_t)(!!v->match[0] + !!v->has_seq + 1 + !!v->rule[0] + !!v->msg[0]));
 #define PACK_STR(k, s) (msgpack_pack_str_with_body(&pk, (k), strlen(k)) || msgpack_pack_str_with_body(&pk, (s), strlen(s)))
@@ -621,13 +628,18 @@ static int is_suspect(const ingest *g, uint64_t h)
 /* The connections whose input this batch refused, for the next one. */
 static void note_suspects(ingest *g)
 {
-    memset(g->suspects, 0, sizeof g->suspects);
+    /* only the slots used are cleared: under a flood batches are small,
+     * and clearing the whole table each time cost more than the batch */
+    for (int i = 0; i < g->nsuspects; i++)
+        g->suspects[g->suspect_used[i]] = 0;
+    g->nsuspects = 0;
     for (int i = 0; i < g->n; i++)
         if (g->batch[i].garbage && !is_suspect(g, g->batch[i].who)) {
             size_t k = g->batch[i].who & (SHARE_SLOTS - 1);
             while (g->suspects[k])
                 k = (k + 1) & (SHARE_SLOTS - 1);
             g->suspects[k] = g->batch[i].who;   /* at most INGEST_BATCH_MAX of SHARE_SLOTS */
+            g->suspect_used[g->nsuspects++] = (int)k;
         }
 }
 
@@ -648,6 +660,7 @@ static int take_share(ingest *g, int index)
         share *s = &g->shares[i];
         if (!s->first) {
             *s = (share){index + 1, 1};
+            g->share_used[g->nshares++] = (int)i;
             return 0;
         }
         zmq_msg_t *first = &g->batch[s->first - 1].ident;
@@ -665,7 +678,9 @@ static void read_batch(ingest *g)
     g->n = 0;
     g->run = 0;
     g->run_who = 0;
-    memset(g->shares, 0, sizeof g->shares);
+    for (int i = 0; i < g->nshares; i++)
+        g->shares[g->share_used[i]] = (share){0, 0};
+    g->nshares = 0;
     while (g->n < INGEST_BATCH_MAX) {
         item *it = &g->batch[g->n];
         if (g->has_carry) {
