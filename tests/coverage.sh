@@ -26,7 +26,7 @@ suites="tests/test_snap tests/test_snap_rulings tests/test_snap_arbiter tests/te
 for f in "$src"/tests/test_advanced*.c; do   # the Advanced engine's suites, where the tree has them
     [ -e "$f" ] && suites="$suites tests/$(basename "$f" .c)"
 done
-e2e="tests/e2e_snap_fixtures.sh tests/e2e_replay.sh tests/e2e_rule_coverage.sh"
+e2e="tests/e2e_snap_fixtures.sh tests/e2e_advanced_fixtures.sh tests/e2e_replay.sh tests/e2e_rule_coverage.sh"
 
 say() { printf '==> %s\n' "$*"; }
 
