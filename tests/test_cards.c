@@ -260,6 +260,18 @@ Test(carddb, core_numbers_are_sensible)
 
 /* ---- Lines ------------------------------------------------------------- */
 
+/* s1 -> s2 -> s3 is one whole line of a sealed database: each card's next
+ * stage is the following one, and every card's base is s1. */
+static void assert_line_of_three(const cards *db, const card *s1, const card *s2, const card *s3)
+{
+    cr_assert_eq(cards_next_stage(db, s1), s2);
+    cr_assert_eq(cards_next_stage(db, s2), s3);
+    cr_assert_null(cards_next_stage(db, s3));
+    cr_assert_eq(cards_line_base(db, s3), s1);
+    cr_assert_eq(cards_line_base(db, s2), s1);
+    cr_assert_eq(cards_line_base(db, s1), s1);
+}
+
 Test(cards, next_stage_and_line_base)
 {
     cards *db = load_core();
@@ -270,12 +282,7 @@ Test(cards, next_stage_and_line_base)
     const card *spell = cards_find(db, "cor-kindle-fury");
     cr_assert(whelp && drake && sovereign && solo && spell);
     cr_assert_eq(sovereign->kind, CARD_PRIME_EVOLUTION);
-    cr_assert_eq(cards_next_stage(db, whelp), drake);
-    cr_assert_eq(cards_next_stage(db, drake), sovereign);
-    cr_assert_null(cards_next_stage(db, sovereign));
-    cr_assert_eq(cards_line_base(db, sovereign), whelp);
-    cr_assert_eq(cards_line_base(db, drake), whelp);
-    cr_assert_eq(cards_line_base(db, whelp), whelp);
+    assert_line_of_three(db, whelp, drake, sovereign);
     cr_assert_null(cards_next_stage(db, solo));
     cr_assert_null(cards_line_base(db, solo));
     cr_assert_null(cards_next_stage(db, spell));
@@ -866,6 +873,7 @@ Test(cards, lookups_outside_the_tables)
     cr_assert(strstr(card_keyword_meaning(KW_BLOCKER), "bench-only"));
     cr_assert_eq(cards_count(NULL), 0);
     cr_assert_null(cards_at(NULL, 0));
+    cr_assert_null(cards_find(NULL, "cor-ember-whelp"));
 }
 
 /* Lines of a sealed database: a card of another database is not found in
@@ -881,5 +889,107 @@ Test(cards, line_lookups_of_foreign_cards)
     cr_assert_null(cards_next_stage(NULL, whelp));
     cr_assert_null(cards_next_stage(db, NULL));
     cr_assert_null(cards_line_base(NULL, whelp));
+    cards_destroy(&db);
+}
+
+/* card_id_valid(): each range of [A-Za-z0-9._-] ends where it says.  The
+ * ASCII neighbours of every range are refused, its ends accepted. */
+Test(cards, id_validity_range_edges)
+{
+    static const char *const refused[] = {"a`", "a{", "a@", "a[", "a/", "a:", "a~", "a,"};
+    cr_assert(card_id_valid("az"));
+    cr_assert(card_id_valid("AZ"));
+    cr_assert(card_id_valid("09"));
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        cr_assert_not(card_id_valid(refused[i]), "\"%s\" is not an id", refused[i]);
+}
+
+/* Sealed, the database is the authority on a card's line (snap.md 5.3):
+ * lookups go by id to its own card, whatever the struct handed in claims.
+ * A copy of a line-less card that claims a line has neither base nor next
+ * stage. */
+Test(cards, sealed_line_lookups_trust_the_database_card)
+{
+    cards *db = load_core();
+    const card *solo = cards_find(db, "cor-magma-tortoise");
+    cr_assert_not_null(solo);
+    cr_assert_str_eq(solo->line, "", "cor-magma-tortoise has no line");
+    card claim = *solo;
+    snprintf(claim.line, sizeof claim.line, "cor-ember");
+    claim.stage = 1;
+    cr_assert_null(cards_line_base(db, &claim));
+    cr_assert_null(cards_next_stage(db, &claim));
+    cards_destroy(&db);
+}
+
+/* README.md 5: advanced.atk is forbidden on a support, as advanced.def is. */
+Test(cards, advanced_atk_on_a_support_is_refused)
+{
+    card c = make_support("flx-k", "K", CARD_COUNTER);
+    c.advanced.atk = 100;
+    ONLY(c, "advanced.atk and advanced.def are not allowed on kind \"counter\"");
+}
+
+/* The line checks sort the cards by (line, stage): a line added last stage
+ * first is checked and linked exactly like one added in order. */
+Test(cards, lines_link_whatever_order_their_cards_are_added)
+{
+    cards *db = cards_new("t", "1");
+    card c[3] = {make_monster("flx-a3", "A3", CARD_PRIME_EVOLUTION, "flx-a", 3),
+                 make_monster("flx-a2", "A2", CARD_EVOLUTION, "flx-a", 2),
+                 make_monster("flx-a1", "A1", CARD_MONSTER, "flx-a", 1)};
+    size_t n = 99;
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(cards_add(db, &c[i]), CARDS_OK, "%s", c[i].id);
+    cr_assert_eq(cards_finish(db, NULL, 0, &n), CARDS_OK);
+    cr_assert_eq(n, 0);
+    assert_line_of_three(db, cards_find(db, "flx-a1"), cards_find(db, "flx-a2"),
+                         cards_find(db, "flx-a3"));
+    cards_destroy(&db);
+}
+
+/* A line with three cards of one stage: each later card is blamed, naming
+ * the one added just before it, in the order they were added. */
+Test(cards, line_with_three_stage_2_cards_blames_the_later_two)
+{
+    cards *db = cards_new("t", "1");
+    card c[4] = {make_monster("flx-a2-z", "Z", CARD_EVOLUTION, "flx-a", 2),
+                 make_monster("flx-a1", "A1", CARD_MONSTER, "flx-a", 1),
+                 make_monster("flx-a2-y", "Y", CARD_EVOLUTION, "flx-a", 2),
+                 make_monster("flx-a2-x", "X", CARD_EVOLUTION, "flx-a", 2)};
+    cards_problem p[4];
+    size_t n = 0;
+    for (int i = 0; i < 4; i++)
+        cr_assert_eq(cards_add(db, &c[i]), CARDS_OK, "%s", c[i].id);
+    cr_assert_eq(cards_finish(db, p, 4, &n), CARDS_EINVALID);
+    cr_assert_eq(n, 2);
+    cr_assert_str_eq(p[0].id, "flx-a2-y");
+    cr_assert_str_eq(p[0].msg, "line \"flx-a\" has two stage 2 cards (also card \"flx-a2-z\")");
+    cr_assert_str_eq(p[1].id, "flx-a2-x");
+    cr_assert_str_eq(p[1].msg, "line \"flx-a\" has two stage 2 cards (also card \"flx-a2-y\")");
+    cards_destroy(&db);
+}
+
+/* A Swap monster whose trigger lists more effects than a trigger holds: the
+ * list is refused, and the search for its swap on self reads only the
+ * CARD_MAX_EFFECTS effects the trigger can hold, so the keyword is refused
+ * too. */
+Test(cards, snap_swap_keyword_with_an_overlong_trigger)
+{
+    cards *db = cards_new("t", "1");
+    card c = make_monster("flx-m", "M", CARD_MONSTER, "", 0);
+    cards_problem p[4];
+    size_t n = 0;
+    c.snap.keywords = KW_SWAP;
+    c.snap.n_triggers = 1;
+    c.snap.triggers[0].when = TRIG_ON_ENTRY;
+    c.snap.triggers[0].n_effects = CARD_MAX_EFFECTS + 1;
+    for (int e = 0; e < CARD_MAX_EFFECTS; e++)
+        c.snap.triggers[0].effects[e] = (card_effect){FX_SWAP, TGT_OWN_BENCH, 0};
+    cr_assert_eq(cards_add(db, &c), CARDS_OK);
+    cr_assert_eq(cards_finish(db, p, 4, &n), CARDS_EINVALID);
+    cr_assert_eq(n, 2);
+    cr_assert_str_eq(p[0].msg, "snap.triggers[0].effects: more than 4 effects");
+    cr_assert_str_eq(p[1].msg, "snap.keywords: \"swap\" needs a trigger with a \"swap\" effect on \"self\"");
     cards_destroy(&db);
 }

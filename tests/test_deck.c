@@ -20,8 +20,8 @@
 
 static cards *db;
 
-static void add(const char *id, const char *name, card_kind kind, const char *line,
-                int stage)
+static card make(const char *id, const char *name, card_kind kind, const char *line,
+                 int stage)
 {
     card c;
 
@@ -51,6 +51,14 @@ static void add(const char *id, const char *name, card_kind kind, const char *li
         c.master.attacks[0].n_effects = 1;
         c.master.n_attacks = 1;
     }
+    return c;
+}
+
+static void add(const char *id, const char *name, card_kind kind, const char *line,
+                int stage)
+{
+    card c = make(id, name, kind, line, stage);
+
     cr_assert_eq(cards_add(db, &c), 0, "cards_add(%s)", id);
 }
 
@@ -239,14 +247,20 @@ static void master_base(tdeck *t)
 
 #define OUT_MAX 32
 
-static size_t check(card_format f, tdeck *t, const char *who, deck_violation *out)
+static size_t check_against(const cards *d, card_format f, tdeck *t, const char *who,
+                            deck_violation *out)
 {
     size_t n = 99;
 
     memset(out, 0, OUT_MAX * sizeof *out);
-    cr_assert_eq(deck_check(f, db, deck_of(t), who, out, OUT_MAX, &n), 0);
+    cr_assert_eq(deck_check(f, d, deck_of(t), who, out, OUT_MAX, &n), 0);
     cr_assert_leq(n, OUT_MAX);
     return n;
+}
+
+static size_t check(card_format f, tdeck *t, const char *who, deck_violation *out)
+{
+    return check_against(db, f, t, who, out);
 }
 
 /* A sentence: starts with a capital or a player, ends with a full stop. */
@@ -962,4 +976,130 @@ Test(deck, snap_4_4_names_with_one_hash_are_two_names)
     cr_assert_str_eq(out[1].msg, "The deck lists Spell 42269 (s-0) 2 times, in the support deck; "
                                  "each card name may appear only once in a Snap deck.");
     cards_destroy(&pair);
+}
+
+/* Exactly one violation against the database `d`: `rule`, worded `msg`. */
+static void expect_exactly(const cards *d, card_format f, tdeck *t, const char *rule,
+                           const char *msg)
+{
+    deck_violation out[OUT_MAX];
+    size_t n = check_against(d, f, t, NULL, out);
+
+    cr_assert_eq(n, 1, "expected only %s, got %zu violations, first %s: %s", rule, n,
+                 out[0].rule, out[0].msg);
+    cr_assert_str_eq(out[0].rule, rule, "%s", out[0].msg);
+    cr_assert_str_eq(out[0].msg, msg);
+}
+
+/* advanced "Must include at least 5 Monsters": one Monster is one, not
+ * "1 Monsters". */
+Test(deck, advanced_deck_monsters_counts_one_monster)
+{
+    tdeck t;
+
+    advanced_four_monsters(&t);
+    swap_in(&t, L_MAIN, "t-b1", "t-c2");
+    swap_in(&t, L_MAIN, "t-b1", "t-c2");
+    swap_in(&t, L_MAIN, "t-a1", "t-k3");
+    expect_exactly(db, FORMAT_ADVANCED, &t, "advanced:deck.monsters",
+                   "The deck includes 1 Monster; Advanced decks must include at least "
+                   "5 Monster cards (Monsters or Prime Singulars).");
+}
+
+/* A missing id (NULL) in the lineup or the reserve, the lists deck.c looks
+ * ids up in, is the empty id like anywhere else: an unknown card. */
+Test(deck, a_null_id_in_lineup_or_reserve_is_an_unknown_card)
+{
+    tdeck t;
+    static const char *const unknown = "The deck lists , which is not in the card database "
+                                       "test@1.0; every card must be one the database knows.";
+
+    snap_lines(&t);
+    t.ids[L_MONSTERS][4] = NULL;
+    expect_exactly(db, FORMAT_SNAP, &t, "openlog:cards", unknown);
+    snap_lines(&t);
+    put(&t, L_RESERVE, NULL, 1);
+    expect_exactly(db, FORMAT_SNAP, &t, "openlog:cards", unknown);
+}
+
+/* A seat name of continuation bytes only has no character boundary to cut
+ * at: the cut stops at the start of the sentence, which is then just
+ * "...", and never reads before it. */
+Test(deck, a_seat_name_without_a_character_boundary_is_cut_whole)
+{
+    tdeck t;
+    deck_violation out[OUT_MAX];
+    char who[300];
+
+    memset(who, 0x80, sizeof who - 1);
+    who[sizeof who - 1] = '\0';
+    snap_24_cards(&t);
+    cr_assert_eq(check(FORMAT_SNAP, &t, who, out), 1);
+    cr_assert_str_eq(out[0].rule, "snap:4.1");
+    cr_assert_str_eq(out[0].msg, "...");
+}
+
+/* expect_exactly() against the suite's database plus the card `extra`,
+ * left unsealed: cards_finish() refuses what it adds (a reprint's repeated
+ * name, a dangling line), but deck_check() judges a decklist against
+ * whatever database it is given. */
+static void expect_exactly_with(const card *extra, card_format f, tdeck *t, const char *rule,
+                                const char *msg)
+{
+    cards *d = cards_new("test", "1.0");
+
+    for (size_t i = 0; i < cards_count(db); i++)
+        cr_assert_eq(cards_add(d, cards_at(db, i)), 0);
+    cr_assert_eq(cards_add(d, extra), 0, "%s", extra->id);
+    expect_exactly(d, f, t, rule, msg);
+    cards_destroy(&d);
+}
+
+/* snap 4.4 counts names, not ids: a reprint of Spell 1 under another id is
+ * the same name, and the sentence lists each id once, in decklist order,
+ * however the ids repeat and interleave. */
+Test(deck, snap_4_4_singleton_counts_names_across_ids)
+{
+    /* Spell 1 listed as t-s1 and the reprint; then the reprint again; then
+     * t-s1 again, after both. */
+    static const char *const gone[] = {"t-s10", "t-s9", "t-k1"};
+    static const char *const added[] = {"t-s1-reprint", "t-s1-reprint", "t-s1"};
+    card reprint = make("t-s1-reprint", "Spell 1", CARD_SPELL, NULL, 0);
+    char want[DECK_MSG_MAX];
+    tdeck t;
+
+    snap_lines(&t);
+    for (int i = 0; i < 3; i++) {
+        swap_in(&t, L_SUPPORTS, gone[i], added[i]);
+        snprintf(want, sizeof want, "The deck lists the name Spell 1 (t-s1, t-s1-reprint) %d times, "
+                 "in the support deck; each card name may appear only once in a Snap deck.", i + 2);
+        expect_exactly_with(&reprint, FORMAT_SNAP, &t, "snap:4.4", want);
+    }
+}
+
+/* advanced:deck.copies counts copies by name too (the rulings of deck.c). */
+Test(deck, advanced_deck_copies_counts_names_across_ids)
+{
+    card reprint = make("t-s1-reprint", "Spell 1", CARD_SPELL, NULL, 0);
+    tdeck t;
+
+    advanced_base(&t);
+    swap_in(&t, L_MAIN, "t-s13", "t-s1-reprint");
+    expect_exactly_with(&reprint, FORMAT_ADVANCED, &t, "advanced:deck.copies",
+                        "The deck has 3 copies of the name Spell 1 (t-s1, t-s1-reprint); "
+                        "Advanced decks may hold at most 2 copies of a card.");
+}
+
+/* snap 4.6.3: an Evolution whose line has no Monster in the database
+ * corresponds to no lineup Monster, whatever the lineup holds. */
+Test(deck, snap_4_6_3_evolution_of_a_line_without_a_monster)
+{
+    card lost = make("t-x2", "Lost Drake", CARD_EVOLUTION, "t-x", 2);
+    tdeck t;
+
+    snap_lines(&t);
+    put(&t, L_RESERVE, "t-x2", 1);
+    expect_exactly_with(&lost, FORMAT_SNAP, &t, "snap:4.6.3",
+                        "The reserve holds Lost Drake (t-x2), an Evolution, but the lineup does "
+                        "not include it; reserve cards must correspond to the five lineup Monsters.");
 }

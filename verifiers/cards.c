@@ -83,13 +83,14 @@ static const struct {
 #define KEYWORD_COUNT (sizeof keywords / sizeof keywords[0])
 
 /* Linear search of a name table: the tables are tiny and parsed once per
- * load, a hash would be more code than it saves. */
+ * load, a hash would be more code than it saves.  Every table has a name
+ * for each of its `count` entries (the names_round_trip test checks it). */
 static int name_index(const char *const *names, int count, const char *s)
 {
     if (!s)
         return -1;
     for (int i = 0; i < count; i++)
-        if (names[i] && !strcmp(names[i], s))
+        if (!strcmp(names[i], s))
             return i;
     return -1;
 }
@@ -793,9 +794,12 @@ static void check_keywords(checker *ck, const card *c)
     }
 }
 
+/* Only asked by check_triggers() once it has refused more than
+ * CARD_MAX_TRIGGERS triggers; an effect list may still claim more effects
+ * than it holds (that is reported, not skipped), hence the bound on e. */
 static int has_self_swap(const card *c)
 {
-    for (unsigned t = 0; t < c->snap.n_triggers && t < CARD_MAX_TRIGGERS; t++)
+    for (unsigned t = 0; t < c->snap.n_triggers; t++)
         for (unsigned e = 0; e < c->snap.triggers[t].n_effects && e < CARD_MAX_EFFECTS; e++)
             if (c->snap.triggers[t].effects[e].op == FX_SWAP
                 && c->snap.triggers[t].effects[e].target == TGT_SELF)
@@ -1033,10 +1037,12 @@ static void check_lines(checker *ck, const line_entry *v, size_t n)
     }
 }
 
-/* Keep from the sorted lines what the engines ask for: next stage, base. */
+/* Keep from the sorted lines what the engines ask for: next stage, base.
+ * Only a database without problems gets here, so it has cards (db->n >= 1:
+ * malloc is never asked for 0 bytes). */
 static int link_lines(cards *db, const line_entry *v, size_t n)
 {
-    size_t sz = (db->n ? db->n : 1) * sizeof(int32_t);
+    size_t sz = db->n * sizeof(int32_t);
     free(db->next);
     free(db->base);
     db->next = malloc(sz);

@@ -188,13 +188,11 @@ static void msg_whose(msg *m, const deck_ctx *x, const char *noun)
     msg_str(m, noun);
 }
 
-/* "Ember Whelp (cor-ember-whelp)", or the bare id of an unknown card. */
+/* "Ember Whelp (cor-ember-whelp)".  Only known cards are named so: every
+ * rule but openlog:cards keeps known entries only, and that one says the
+ * bare id itself. */
 static void msg_card(msg *m, const entry *e)
 {
-    if (!e->c) {
-        msg_str(m, e->id);
-        return;
-    }
     msg_str(m, e->c->name);
     msg_str(m, " (");
     msg_str(m, e->c->id);
@@ -211,7 +209,7 @@ static const char *kind_phrase(card_kind k)
         [CARD_PRIME_EVOLUTION] = "a Prime Evolution",
         [CARD_PRIME_SINGULAR] = "a Prime Singular",
     };
-    return (unsigned)k < CARD_KIND_COUNT ? phrase[k] : "a card of unknown kind";
+    return phrase[k];   /* cards_add() refuses a kind outside the enum */
 }
 
 static void msg_kind(msg *m, const entry *e)
@@ -227,9 +225,11 @@ static void msg_kind(msg *m, const entry *e)
 typedef enum { BY_ID, BY_NAME } group_key;
 typedef int keep_fn(const deck_ctx *x, const entry *e);
 
+/* The rules that group by name (4.4, 4.5, the copy limits) keep known
+ * entries only. */
 static const char *entry_name(const entry *e)
 {
-    return e->c ? e->c->name : e->id;
+    return e->c->name;
 }
 
 static int cmp_pos(const entry *a, const entry *b)
@@ -263,8 +263,10 @@ static void grouping_free(grouping *g)
 }
 
 /* Group the entries `keep` accepts by id or name.  Returns 0 or
- * CARDS_ENOMEM; free with grouping_free() either way.  Most rules keep
- * nothing in a legal deck: then nothing is allocated or sorted. */
+ * CARDS_ENOMEM; free with grouping_free() either way.  A failed grouping
+ * holds no groups (out->n is 0), so callers loop over the groups without
+ * testing the result first.  Most rules keep nothing in a legal deck: then
+ * nothing is allocated or sorted. */
 static int grouping_build(const deck_ctx *x, keep_fn *keep, group_key key,
                           grouping *out)
 {
@@ -311,7 +313,7 @@ static int report_groups(deck_ctx *x, keep_fn *keep, group_key key, say_fn *say)
     grouping g;
     int rc = grouping_build(x, keep, key, &g);
 
-    for (size_t i = 0; rc == 0 && i < g.n; i++) {
+    for (size_t i = 0; i < g.n; i++) {
         msg m = {.len = 0};
         say(x, &g.g[i], &m);
         report(x, &m);
@@ -609,7 +611,7 @@ static int snap_4_4(deck_ctx *x)
         return 0;   /* every group would have one entry: nothing to report */
     int rc = grouping_build(x, keep_for_copies, BY_NAME, &g);
 
-    for (size_t i = 0; rc == 0 && i < g.n; i++) {
+    for (size_t i = 0; i < g.n; i++) {
         msg m = {.len = 0};
         if (g.g[i].n < 2)
             continue;
@@ -634,7 +636,7 @@ static int snap_4_5(deck_ctx *x)
     msg m = {.len = 0};
     int rc = grouping_build(x, keep_lineup_prime, BY_NAME, &g);
 
-    if (rc == 0 && g.n > 1) {
+    if (g.n > 1) {
         msg_whose(&m, x, "lineup");
         msg_str(&m, " has ");
         msg_uint(&m, g.n);
@@ -814,7 +816,7 @@ static int check_copies_of(deck_ctx *x, int primes)
     grouping g;
     int rc = grouping_build(x, keep_for_copies, BY_NAME, &g);
 
-    for (size_t i = 0; rc == 0 && i < g.n; i++) {
+    for (size_t i = 0; i < g.n; i++) {
         msg m = {.len = 0};
         if (g.g[i].n <= limit || group_is_prime(&g.g[i]) != primes)
             continue;
@@ -914,7 +916,7 @@ static int mark_echoes(deck_ctx *x)
     grouping g;
     int rc = grouping_build(x, keep_lineup_prime_in_reserve, BY_ID, &g);
 
-    for (size_t i = 0; rc == 0 && i < g.n; i++)
+    for (size_t i = 0; i < g.n; i++)
         g.g[i].e[0]->echo = 1;
     grouping_free(&g);
     return rc;
