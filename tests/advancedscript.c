@@ -63,6 +63,7 @@ char *adv_header_text(const char *hidden, const char *rules)
 
 /* The text of the database adv_rewrite_card() has rewritten so far. */
 static char *rewritten;
+static cards *rewritten_db;   /* the database loaded from it */
 
 void adv_rewrite_card(const char *id, const char *from, const char *to)
 {
@@ -95,9 +96,14 @@ void adv_rewrite_card(const char *id, const char *from, const char *to)
     memcpy(text + head + nt, at + nf, len - head - nf + 1);
     free(rewritten);
     rewritten = text;
-    db = NULL;   /* the core database, if loaded, stays for the process */
+    /* the core database, if loaded, stays for the process; a database
+     * rewritten before in this test gives way to the new one */
+    if (db && db == rewritten_db)
+        cards_destroy(&db);
+    db = NULL;
     cr_assert_eq(carddb_load_buffer(rewritten, strlen(rewritten), "core.json (rewritten)", &db, err, sizeof err), 0,
                  "%s", err);
+    rewritten_db = db;
 }
 
 olverdict adv_start_decks(const char *hidden, const char *rules, const char *p1deck, const char *p2deck)

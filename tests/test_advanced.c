@@ -15,6 +15,7 @@
 #include "logformat/jtext.h"
 #include "logformat/olcodec.h"
 #include "tests/advancedscript.h"
+#include "verifiers/advanced/rules.h"
 #include "verifiers/verifier.h"
 
 #define SUMMON(by, slot, card, pos)                                                                      \
@@ -644,6 +645,8 @@ Test(advanced, advanced_attack_declare_names_a_monster)
 {
     two_turns("obs-crypt-rat", "ap");
     illegal(ATTACK("p2", 3, "{\"p\":\"p1\",\"s\":0}"), "advanced:attack.declare");
+    /* no slot at all: Snap's attack from the active slot has none */
+    illegal("\"type\":\"attack\",\"by\":\"p2\",\"target\":{\"p\":\"p1\",\"s\":0}", "advanced:attack.declare");
 }
 
 Test(advanced, advanced_A1_summon_in_defense_position_cannot_attack)
@@ -829,10 +832,12 @@ Test(advanced, advanced_clock_shot)
 /* ---- what the mutation run of advanced.c found untested (tests/MUTATION-advanced.md) --- */
 
 /* Player 1's second turn (the third), after the Selection Step: Ember Whelp
- * (AP) faces Umbral Kitten in `pos`; the hands are the opening ones given. */
-static void third_turn(const char *rules, const char *p1cards, const char *p2cards, const char *pos)
+ * (AP) faces Umbral Kitten in `pos`; the hands are the opening ones given,
+ * Player 1 plays the deck of the file p1deck. */
+static void third_turn_decks(const char *p1deck, const char *rules, const char *p1cards, const char *p2cards,
+                             const char *pos)
 {
-    adv_start("open", rules);
+    adv_start_decks("open", rules, p1deck, "fixtures/decks/advanced/legal-obscura-night.json");
     adv_open_with(p1cards, p2cards);
     summon("p1", 0, "cor-ember-whelp", "ap");
     end_turn("p1");
@@ -840,6 +845,12 @@ static void third_turn(const char *rules, const char *p1cards, const char *p2car
     summon("p2", 0, "obs-umbral-kitten", pos);
     end_turn("p2");
     select_one("p1", "cor-forge-golem");
+}
+
+/* The same with the usual decks (advancedscript.h). */
+static void third_turn(const char *rules, const char *p1cards, const char *p2cards, const char *pos)
+{
+    third_turn_decks("fixtures/decks/advanced/legal-coreon-ember.json", rules, p1cards, p2cards, pos);
 }
 
 #define JUDGE_LOSS(p) "\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"game_loss\",\"player\":\"" p "\",\"text\":\"x\""
@@ -1383,9 +1394,10 @@ Test(advanced, advanced_openlog_6_the_board_shows_each_hand_to_its_player)
     free(b);
 }
 
-/* A11 and A14 on the board: a pending selection, and a Selection Step
- * prevented, for the player they concern. */
-Test(advanced, advanced_select_prevented_the_board_shows_what_is_pending)
+/* Player 1's first turn: Ember Whelp summoned, then Stoke the Forge
+ * played and resolved, its selection still to make; p1 holds Heat Haze,
+ * Ember Drake and Firewall. */
+static void stoke_the_forge_resolved(void)
 {
     adv_start("open", NULL);
     adv_open_with("[\"cor-ember-whelp\",\"cor-heat-haze\",\"cor-stoke-the-forge\",\"cor-ember-drake\",\"cor-firewall\"]",
@@ -1393,6 +1405,13 @@ Test(advanced, advanced_select_prevented_the_board_shows_what_is_pending)
     summon("p1", 0, "cor-ember-whelp", "ap");
     ok(SPELL("p1", "cor-stoke-the-forge", "[]"));
     ok(PASS("p2"));
+}
+
+/* A11 and A14 on the board: a pending selection, and a Selection Step
+ * prevented, for the player they concern. */
+Test(advanced, advanced_select_prevented_the_board_shows_what_is_pending)
+{
+    stoke_the_forge_resolved();
     char *b = board(1, 1, 1);
     HAS(b, "\"pending\":{\"select\":1,\"selection_prevented\":false}");
     free(b);
@@ -1525,4 +1544,396 @@ Test(advanced, advanced_evolve_next_stage_nothing_follows_a_prime_evolution)
     end_turn("p2");
     select_one("p1", "cor-forge-golem");
     illegal("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-cinder-hound\"", "advanced:evolve.next_stage");
+}
+
+/* ---- what the branch coverage run found unexercised (tests/coverage.sh) ------------ */
+
+#define P2_WITH(card)                                                                                 \
+    "[\"obs-umbral-kitten\",\"obs-grave-bat\",\"obs-umbral-decoy\",\"" card "\",\"obs-soul-siphon\"," \
+    "\"obs-veil-assassin\"]"
+#define PRIME(by, card, slot, targets)                                                                 \
+    "\"type\":\"prime\",\"by\":\"" by "\",\"card\":\"" card "\",\"slot\":" #slot ",\"targets\":" targets
+#define EVOLVE(by, slot, card) "\"type\":\"evolve\",\"by\":\"" by "\",\"slot\":" #slot ",\"card\":\"" card "\""
+#define POSITION(by, slot) "\"type\":\"position\",\"by\":\"" by "\",\"slot\":" #slot
+#define DISCARD(by, card) "\"type\":\"discard\",\"by\":\"" by "\",\"card\":\"" card "\""
+
+/* The board `board` draws for that sight has `want` (has 1) or has not. */
+static void board_has(int json, int sees_p1, int sees_p2, const char *want, int has)
+{
+    char *b = board(json, sees_p1, sees_p2);
+    cr_assert(!strstr(b, want) == !has, "%s <%s> in:\n%s", has ? "want" : "do not want", want, b);
+    free(b);
+}
+
+/* Rewrite the one effect of card `id` (core.json: "op" then "target", one
+ * line each) to `to`, its members on one line: the database checks the op
+ * and its target together, so they change together. */
+static void rewrite_effect(const char *id, const char *op, const char *target, const char *to)
+{
+    char from[160];
+    snprintf(from, sizeof from, "\"op\": \"%s\",\n            \"target\": \"%s\"", op, target);
+    adv_rewrite_card(id, from, to);
+}
+
+/* Player 2's first turn with `p2cards` as the opening hand: Umbral Kitten
+ * (AP) faces Ember Whelp (AP), and attacks it. */
+static void kitten_attacks(const char *rules, const char *p2cards)
+{
+    adv_start("open", rules);
+    adv_open_with(P1_OPEN, p2cards);
+    summon("p1", 0, "cor-ember-whelp", "ap");
+    end_turn("p1");
+    select_one("p2", "obs-crypt-rat");
+    summon("p2", 0, "obs-umbral-kitten", "ap");
+    ok(ATTACK("p2", 0, "{\"p\":\"p1\",\"s\":0}"));   /* 1500 against 1200 */
+}
+
+/* A21: the steps go forward only -- a position change after an evolution,
+ * and after the End Phase's discard no attack, Prime Singular, evolution
+ * or position change; nor any step action in the opponent's turn. */
+Test(advanced, advanced_A21_the_steps_only_go_forward)
+{
+    adv_start("open", "\"hand_limit\":7,\"selection_rate\":2");
+    adv_open();
+    summon("p1", 0, "cor-ember-whelp", "ap");
+    ok(EVOLVE("p1", 0, "cor-ember-drake"));
+    olverdict v = play(POSITION("p1", 0));
+    expect(v, OL_V_ILLEGAL, "advanced:turn.order");
+    cr_assert(strstr(v.msg, "in the Evolution Step; the Position Step comes before it"), "%s", v.msg);
+    end_turn("p1");
+    ok(SELECT("p2", "[\"obs-crypt-rat\",\"obs-crypt-rat\"]"));   /* 8 cards */
+    illegal(DISCARD("p1", "cor-firewall"), "advanced:turn.order");   /* not p1's turn */
+    illegal(ATTACK("p1", 0, "{\"p\":\"p2\"}"), "advanced:turn.order");
+    ok(DISCARD("p2", "obs-crypt-rat"));
+    cr_assert_eq(st.step, ADV_END);
+    illegal(ATTACK("p2", 0, "{\"p\":\"p1\",\"s\":0}"), "advanced:turn.order");
+    illegal(PRIME("p2", "obs-nyxora-the-last-eclipse", 1, "[]"), "advanced:turn.order");
+    illegal(EVOLVE("p2", 0, "obs-umbral-panther"), "advanced:turn.order");
+    illegal(POSITION("p2", 0), "advanced:turn.order");
+    end_turn("p2");
+}
+
+/* field.from_hand: a Counter, an evolution, a Prime Singular and a discard
+ * reveal a card of the player's hand. */
+Test(advanced, advanced_field_from_hand_counter_evolve_prime_and_discard)
+{
+    three_monsters();   /* p1 holds Magma Tortoise, Corehart, Firewall, Forge Golem */
+    illegal(COUNTER("p2", "obs-dark-mirror", "[]"), "advanced:field.from_hand");
+    olverdict v = play(PRIME("p1", "obs-nyxora-the-last-eclipse", 2, "[]"));
+    expect(v, OL_V_ILLEGAL, "advanced:field.from_hand");
+    cr_assert(strstr(v.msg, "Nyxora, the Last Eclipse, which is not in p1 (carol)'s hand"), "%s", v.msg);
+    illegal(EVOLVE("p1", 0, "cor-ember-drake"), "advanced:field.from_hand");
+    adv_start("open", "\"hand_limit\":7,\"selection_rate\":2");
+    adv_open();
+    end_turn("p1");
+    ok(SELECT("p2", "[\"obs-crypt-rat\",\"obs-crypt-rat\"]"));   /* 8 cards */
+    illegal(DISCARD("p2", "obs-grave-vampire"), "advanced:field.from_hand");
+    ok(DISCARD("p2", "obs-crypt-rat"));
+}
+
+/* A26: under the monster_zones lever at 5 the Monster Zones are 0 to 4; a
+ * reference to zone 5 or 6 names no monster. */
+Test(advanced, advanced_A26_a_zone_past_the_lever_holds_no_monster)
+{
+    adv_start("open", "\"monster_zones\":5");
+    adv_open();
+    summon("p1", 4, "cor-ember-whelp", "ap");
+    olverdict v = play(SPELL("p1", "cor-kindle-fury", "[{\"p\":\"p1\",\"s\":5}]"));
+    expect(v, OL_V_ILLEGAL, "openlog:7");
+    cr_assert(strstr(v.msg, "and that slot holds none that fits"), "%s", v.msg);
+    illegal(POSITION("p1", 6), "advanced:position.step");
+    ok(SPELL("p1", "cor-kindle-fury", "[{\"p\":\"p1\",\"s\":4}]"));
+}
+
+/* openlog 7: a monster selector takes a monster reference, not a chain
+ * link's seq nor a player; the verdict does not speak of a slot. */
+Test(advanced, advanced_openlog_7_a_monster_selector_refuses_a_seq_or_a_player)
+{
+    adv_start("open", NULL);
+    adv_open();
+    summon("p1", 0, "cor-ember-whelp", "ap");
+    static const char *const refs[] = {"[{\"seq\":3}]", "[{\"p\":\"p1\"}]"};
+    for (int i = 0; i < 2; i++) {
+        char body[256];
+        snprintf(body, sizeof body, SPELL("p1", "cor-kindle-fury", "%s"), refs[i]);
+        olverdict v = play(body);
+        expect(v, OL_V_ILLEGAL, "openlog:7");
+        cr_assert(strstr(v.msg, "Kindle Fury must target one of its player's monster on the field."), "%s", v.msg);
+        cr_assert(!strstr(v.msg, "slot"), "%s", v.msg);
+    }
+    ok(SPELL("p1", "cor-kindle-fury", "[{\"p\":\"p1\",\"s\":0}]"));
+}
+
+/* A17, A16 and chain.lifo: a Counter that destroyed the attacker ends the
+ * attack; the Counters below it then have no attack to act on -- a fizzle
+ * fizzles nothing, a DEF bonus for the defender goes to no monster. */
+Test(advanced, advanced_A17_a_destroyed_attacker_leaves_nothing_to_fizzle_or_defend)
+{
+    smolder_trap_turn();
+    ok(ATTACK("p2", 0, "{\"p\":\"p1\",\"s\":0}"));
+    ok(COUNTER("p2", "obs-umbral-decoy", "[]"));   /* the defender DEF +800 */
+    ok(COUNTER("p1", "cor-firewall", "[]"));       /* fizzle */
+    ok(COUNTER("p1", "cor-smolder-trap", "[]"));   /* destroy the attacker: resolves first */
+    ok(PASS("p2"));
+    ok(PASS("p1"));
+    cr_assert_eq(st.window, ADV_WIN_NONE);
+    cr_assert(!st.attack_on && !st.fizzled);
+    cr_assert(!st.side[1].zone[0].present, "the attacker is destroyed");
+    cr_assert_eq(st.side[1].lost, 1);
+    cr_assert(st.side[0].zone[0].present);
+    cr_assert_eq(st.side[0].zone[0].def_mod, 0, "no defender once the attack has ended");
+    cr_assert(st.side[0].lp == 6000 && st.side[1].lp == 6000);
+    cr_assert_str_eq(st.side[0].grave[0]->id, "cor-smolder-trap");
+    cr_assert_str_eq(st.side[0].grave[1]->id, "cor-firewall");
+    cr_assert_str_eq(st.side[1].grave[0]->id, "obs-umbral-kitten");
+    cr_assert_str_eq(st.side[1].grave[1]->id, "obs-umbral-decoy");
+    illegal(ATTACK("p2", 0, "{\"p\":\"p1\",\"s\":0}"), "advanced:attack.declare");   /* zone 0 is empty */
+}
+
+/* A17: a Counter that turned the attacker to Defense Position ends the
+ * attack without damage (Firewall rewritten to switch an opponent's
+ * monster: no core Counter does). */
+Test(advanced, advanced_A17_attacker_turned_to_defense_by_a_counter)
+{
+    rewrite_effect("cor-firewall", "fizzle", "none", "\"op\": \"position\", \"target\": \"opp_monster\"");
+    kitten_attacks(NULL, P2_OPEN);
+    ok(COUNTER("p1", "cor-firewall", "[{\"p\":\"p2\",\"s\":0}]"));
+    ok(PASS("p2"));
+    ok(PASS("p1"));
+    cr_assert_eq(st.side[1].zone[0].pos, OL_POS_DP);
+    cr_assert(st.side[0].zone[0].present, "no combat: the Whelp is still there");
+    cr_assert(st.side[1].zone[0].present);
+    cr_assert(st.side[0].lp == 6000 && st.side[1].lp == 6000);
+    cr_assert(st.side[0].lost == 0 && st.side[1].lost == 0);
+    illegal(ATTACK("p2", 0, "{\"p\":\"p1\",\"s\":0}"), "advanced:attack.dp");
+}
+
+/* A17: a Counter that destroyed the target ends the attack without damage;
+ * the target is defeated all the same (A15).  Dark Mirror is rewritten to
+ * destroy the defender (no core Counter does). */
+Test(advanced, advanced_A17_target_destroyed_by_a_counter)
+{
+    rewrite_effect("obs-dark-mirror", "fizzle", "none", "\"op\": \"destroy\", \"target\": \"defender\"");
+    kitten_attacks(NULL, P2_WITH("obs-dark-mirror"));
+    ok(COUNTER("p2", "obs-dark-mirror", "[]"));
+    ok(PASS("p1"));
+    ok(PASS("p2"));
+    cr_assert(!st.side[0].zone[0].present, "the Counter destroyed the Whelp");
+    cr_assert_eq(st.side[0].lost, 1);
+    cr_assert_eq(st.side[0].lp, 6000, "no combat damage: the target was gone");
+    cr_assert(st.side[1].zone[0].present);
+    cr_assert_eq(st.side[1].lp, 6000);
+    illegal(ATTACK("p2", 0, "{\"p\":\"p1\"}"), "advanced:attack.once");
+}
+
+/* A6: a Counter that brings a player to 0 LP ends the game at once: the
+ * links below it never resolve and the attack is never fought.  Dark
+ * Mirror is rewritten to deal 1000 damage. */
+Test(advanced, advanced_A6_a_counter_that_ends_the_game_leaves_the_chain_and_the_attack)
+{
+    rewrite_effect("obs-dark-mirror", "fizzle", "none",
+                   "\"op\": \"lp_damage\", \"target\": \"opponent\", \"amount\": 1000");
+    kitten_attacks("\"starting_lp\":1000", P2_WITH("obs-dark-mirror"));
+    ok(COUNTER("p2", "obs-umbral-decoy", "[]"));
+    ok(COUNTER("p2", "obs-dark-mirror", "[]"));
+    ok(PASS("p1"));
+    ok(PASS("p2"));
+    cr_assert(st.ol.over);
+    cr_assert_eq(st.ol.winner, 1);
+    cr_assert_eq(st.side[0].lp, 0);
+    cr_assert_eq(st.side[0].zone[0].def_mod, 0, "the Decoy below it never resolved");
+    cr_assert(st.side[0].zone[0].present, "and the attack was never fought");
+    cr_assert(st.side[0].lost == 0 && st.side[1].lost == 0);
+    cr_assert_eq(st.side[1].lp, 1000);
+    illegal("\"type\":\"end\",\"by\":\"p2\"", "advanced:win.immediate");
+}
+
+/* A6: nothing more resolves once a player is at 0 -- not even the rest of
+ * the card that brought them there (Searing Brand rewritten to deal 1000
+ * damage, then give its player 1000 LP). */
+Test(advanced, advanced_A6_the_rest_of_the_card_does_not_resolve)
+{
+    adv_rewrite_card("cor-searing-brand", "\"amount\": 600",
+                     "\"amount\": 1000}, {\"op\": \"lp_gain\", \"target\": \"controller\", \"amount\": 1000");
+    adv_start("open", "\"starting_lp\":1000");
+    adv_open_with("[\"cor-ember-whelp\",\"cor-searing-brand\",\"cor-kindle-fury\",\"cor-ember-drake\",\"cor-firewall\"]",
+                  P2_OPEN);
+    summon("p1", 0, "cor-ember-whelp", "ap");
+    ok(SPELL("p1", "cor-searing-brand", "[]"));
+    ok(PASS("p2"));
+    cr_assert(st.ol.over);
+    cr_assert_eq(st.ol.winner, 0);
+    cr_assert_eq(st.side[1].lp, 0);
+    cr_assert_eq(st.side[0].lp, 1000, "its second effect never resolved");
+    illegal(SPELL("p1", "cor-kindle-fury", "[{\"p\":\"p1\",\"s\":0}]"), "advanced:win.immediate");
+}
+
+/* window.attack: a Counter that destroys another monster of the attacking
+ * player leaves the attack as it was (Dissonant Whisper rewritten to
+ * destroy a monster). */
+Test(advanced, advanced_window_attack_a_counter_on_another_monster_leaves_the_attack)
+{
+    rewrite_effect("obs-dissonant-whisper", "negate", "chain_link", "\"op\": \"destroy\", \"target\": \"monster\"");
+    third_turn(NULL, P1_OPEN, P2_WITH("obs-dissonant-whisper"), "dp");   /* Kitten DEF 900 */
+    summon("p1", 1, "cor-cinder-hound", "ap");
+    ok(ATTACK("p1", 0, "{\"p\":\"p2\",\"s\":0}"));   /* Whelp ATK 1200 */
+    illegal(COUNTER("p2", "obs-dissonant-whisper", "[{\"p\":\"p1\",\"s\":2}]"), "openlog:7");   /* an empty zone */
+    ok(COUNTER("p2", "obs-dissonant-whisper", "[{\"p\":\"p1\",\"s\":1}]"));
+    ok(PASS("p1"));
+    ok(PASS("p2"));
+    cr_assert(!st.side[0].zone[1].present, "the Hound is destroyed");
+    cr_assert(st.side[0].zone[0].present);
+    cr_assert(!st.side[1].zone[0].present, "and the Whelp's attack was fought: 1200 > DEF 900");
+    cr_assert(st.side[0].lost == 1 && st.side[1].lost == 1);
+    cr_assert(!st.attack_on);
+}
+
+/* chain.lifo: the Counter played last resolves first; a Spell whose target
+ * it destroyed then does nothing -- neither a position change (Undertow)
+ * nor an ATK bonus (Kindle Fury) goes to another monster.  Dissonant
+ * Whisper is rewritten to destroy a monster. */
+Test(advanced, advanced_chain_lifo_a_spell_whose_target_is_gone_does_nothing)
+{
+    rewrite_effect("obs-dissonant-whisper", "negate", "chain_link", "\"op\": \"destroy\", \"target\": \"monster\"");
+    third_turn_decks("fixtures/decks/advanced/legal-coreon-fluxion.json", NULL,
+                     "[\"cor-ember-whelp\",\"flx-tide-sprite\",\"flx-undertow\",\"cor-kindle-fury\",\"cor-firewall\"]",
+                     "[\"obs-umbral-kitten\",\"obs-dissonant-whisper\",\"obs-dissonant-whisper\",\"obs-night-terror\","
+                     "\"obs-soul-siphon\",\"obs-veil-assassin\"]",
+                     "ap");
+    summon("p1", 1, "flx-tide-sprite", "ap");
+    ok(SPELL("p1", "flx-undertow", "[{\"p\":\"p1\",\"s\":1}]"));
+    illegal(COUNTER("p2", "obs-dissonant-whisper", "[]"), "openlog:7");   /* it has monsters to choose */
+    ok(COUNTER("p2", "obs-dissonant-whisper", "[{\"p\":\"p1\",\"s\":1}]"));
+    ok(PASS("p2"));
+    cr_assert(!st.side[0].zone[1].present);
+    cr_assert(st.side[0].zone[0].pos == OL_POS_AP && st.side[1].zone[0].pos == OL_POS_AP, "no position changed");
+    ok(SPELL("p1", "cor-kindle-fury", "[{\"p\":\"p1\",\"s\":0}]"));
+    ok(COUNTER("p2", "obs-dissonant-whisper", "[{\"p\":\"p1\",\"s\":0}]"));
+    ok(PASS("p2"));
+    cr_assert(!st.side[0].zone[0].present);
+    cr_assert_eq(st.side[1].zone[0].atk_mod, 0, "no ATK went anywhere");
+    cr_assert_eq(st.side[0].lost, 2);
+    static const char *const grave[] = {"flx-tide-sprite", "flx-undertow", "cor-ember-whelp", "cor-kindle-fury"};
+    cr_assert_eq(st.side[0].n_grave, 4);
+    for (int i = 0; i < 4; i++)
+        cr_assert_str_eq(st.side[0].grave[i]->id, grave[i]);
+}
+
+/* combat.direct: "LP damage = attacker’s ATK." -- of an ATK of 0, none
+ * (Ember Whelp rewritten to ATK 0). */
+Test(advanced, advanced_combat_direct_an_attacker_of_atk_0_deals_nothing)
+{
+    adv_rewrite_card("cor-ember-whelp", "\"atk\": 1200", "\"atk\": 0");
+    adv_start("open", NULL);
+    adv_open();
+    end_turn("p1");
+    select_one("p2", "obs-crypt-rat");
+    end_turn("p2");   /* p2 summons nothing */
+    select_one("p1", "cor-forge-golem");
+    summon("p1", 0, "cor-ember-whelp", "ap");
+    ok(ATTACK("p1", 0, "{\"p\":\"p2\"}"));
+    illegal(ATTACK("p1", 0, "{\"p\":\"p2\"}"), "advanced:attack.once");   /* the first one is fought */
+    cr_assert_eq(st.side[1].lp, 6000);
+    cr_assert(!st.ol.over);
+}
+
+/* A11: an effect that selects 2 cards obliges 2 (Stoke the Forge
+ * rewritten): before anything else, by that player, and not 1; the board
+ * says what is pending. */
+Test(advanced, advanced_A11_an_effect_selection_of_two_cards)
+{
+    adv_rewrite_card("cor-stoke-the-forge", "\"amount\": 1", "\"amount\": 2");
+    stoke_the_forge_resolved();
+    board_has(0, 1, 1, "  pending    select 2 cards\n", 1);
+    board_has(1, 1, 1, "\"pending\":{\"select\":2,\"selection_prevented\":false}", 1);
+    olverdict v = play(SPELL("p1", "cor-heat-haze", "[]"));
+    expect(v, OL_V_ILLEGAL, "advanced:select.per_turn");
+    cr_assert(strstr(v.msg, "must first select the 2 cards an effect gave them"), "%s", v.msg);
+    v = play(SELECT("p2", "[\"obs-crypt-rat\"]"));   /* not the player the effect gave a selection */
+    expect(v, OL_V_ILLEGAL, "advanced:select.per_turn");
+    cr_assert(strstr(v.msg, "p1 (carol) must first select"), "%s", v.msg);
+    v = play(SELECT("p1", "[\"cor-forge-golem\"]"));
+    expect(v, OL_V_ILLEGAL, "advanced:select.per_turn");
+    cr_assert(strstr(v.msg, "selected 1 card; the effect lets them select 2."), "%s", v.msg);
+    ok(SELECT("p1", "[\"cor-forge-golem\",\"cor-forge-golem\"]"));
+    cr_assert_eq(st.side[0].select_due, 0);
+    cr_assert_eq(st.side[0].n_hand, 5);
+}
+
+/* Corehart, the Molten Crown with the printed condition rewritten to
+ * `text` (the rest of its Advanced properties as in core.json). */
+static void corehart_condition(const char *text)
+{
+    adv_rewrite_card("cor-corehart-the-molten-crown", "\"lp_max\",\n          \"amount\": 2000", text);
+}
+
+/* singular.condition: a Prime Singular whose printed condition is `none`
+ * needs only its 2 other monsters. */
+Test(advanced, advanced_singular_condition_none_needs_only_two_others)
+{
+    corehart_condition("\"none\"");
+    three_monsters();   /* p1 at 5000 LP: Corehart's own condition (LP <= 2000) would refuse it */
+    illegal(PRIME("p1", "cor-corehart-the-molten-crown", 0, "[{\"p\":\"p2\",\"s\":0}]"),
+            "advanced:singular.condition");   /* replacing the Whelp: 1 other */
+    ok(PRIME("p1", "cor-corehart-the-molten-crown", 2, "[{\"p\":\"p2\",\"s\":0}]"));
+    cr_assert_eq(st.side[0].zone[2].stack[0]->kind, CARD_PRIME_SINGULAR);
+    cr_assert(!st.side[1].zone[0].present);
+}
+
+/* singular.condition: own_field_max 2 -- met with 2 monsters on the field,
+ * not with 3. */
+Test(advanced, advanced_singular_condition_own_field_max)
+{
+    corehart_condition("\"own_field_max\",\n          \"amount\": 2");
+    three_monsters();
+    ok(PRIME("p1", "cor-corehart-the-molten-crown", 2, "[{\"p\":\"p2\",\"s\":0}]"));
+    cr_assert(st.side[0].zone[2].present);
+    three_monsters();
+    end_turn("p1");
+    select_one("p2", "obs-crypt-rat");
+    end_turn("p2");
+    select_one("p1", "cor-forge-golem");
+    summon("p1", 2, "cor-magma-tortoise", "dp");   /* 3 monsters */
+    olverdict v = play(PRIME("p1", "cor-corehart-the-molten-crown", 3, "[{\"p\":\"p2\",\"s\":0}]"));
+    expect(v, OL_V_ILLEGAL, "advanced:singular.condition");
+    cr_assert(strstr(v.msg, "without meeting its printed condition (own_field_max 2)"), "%s", v.msg);
+}
+
+/* field.hand on the board: one card in the hand, one left in the deck. */
+Test(advanced, advanced_field_hand_the_board_counts_one_card)
+{
+    adv_start("open", NULL);
+    adv_open();
+    summon("p1", 0, "cor-ember-whelp", "ap");
+    ok(SPELL("p1", "cor-kindle-fury", "[{\"p\":\"p1\",\"s\":0}]"));
+    ok(PASS("p2"));
+    ok(EVOLVE("p1", 0, "cor-ember-drake"));
+    end_turn("p1");
+    select_one("p2", "obs-crypt-rat");
+    summon("p2", 0, "obs-umbral-kitten", "ap");
+    ok(ATTACK("p2", 0, "{\"p\":\"p1\",\"s\":0}"));
+    ok(COUNTER("p1", "cor-firewall", "[]"));   /* p1 keeps Cinder Hound only */
+    st.side[0].deck_left = 1;   /* p1's deck selected down to one card: set, not played */
+    board_has(0, 1, 1, "  hand       1 card: Cinder Hound\n  deck       1 card\n", 1);
+    board_has(1, 1, 1, "\"hand\":{\"count\":1,\"cards\":[\"cor-cinder-hound\"]},\"deck\":1,", 1);
+    board_has(0, 0, 1, "  hand       1 card\n  deck       1 card\n", 1);
+    board_has(0, 0, 1, "Cinder Hound", 0);
+}
+
+/* A27 through the catalogue: the rule a verdict cites is a row of
+ * verifiers/advanced/rules.c, whose quote is the ruling's answer. */
+Test(advanced, advanced_A27_the_verdict_cites_a_catalogued_ruling)
+{
+    size_t n = 0;
+    const verifier_rule *rules = advanced_rules(&n), *row = NULL;
+    cr_assert_eq(advanced_rules(NULL), rules, "n may be NULL");
+    cr_assert_eq(advanced_verifier_ops.rules(NULL), rules);
+    third_turn(NULL, P1_OPEN, P2_WITH("obs-void-denial"), "ap");
+    olverdict v = play(COUNTER("p2", "obs-void-denial", "[{\"seq\":8}]"));   /* no chain to name a link of */
+    expect(v, OL_V_ILLEGAL, "advanced:A27");
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(rules[i].id, v.rule))
+            row = &rules[i];
+    cr_assert_not_null(row, "%s is not in the catalogue", v.rule);
+    cr_assert(strstr(row->quote, "but has no candidate at all is left out"), "%s", row->quote);
 }

@@ -42,9 +42,12 @@ static int player_of(const olevent *ev)
     return openlog_player_of(ev);
 }
 
+/* The card on top of a monster's stack.  m holds a monster: every caller
+ * found it present (monster_at, or a check of `present`), and a present
+ * monster's stack holds at least its base card. */
 static const card *top(const adv_monster *m)
 {
-    return m->present && m->depth ? m->stack[m->depth - 1] : NULL;
+    return m->stack[m->depth - 1];
 }
 
 static int32_t atk_of(const adv_monster *m)
@@ -63,7 +66,7 @@ static int32_t def_of(const adv_monster *m)
  * Monster Zones or holds none. */
 static adv_monster *monster_at(advanced_state *s, int p, int slot)
 {
-    if (slot < 0 || slot >= s->zones)
+    if ((unsigned)slot >= s->zones)   /* a negative slot is none of them */
         return NULL;
     adv_monster *m = &P(s, p)->zone[slot];
     return m->present ? m : NULL;
@@ -87,7 +90,8 @@ static void kind_words(const card *c, char *out, size_t cap)
 {
     static const char *const names[] = {"Monster", "Spell", "Counter", "Evolution", "Prime Evolution",
                                         "Prime Singular"};
-    const char *n = (unsigned)c->kind < sizeof names / sizeof names[0] ? names[c->kind] : "card";
+    _Static_assert(sizeof names / sizeof names[0] == CARD_KIND_COUNT, "a name for every card kind");
+    const char *n = names[c->kind];   /* the database loads no other kind */
     olverdict_format(out, cap, "%s %s", an(n), n);
 }
 
@@ -181,10 +185,13 @@ static void game_over(advanced_state *s, int winner)
     s->attack_on = 0;
 }
 
-/* A player loses Life Points; at 0 the game ends at once (A6). */
+/* A player loses Life Points; at 0 the game ends at once (A6).  Never
+ * called once the game is over: apply_effects and resolve_chain stop at
+ * the end, close_window fights no combat after it, and a combat or an
+ * effect takes Life Points once. */
 static void lose_lp(advanced_state *s, int p, int32_t amount)
 {
-    if (s->ol.over || amount <= 0)
+    if (amount <= 0)
         return;
     adv_side *sd = P(s, p);
     sd->lp = sd->lp > amount ? sd->lp - amount : 0;
@@ -195,12 +202,11 @@ static void lose_lp(advanced_state *s, int p, int32_t amount)
 }
 
 /* The monster at (p, slot) is destroyed: its whole stack to the Graveyard
- * (evolve.graveyard), a defeat a claim may name (A15). */
+ * (evolve.graveyard), a defeat a claim may name (A15).  The slot holds a
+ * monster: the callers found it there with monster_at(). */
 static void destroy(advanced_state *s, int p, int slot)
 {
-    adv_monster *m = monster_at(s, p, slot);
-    if (!m)
-        return;
+    adv_monster *m = &P(s, p)->zone[slot];
     for (int i = 0; i < m->depth; i++)
         to_grave(P(s, p), m->stack[i]);
     memset(m, 0, sizeof *m);
@@ -309,7 +315,9 @@ static adv_monster *effect_monster(advanced_state *s, fx_target t, const ol_ref 
             *slot = s->attack_target.slot;
         }
     } else {
-        if (!chosen || chosen->kind != OL_REF_MONSTER)
+        /* a chosen monster selector's reference is a monster's
+         * (target_fits); the database gives these ops no other chosen one */
+        if (!chosen)
             return NULL;
         *owner = chosen->p;
         *slot = chosen->slot;
@@ -634,7 +642,8 @@ static int controls_class(const advanced_state *s, int p, card_class cls)
 static const char *class_title(card_class c)
 {
     static const char *const t[] = {"Coreon", "Fluxion", "Synaphera", "Obscura", "Aetherion"};
-    return (unsigned)c < CLASS_COUNT ? t[c] : "?";
+    _Static_assert(sizeof t / sizeof t[0] == CLASS_COUNT, "a title for every class");
+    return t[c];   /* the database loads no other class */
 }
 
 static void do_summon(judge *j)
@@ -658,7 +667,7 @@ static void do_summon(judge *j)
         return;
     }
     /* advanced.md: "Monster Zone: up to 7 monsters may be controlled simultaneously." */
-    if (ev->slot < 0 || ev->slot >= s->zones || P(s, p)->zone[ev->slot].present) {
+    if ((unsigned)ev->slot >= s->zones || P(s, p)->zone[ev->slot].present) {
         ILLEGAL(j, "advanced:field.limit", "%s summoned into slot %d, which is not a free slot of their %u Monster "
                 "Zones.", who(s, p), ev->slot, s->zones);
         return;
@@ -743,12 +752,9 @@ static void do_counter(judge *j)
         ILLEGAL(j, "openlog:3", "A Counter is announced by the player who plays it.");
         return;
     }
-    if (!s->setup_done) {
-        ILLEGAL(j, "advanced:turn.order", "%s played a Counter before the first turn.", who(s, p));
-        return;
-    }
     /* advanced.md: "Played only during the opponent’s turn or during combat
-     * windows." */
+     * windows." (Before the first turn check_obligations has refused it,
+     * advanced:select.opening.) */
     if (p == s->turn && s->window != ADV_WIN_ATTACK) {
         ILLEGAL(j, "advanced:counter.timing", "%s played a Counter in their own turn outside an attack's Counter "
                 "Window.", who(s, p));
@@ -911,7 +917,7 @@ static void do_prime(judge *j)
      * Summon. */
     if (in_step(j, ADV_MAIN, "played a Prime Singular"))
         return;
-    if (!ev->has_slot || ev->slot < 0 || ev->slot >= s->zones) {
+    if (!ev->has_slot || (unsigned)ev->slot >= s->zones) {
         ILLEGAL(j, "advanced:singular.entry", "%s played a Prime Singular without naming one of their %u Monster "
                 "Zones to fill or replace.", who(s, p), s->zones);
         return;
@@ -1173,7 +1179,9 @@ void advanced_apply(advanced_state *s, const olevent *ev, olverdict *v)
 
 void advanced_silence(advanced_state *s)
 {
-    if (!s->ol.over && s->setup_done)
+    /* (No window opens before the opening hands: close_window has nothing
+     * to close then.) */
+    if (!s->ol.over)
         close_window(s);
 }
 

@@ -33,18 +33,22 @@ static const char *pname(int p)
 static const char *step_name(adv_step st)
 {
     static const char *const names[] = {"setup", "select", "main", "position", "evolve", "attack", "end", "over"};
-    return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "?";
+    _Static_assert(sizeof names / sizeof names[0] == ADV_OVER + 1, "a name for every step");
+    return names[st];
 }
 
 static const char *window_name(adv_window w)
 {
     static const char *const names[] = {NULL, "spell", "attack", "counter"};
-    return (unsigned)w < sizeof names / sizeof names[0] ? names[w] : NULL;
+    _Static_assert(sizeof names / sizeof names[0] == ADV_WIN_COUNTER + 1, "a name for every window");
+    return names[w];
 }
 
+/* The card on top of the zone's stack, or NULL for an empty zone (a
+ * present monster's stack holds at least its base card). */
 static const card *top(const adv_monster *m)
 {
-    return m->present && m->depth ? m->stack[m->depth - 1] : NULL;
+    return m->present ? m->stack[m->depth - 1] : NULL;
 }
 
 /* ---- JSON ------------------------------------------------------------------ */
@@ -122,7 +126,9 @@ static void player_json(jtext *t, const advanced_state *s, const openlog_sight *
     jtext_lit(t, ",\"pending\":{\"select\":");
     jtext_int(t, sd->select_due);
     jtext_lit(t, ",\"selection_prevented\":");
-    jtext_bool(t, sd->prevent_next || (sd->prevent && s->turn == p));
+    /* `prevent` is set only for the active player, as their turn begins,
+     * and cleared as they end it (advanced.c begin_turn, do_end) */
+    jtext_bool(t, sd->prevent_next || sd->prevent);
     jtext_lit(t, "}}");
 }
 
@@ -225,10 +231,13 @@ static void player_words(jtext *t, const advanced_state *s, const openlog_sight 
         if (sh.kind == OPENLOG_SHOWN_CARD)
             jtext_fmt(t, "%s %s", k++ ? "," : ":", sh.card->name);
     }
+    /* A hand is all named, all committed or all unknown: the header's
+     * hidden mode decides the shape of every card selected
+     * (openlog_take_href), so at most one of these three is said. */
     if (committed)
-        jtext_fmt(t, "%s%d committed, not yet revealed", k++ ? "; " : ": ", committed);
+        jtext_fmt(t, ": %d committed, not yet revealed", committed);
     if (unknown)
-        jtext_fmt(t, "%s%d unknown", k++ ? "; " : ": ", unknown);
+        jtext_fmt(t, ": %d unknown", unknown);
     jtext_fmt(t, "\n  deck       %u card%s\n", sd->deck_left, sd->deck_left == 1 ? "" : "s");
     jtext_fmt(t, "  graveyard  %u", sd->n_grave);
     for (int i = 0; i < sd->n_grave; i++)
@@ -252,17 +261,19 @@ static void moment_words(jtext *t, const advanced_state *s)
         jtext_fmt(t, "round %u, %s to play, %s\n", (s->turns + 1) / 2, s->ol.names[s->turn], steps[s->step]);
     jtext_fmt(t, "window: %s\n", w ? w : "none");
     chain_words(t, s->chain, s->n_chain);
+    /* An attack on the board is one whose window is open, or was when the
+     * game ended by a ruling: its attacker and its target are still on the
+     * field (a Counter's destruction, or a fizzle, shows only as the chain
+     * resolves, and the combat or the game's end follows at once). */
     if (s->attack_on) {
         const adv_monster *a = &s->side[s->turn].zone[s->attacker];
-        jtext_fmt(t, "attack: %s %s (zone %d) -> ", pname(s->turn), top(a) ? top(a)->name : "?", s->attacker);
+        jtext_fmt(t, "attack: %s %s (zone %d) -> ", pname(s->turn), top(a)->name, s->attacker);
         if (s->attack_target.kind == OL_REF_PLAYER) {
-            jtext_fmt(t, "%s directly", pname(s->attack_target.p));
+            jtext_fmt(t, "%s directly\n", pname(s->attack_target.p));
         } else {
             const adv_monster *d = &s->side[s->attack_target.p].zone[s->attack_target.slot];
-            jtext_fmt(t, "%s %s (zone %d)", pname(s->attack_target.p), top(d) ? top(d)->name : "an empty zone",
-                      s->attack_target.slot);
+            jtext_fmt(t, "%s %s (zone %d)\n", pname(s->attack_target.p), top(d)->name, s->attack_target.slot);
         }
-        jtext_fmt(t, "%s\n", s->fizzled ? ", fizzled" : "");
     }
 }
 
