@@ -197,6 +197,14 @@ char *replace_after(char *text, const char *anchor, const char *old, const char 
     return out;
 }
 
+void load_core_edited(const char *name, const core_edit *edits, size_t n)
+{
+    char *text = core_text();
+    for (size_t i = 0; i < n; i++)
+        text = replace_after(text, edits[i].anchor, edits[i].old, edits[i].new_);
+    load_core_text(text, name);
+}
+
 void load_core_text(char *text, const char *name)
 {
     char err[2048];

@@ -62,4 +62,11 @@ char *core_text(void);
 char *replace_after(char *text, const char *anchor, const char *old, const char *new_);
 void load_core_text(char *text, const char *name);
 
+/* core.json with each edit made in turn (replace_after), loaded as `db`
+ * under `name`: the rewrites a test needs, kept as a table. */
+typedef struct {
+    const char *anchor, *old, *new_;
+} core_edit;
+void load_core_edited(const char *name, const core_edit *edits, size_t n);
+
 #endif

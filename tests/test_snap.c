@@ -19,6 +19,23 @@
 #include "verifiers/snap/snap.h"
 #include "verifiers/verifier.h"
 
+/* illegal(), and the verdict's sentence says `says`. */
+static void illegal_saying(const char *body, const char *rule, const char *says)
+{
+    olverdict v = play(body);
+    expect(v, OL_V_ILLEGAL, rule);
+    cr_assert(strstr(v.msg, says), "%s", v.msg);
+}
+
+/* BASE through p1's Round 2 flip (seq 15); then p1 evolves Forge Golem, its
+ * active monster, into Forge Colossus, whose [on entry] fires (A1). */
+static void colossus_game(void)
+{
+    start(NULL);
+    base(15);
+    ok("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-forge-colossus\"");
+}
+
 /* ---- the whole base game is legal --------------------------------- */
 
 Test(snap, base_game_is_legal_through_round_4)
@@ -46,6 +63,9 @@ Test(snap, snap_8_3_only_lineup_monsters_start_on_the_bench)
     start(NULL);
     illegal("\"type\":\"bench\",\"by\":\"p1\",\"slots\":[\"cor-forge-golem\",\"cor-magma-tortoise\",\"cor-ash-sprite\",\"cor-kindle-fury\"]",
             "snap:8.3");
+    /* a monster, but p2's: not one of p1's lineup */
+    illegal_saying("\"type\":\"bench\",\"by\":\"p1\",\"slots\":[\"cor-forge-golem\",\"cor-magma-tortoise\",\"cor-ash-sprite\",\"obs-crypt-rat\"]",
+                   "snap:8.3", "Crypt Rat");
     ok(BASE[0]);   /* R12: the game goes on from before the illegal bench */
 }
 
@@ -109,6 +129,14 @@ Test(snap, snap_10_3_flip_exactly_one)
     start(NULL);
     base(8);
     illegal("\"type\":\"flip\",\"by\":\"p1\",\"slot\":2,\"card\":\"cor-ash-sprite\"", "snap:10.3");
+    /* 10.3 "If the active player has one or more face-down Monsters on their
+     * Bench, they must flip exactly one of them": a face-down one */
+    start(NULL);
+    base(14);   /* Round 2: Magma Tortoise, Bench slot 1, has been face-up since Round 1 */
+    illegal_saying("\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-magma-tortoise\"",
+                   "snap:10.3", "no face-down Bench monster");
+    cr_assert(!st.flipped);
+    ok(BASE[14]);
 }
 
 Test(snap, snap_9_3_opening_lock_up_to_three)
@@ -159,6 +187,12 @@ Test(snap, snap_10_2_unlock_before_the_flip)
     start(NULL);
     base(22);
     illegal(BASE[23], "snap:10.2");
+    /* and the Unlock Step does not come back after the flip */
+    ok(BASE[22]);
+    ok(BASE[23]);
+    illegal_saying("\"type\":\"unlock\",\"by\":\"p1\",\"lock\":0,\"card\":\"cor-crucible-rite\"",
+                   "snap:10.2", "outside the Unlock Step");
+    cr_assert_eq(st.side[0].n_locked, 2, "Crucible Rite stays locked");
 }
 
 Test(snap, snap_openlog_6_unlock_reveals_the_locked_card)
@@ -218,6 +252,9 @@ Test(snap, snap_7_8_targets_must_fit_the_effect)
     illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p2\",\"s\":\"a\"}]",
             "snap:7.8");
     illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[]", "openlog:7");
+    /* and Searing Brand weakens one of the opponent's monsters, not p1's own */
+    illegal_saying("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-searing-brand\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]",
+                   "snap:7.8", "cannot target the monster in the active slot of p1");
     ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
     cr_assert_eq(st.window, WIN_COUNTER);
 }
@@ -316,6 +353,9 @@ Test(snap, snap_10_8_1_a_disruptor_targets_only_a_face_up_bench_monster)
     expect(w, OL_V_ILLEGAL, "snap:10.8.1");
     cr_assert(strstr(w.msg, "face-down") && !strstr(w.msg, "no Disruptor"), "%s", w.msg);
     ok("\"type\":\"attack\",\"by\":\"p2\",\"target\":{\"p\":\"p1\",\"s\":1}");   /* Magma Tortoise, face-up */
+    /* 12.2: the Blocker is a Bench monster, never the active one (Forge Golem) */
+    illegal("\"type\":\"block\",\"by\":\"p1\",\"slot\":\"a\"", "snap:12.2");
+    cr_assert_eq(st.attack_target.slot, 1, "the attack still aims at Magma Tortoise");
 }
 
 /* snap 10.8.3: "After the Blocker window: Both players may play Counter
@@ -359,6 +399,13 @@ Test(snap, snap_13_1_exact_next_stage_only)
     base(15);
     illegal("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-forge-colossus\"", "snap:13.1");
     illegal("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"obs-grave-vampire\"", "snap:13.2");
+    /* 13.1 "Face-down Monsters cannot be evolved.": Current Eel, Bench slot 3 */
+    illegal_saying("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":3,\"card\":\"cor-forge-colossus\"",
+                   "snap:13.1", "not a face-up monster");
+    /* 13.2: an Evolution comes from the Reserve, which holds no unknown card */
+    illegal_saying("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-no-such-colossus\"",
+                   "snap:13.2", "cor-no-such-colossus");
+    ok("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-forge-colossus\"");
 }
 
 Test(snap, snap_13_5_no_attack_after_an_evolution)
@@ -415,6 +462,7 @@ Test(snap, snap_3_4_nothing_after_the_end)
     ok("\"type\":\"concede\",\"by\":\"p2\"");
     cr_assert(st.ol.over);
     cr_assert_eq(st.ol.winner, 0);
+    cr_assert(snap_verifier_ops.finished(&st, NULL), "the match is finished, whoever asks");
     illegal(BASE[10], "snap:3.4");
     ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"note\",\"text\":\"p2 conceded at table 4.\"");
     ok("\"type\":\"claim\",\"by\":\"table\",\"winner\":\"p1\"");
@@ -514,6 +562,12 @@ Test(snap, snap_openlog_3_actions_are_announced_by_their_player)
     start(NULL);
     base(7);
     illegal("\"type\":\"flip\",\"by\":\"table\",\"slot\":1,\"card\":\"cor-magma-tortoise\"", "openlog:3");
+    ok(BASE[7]);
+    illegal("\"type\":\"prime\",\"by\":\"table\",\"card\":\"cor-corehart-the-molten-crown\"", "openlog:3");
+    illegal("\"type\":\"attack\",\"by\":\"table\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}", "openlog:3");
+    illegal("\"type\":\"swap\",\"by\":\"table\",\"slot\":1", "openlog:3");
+    cr_assert_eq(st.step, STEP_FLIP, "nothing happened");
+    ok("\"type\":\"swap\",\"by\":\"p1\",\"slot\":1");
 }
 
 /* openlog 3: a pass, too, is announced by the player who passes. */
@@ -539,7 +593,22 @@ Test(snap, snap_openlog_3_only_the_judge_announces_a_ruling)
     illegal("\"type\":\"judge\",\"by\":\"table\",\"ruling\":\"game_loss\",\"player\":\"p2\",\"text\":\"Slow play.\"",
             "openlog:3");
     cr_assert(!st.ol.over, "nobody's game was lost");
+    ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"warning\",\"player\":\"p2\",\"text\":\"Slow play.\"");
+    cr_assert(!st.ol.over, "a warning ends nothing");
+    cr_assert_eq(st.step, STEP_UNLOCK);
     ok(BASE[10]);
+}
+
+/* openlog 3: `by` is who announced it; only a player gives up the game. */
+Test(snap, snap_openlog_3_only_a_player_concedes)
+{
+    start(NULL);
+    base(10);
+    illegal_saying("\"type\":\"concede\",\"by\":\"table\"", "openlog:3", "Only a player can concede");
+    cr_assert(!st.ol.over, "the game goes on");
+    ok("\"type\":\"concede\",\"by\":\"p1\"");   /* in p2's turn, too */
+    cr_assert(st.ol.over);
+    cr_assert_eq(st.ol.winner, 1, "p1 gave up: p2 wins");
 }
 
 Test(snap, snap_openlog_4_one_header_per_match)
@@ -584,18 +653,24 @@ Test(snap, snap_6_2_a_spell_only_in_its_players_own_spell_phase)
     illegal("\"type\":\"spell\",\"by\":\"p2\",\"card\":\"obs-night-terror\",\"targets\":[{\"p\":\"p2\",\"s\":\"a\"}]", "snap:6.2");
 }
 
-/* P2_DECK with Nyxora, the Last Eclipse (Prime Singular: condition one of
- * p2's own monsters defeated, [on entry] destroy the opponent's active
- * monster) in place of Aether Kite, the fifth (R1: none waits), played
- * through Round 3's flip of p2's fourth monster; Crypt Rat fell attacking
- * Forge Golem in Round 2, so Nyxora may be played. */
-static void nyxora_game(void)
+/* A match of P1_DECK against P2_DECK with Nyxora, the Last Eclipse (Prime
+ * Singular: condition one of p2's own monsters defeated, [on entry]
+ * destroy the opponent's active monster) in place of Aether Kite, the
+ * fifth (R1: none waits). */
+static void nyxora_start(void)
 {
     char *deck = replace_after(strdup(P2_DECK), "\"monsters\"", "aet-aether-kite", "obs-nyxora-the-last-eclipse");
     deck = replace_after(deck, "\"reserve\"", "[", "[\"obs-nyxora-the-last-eclipse\",");
     olverdict v = start_decks("open", NULL, P1_DECK, deck);
     free(deck);
     cr_assert_eq(v.status, OL_V_OK, "header: %s %s", v.rule, v.msg);
+}
+
+/* nyxora_start(), played through Round 3's flip of p2's fourth monster;
+ * Crypt Rat fell attacking Forge Golem in Round 2, so Nyxora may be played. */
+static void nyxora_game(void)
+{
+    nyxora_start();
     for (size_t i = 0; i < 17; i++)
         if (i != 10)   /* p2 has no fifth monster */
             ok(BASE[i]);
@@ -697,6 +772,10 @@ Test(snap, snap_r11_a_trigger_is_announced_by_its_controller)
     base(15);
     ok("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-forge-colossus\"");
     illegal("\"type\":\"trigger\",\"by\":\"p2\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[]", "snap:R11");
+    /* nor does the opponent's Counter come before the announcement */
+    illegal("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"seq\":16}]", "snap:10.4");
+    cr_assert_eq(st.n_fired, 1);
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
 }
 
 Test(snap, snap_15_5_only_resonance_answers_a_trigger)
@@ -724,6 +803,8 @@ Test(snap, snap_14_2_only_the_lineups_prime_singular)
         ok(BASE[i]);
     ok(BASE[7]);   /* no fifth monster: the Prime waits in the Reserve (R1) */
     illegal("\"type\":\"prime\",\"by\":\"p1\",\"card\":\"obs-nyxora-the-last-eclipse\"", "snap:14.2");
+    illegal_saying("\"type\":\"prime\",\"by\":\"p1\",\"card\":\"cor-no-such-crown\"",
+                   "snap:14.2", "cor-no-such-crown");
     /* 14.3: two monsters revealed so far, four needed */
     illegal("\"type\":\"prime\",\"by\":\"p1\",\"card\":\"cor-corehart-the-molten-crown\"", "snap:14.3");
 }
@@ -754,6 +835,9 @@ Test(snap, snap_9_1_selection_only_through_an_effect)
     ok("\"type\":\"pass\",\"by\":\"p2\"");
     /* the window closes by this event's arrival: the effect grants 2 selections, owed first */
     illegal("\"type\":\"end\",\"by\":\"p1\"", "snap:9.1");
+    /* the effect gave p1 the selection, not p2 */
+    illegal_saying("\"type\":\"select\",\"by\":\"p2\",\"cards\":[\"obs-soul-reap\",\"obs-umbral-decoy\"]",
+                   "snap:9.1", "p1 (alice) must first select the 2 Support cards");
     ok("\"type\":\"select\",\"by\":\"p1\",\"cards\":[\"cor-meltdown\",\"cor-firewall\"]");
     ok("\"type\":\"end\",\"by\":\"p1\"");
 }
@@ -784,6 +868,9 @@ Test(snap, snap_9_9_remove_only_the_opponents_locked_support)
     ok("\"type\":\"unlock\",\"by\":\"p1\",\"lock\":0,\"card\":\"cor-crucible-rite\"");
     illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-crucible-rite\",\"targets\":[{\"p\":\"p1\",\"lock\":0}]",
             "snap:9.9");
+    cr_assert_eq(st.side[1].n_locked, 3);
+    illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-crucible-rite\",\"targets\":[{\"p\":\"p2\",\"lock\":3}]",
+            "snap:9.9");   /* p2's Locked Supports are 0 to 2 */
     ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-crucible-rite\",\"targets\":[{\"p\":\"p2\",\"lock\":0}]");
     ok("\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-firewall\"]");
     ok("\"type\":\"end\",\"by\":\"p1\"");
@@ -868,11 +955,12 @@ Test(snap, snap_7_7_the_graveyard_holds_used_and_defeated_cards)
     cr_assert_str_eq(st.side[1].grave[1]->id, "obs-crypt-rat");
 }
 
-/* Announced mode (openlog 6), both Benches placed and both selections
- * made, every card unnamed: the promotions are next. */
-static void announced_setup(void)
+/* Announced mode (openlog 6) with the levers `rules` (or none), both
+ * Benches placed and both selections made, every card unnamed: the
+ * promotions are next. */
+static void announced_setup_with(const char *rules)
 {
-    olverdict v = start_with("announced", NULL, P1_DECK);
+    olverdict v = start_with("announced", rules, P1_DECK);
     cr_assert_eq(v.status, OL_V_OK);
     ok("\"type\":\"bench\",\"by\":\"p1\",\"slots\":[null,null,null,null]");
     ok("\"type\":\"bench\",\"by\":\"p2\",\"slots\":[null,null,null,null]");
@@ -880,11 +968,17 @@ static void announced_setup(void)
     ok("\"type\":\"select\",\"by\":\"p2\",\"cards\":[null,null,null,null,null,null]");
 }
 
+static void announced_setup(void)
+{
+    announced_setup_with(NULL);
+}
+
 Test(snap, snap_openlog_6_announced_mode_counts_what_stays_unverifiable)
 {
     announced_setup();
     /* a reveal must be a card that could have been there (openlog 6) */
     illegal("\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"obs-crypt-rat\"", "snap:8.3");
+    illegal("\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-kindle-fury\"", "snap:8.3");   /* a Spell */
     ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-forge-golem\"");
     ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":0,\"card\":\"obs-crypt-rat\"");
     ok("\"type\":\"bench\",\"by\":\"p1\",\"slot\":0,\"card\":null");
@@ -909,6 +1003,7 @@ Test(snap, snap_18_6_bench_facedown_places_the_rest_face_up)
     olverdict v = start_with("announced", "\"rules\":{\"bench_facedown\":3}", P1_DECK);
     cr_assert_eq(v.status, OL_V_OK);
     illegal("\"type\":\"bench\",\"by\":\"p1\",\"slots\":[null,null,null,null]", "snap:18.6");
+    illegal("\"type\":\"bench\",\"by\":\"p1\",\"slots\":[null,null,null,\"flx-no-such-eel\"]", "openlog:cards");
     ok("\"type\":\"bench\",\"by\":\"p1\",\"slots\":[null,null,null,\"flx-current-eel\"]");
     cr_assert(st.side[0].bench[3].face_up);
     cr_assert_eq(st.side[0].revealed, 1);
@@ -1025,15 +1120,21 @@ Test(snap, snap_a31_the_end_of_the_log_closes_an_open_window)
 /* ---- A3, A20: a Resonance Counter against a Trigger ------------------ */
 
 /* BASE through seq 15, with Dissonant Whisper (Resonance) in p2's hand in
- * place of Dark Mirror; then p1 evolves into Forge Colossus, whose
- * [on entry] gives p2's active monster -500 IMP, and announces it (seq 17). */
-static void resonance_game(void)
+ * place of Dark Mirror. */
+static void whisper_game(void)
 {
     start(NULL);
     for (size_t i = 0; i < 15; i++)
         ok(i == 3 ? "\"type\":\"select\",\"by\":\"p2\",\"cards\":[\"obs-night-terror\",\"obs-soul-siphon\","
                     "\"obs-shadow-step\",\"obs-void-denial\",\"obs-dissonant-whisper\",\"obs-death-grip\"]"
                   : BASE[i]);
+}
+
+/* whisper_game(); then p1 evolves into Forge Colossus, whose [on entry]
+ * gives p2's active monster -500 IMP, and announces it (seq 17). */
+static void resonance_game(void)
+{
+    whisper_game();
     ok("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-forge-colossus\"");
     ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
 }
@@ -1076,6 +1177,10 @@ Test(snap, snap_a20_a_resonance_counter_starts_no_chain)
             "snap:A20");
     illegal("\"type\":\"counter\",\"by\":\"p1\",\"card\":\"cor-resonant-flare\",\"targets\":[{\"seq\":17}]",
             "snap:A20");
+    /* A33: "anyone after a Resonance Counter (A20)" has nothing to pass */
+    illegal_saying("\"type\":\"pass\",\"by\":\"p1\"", "snap:A20", "after a Resonance Counter answered the Trigger");
+    illegal("\"type\":\"pass\",\"by\":\"p2\"", "snap:A20");
+    cr_assert_eq(st.window, WIN_RESONANCE, "only silence closes it");
     snap_silence(&st);
     cr_assert_eq(st.side[1].active.mod, 0);
 }
@@ -1095,32 +1200,57 @@ static void load_swap_counters(void)
     load_core_text(text, "core-with-swap-counters");
 }
 
+/* BASE through `n` events, then Forge Golem 3000 attacks p2's active
+ * monster (Crypt Rat 1800); p2 assigns `block` (NULL: none) and someone
+ * plays the Counter `counter`; the log ends there, so the window closes
+ * (A31): the chain, then the attack, resolve. */
+static void attack_answered(size_t n, const char *block, const char *counter)
+{
+    start(NULL);
+    base(n);
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
+    if (block)
+        ok(block);
+    ok(counter);
+    snap_silence(&st);
+}
+
+#define GRAVE_BAT_BLOCKS "\"type\":\"block\",\"by\":\"p2\",\"slot\":1"
+
 Test(snap, snap_a15_target_swapped_away_is_followed)
 {
     load_swap_counters();
-    start(NULL);
-    base(15);
-    /* Forge Golem 3000 attacks Crypt Rat 1800 in p2's active slot */
-    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
     /* Void Denial (rewritten) swaps Grave Bat in; Crypt Rat goes to Bench slot 1 */
-    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"p\":\"p2\",\"s\":1}]");
-    snap_silence(&st);
+    attack_answered(15, NULL,
+                    "\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"p\":\"p2\",\"s\":1}]");
     cr_assert_str_eq(st.side[1].active.stack[0]->id, "obs-grave-bat", "the swap happened");
     /* snap A15: "a target that changes position but stays face-up on the field is still fought" */
     cr_assert(st.side[1].active.present, "A15: the monster now in the slot is not fought");
     cr_assert(!st.side[1].bench[1].present, "A15: the target was followed to Bench slot 1 and defeated");
     cr_assert_eq(st.side[1].lost, 1);
+    /* a Blocker swapped into the active slot is followed there: Grave Bat
+     * 3300 blocks, then swaps in */
+    attack_answered(15, GRAVE_BAT_BLOCKS,
+                    "\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"p\":\"p2\",\"s\":1}]");
+    cr_assert_str_eq(st.side[1].active.stack[0]->id, "obs-grave-bat", "the Blocker was swapped in");
+    cr_assert_eq(st.side[0].lost, 1, "Forge Golem 3000 fought Grave Bat 3300 in its new place");
+    cr_assert_eq(st.side[1].lost, 0, "Crypt Rat, now in Bench slot 1, was not fought");
+    /* another Bench monster swapped in leaves the Blocker the target: in
+     * Round 3 p2's Wraith Sentry, face-up in Bench slot 2, swaps in instead */
+    attack_answered(19, GRAVE_BAT_BLOCKS,
+                    "\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"p\":\"p2\",\"s\":2}]");
+    cr_assert_str_eq(st.side[1].active.stack[0]->id, "obs-wraith-sentry", "Wraith Sentry was swapped in");
+    cr_assert_eq(st.side[0].lost, 1, "Forge Golem fought Grave Bat, still in Bench slot 1");
+    cr_assert_eq(st.side[1].lost, 0);
+    cr_assert(st.side[1].bench[1].present && st.side[1].bench[2].present);
 }
 
 Test(snap, snap_a15_attacker_swapped_away_fizzles)
 {
     load_swap_counters();
-    start(NULL);
-    base(15);
-    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
     /* Dark Mirror (rewritten) swaps Magma Tortoise into p1's active slot */
-    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-dark-mirror\",\"targets\":[{\"p\":\"p1\",\"s\":1}]");
-    snap_silence(&st);
+    attack_answered(15, NULL,
+                    "\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-dark-mirror\",\"targets\":[{\"p\":\"p1\",\"s\":1}]");
     cr_assert_str_eq(st.side[0].active.stack[0]->id, "cor-magma-tortoise", "the swap happened");
     /* snap A15: "if ... the attacker is no longer the active monster ... the attack fizzles" */
     cr_assert_eq(st.side[1].lost, 0, "A15: no combat after the attacker left");
@@ -1162,6 +1292,11 @@ Test(snap, snap_9_2_select_only_cards_of_the_support_deck)
                        "\"cor-stoke-the-forge\",\"flx-riptide-shift\",\"obs-night-terror\"]");
     expect(v, OL_V_ILLEGAL, "snap:9.2");
     cr_assert(strstr(v.msg, "Night Terror, which is not in p1 (alice)'s Support Deck"), "%s", v.msg);
+    /* openlog 6: in open mode every selected card is named */
+    illegal("\"type\":\"select\",\"by\":\"p1\",\"cards\":[\"cor-kindle-fury\",\"cor-searing-brand\","
+            "\"cor-stoke-the-forge\",\"flx-riptide-shift\",null]",
+            "openlog:6");
+    cr_assert_eq(st.side[0].n_hand, 0);
     ok(BASE[2]);
 }
 
@@ -1193,6 +1328,8 @@ Test(snap, snap_r1_the_fifth_monster_is_the_lineups_fifth)
     v = play("\"type\":\"bench\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"flx-frost-skimmer\"");
     expect(v, OL_V_ILLEGAL, "snap:R1");
     cr_assert(strstr(v.msg, "active slot"), "%s", v.msg);
+    illegal("\"type\":\"bench\",\"by\":\"p1\",\"slot\":0,\"card\":null", "openlog:6");   /* open mode names it */
+    cr_assert(st.side[0].fifth_due);
     ok(BASE[6]);
 }
 
@@ -1235,7 +1372,9 @@ Test(snap, snap_6_2_the_sentence_names_the_class_with_its_article)
 
 /* snap_check_invariants() names the invariant a state breaks: 1 an active
  * monster face-down (7.1), 2 more Locked Supports than 9.7 allows, 3 a
- * chain longer than the cap (15.3), 4 more monsters lost than a lineup has. */
+ * chain longer than the cap (15.3), 4 more monsters lost than a lineup has,
+ * 5 a face-up monster with no card in its stack, 6 a Resonance window
+ * without its Trigger's card. */
 Test(snap, snap_invariants_each_broken_one_is_named)
 {
     start(NULL);
@@ -1253,6 +1392,13 @@ Test(snap, snap_invariants_each_broken_one_is_named)
     st = good;
     st.side[1].lost = SNAP_LINEUP + 1;
     cr_assert_eq(snap_check_invariants(&st), 4);
+    st = good;
+    st.side[0].active.depth = 0;
+    cr_assert_eq(snap_check_invariants(&st), 5);
+    st = good;
+    st.window = WIN_RESONANCE;
+    st.trig.card = NULL;
+    cr_assert_eq(snap_check_invariants(&st), 6);
     st = good;
 }
 
@@ -1283,6 +1429,15 @@ Test(snap, snap_10_4_a_trigger_announced_that_has_not_fired)
             "snap:10.4");
     cr_assert_eq(st.window, WIN_NONE);
     ok(BASE[15]);
+    /* Forge Colossus's [on entry] fires in p1's active slot: announced from
+     * another player's slot or another slot, it is not the one that fired */
+    colossus_game();
+    illegal("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p2\",\"s\":\"a\"},\"ability\":0,\"targets\":[]",
+            "snap:10.4");
+    illegal("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":1},\"ability\":0,\"targets\":[]",
+            "snap:10.4");
+    cr_assert_eq(st.n_fired, 1, "still to be announced");
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
 }
 
 /* snap 8.3 / openlog 6: a monster revealed from a hidden place is one of
@@ -1374,6 +1529,12 @@ Test(snap, snap_13_2_an_evolution_card_leaves_the_reserve)
     cr_assert_eq(snap_encode(&st, &t), 0);
     cr_assert(t.buf && strstr(t.buf, "\"reserve\":{\"count\":0,\"cards\":[]}"), "%s", t.buf);
     jtext_free(&t);
+    /* so it cannot evolve another monster in a later turn */
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
+    for (size_t i = 15; i < 19; i++)
+        ok(BASE[i]);   /* Round 3: p1 has flipped */
+    illegal_saying("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-forge-colossus\"",
+                   "snap:13.2", "not waiting unused in their Monster Reserve");
 }
 
 /* openlog 3: every action of setup, and a Counter, is announced by the
@@ -1419,8 +1580,391 @@ Test(snap, snap_10_3_r4_flips_and_promotions_come_from_the_bench)
     base(4);
     illegal("\"type\":\"promote\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-forge-golem\"", "snap:R4");
     illegal("\"type\":\"promote\",\"by\":\"p1\",\"slot\":0", "openlog:7");
-    for (size_t i = 4; i < 7; i++)
+    for (size_t i = 4; i < 6; i++)
         ok(BASE[i]);
+    /* Bench slot 0 is empty until the fifth monster comes (R1) */
+    illegal("\"type\":\"flip\",\"by\":\"p1\",\"slot\":0,\"card\":\"flx-frost-skimmer\"", "snap:10.3");
+    ok(BASE[6]);
     illegal("\"type\":\"flip\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-forge-golem\"", "snap:10.3");
     ok(BASE[7]);
+}
+
+/* ---- setup, levers and the steps of the turn, rule by rule (issue 11) -- */
+
+/* A header whose p1 deck is `p1deck` starts no match, citing `rule` with a
+ * sentence that names `says`; nothing follows it (snap 8.1). */
+static void deck_refused(const char *p1deck, const char *rule, const char *says)
+{
+    olverdict v = start_with("open", NULL, p1deck);
+    expect(v, OL_V_ILLEGAL, rule);
+    cr_assert(strstr(v.msg, says), "%s", v.msg);
+    cr_assert(st.ol.over);
+    illegal(BASE[0], "snap:8.1");
+}
+
+/* snap 8.1: "If a deck is illegal, it must be corrected before play begins."
+ * -- a lineup, Support Deck or Reserve beyond what 4.2, 4.3 and 4.6 allow,
+ * or a card the database does not know, starts no match. */
+Test(snap, snap_8_1_a_deck_beyond_its_limits_starts_no_match)
+{
+    /* six monsters and nineteen Supports: 25 cards, but not 5 + 20 */
+    char *deck = replace_after(strdup(P1_DECK), "\"monsters\"", "\"flx-frost-skimmer\"",
+                               "\"flx-frost-skimmer\",\"cor-pyre-acolyte\"");
+    deck = replace_after(deck, "\"supports\"", ",\"flx-misdirecting-fog\"", "");
+    deck_refused(deck, "snap:4.2", "lineup has 6 cards");
+    free(deck);
+    deck = replace_after(strdup(P1_DECK), "\"monsters\"", "flx-frost-skimmer", "flx-no-such-skimmer");
+    deck_refused(deck, "openlog:cards", "flx-no-such-skimmer");
+    free(deck);
+    /* twenty-one Supports: 26 cards */
+    deck = replace_after(strdup(P1_DECK), "\"supports\"", "\"flx-misdirecting-fog\"", "\"flx-misdirecting-fog\",\"syn-overgrowth\"");
+    deck_refused(deck, "snap:4.1", "21 supports");
+    free(deck);
+    /* seventeen Evolution cards in the Reserve: more than arbiter keeps */
+    deck = replace_after(strdup(P1_DECK), "\"reserve\"", "\"cor-forge-colossus\"",
+                         "\"cor-forge-colossus\",\"cor-ember-drake\",\"cor-ember-sovereign\",\"cor-cinder-warg\","
+                         "\"flx-tide-siren\",\"flx-tide-leviathan\",\"flx-current-serpent\",\"flx-mist-warden\","
+                         "\"syn-neuron-bloom\",\"syn-neuron-worldtree\",\"syn-thorn-matriarch\",\"syn-spore-monarch\","
+                         "\"obs-umbral-panther\",\"obs-umbral-nightmare\",\"obs-grave-vampire\",\"obs-hollow-phantom\","
+                         "\"aet-halo-seraph\"");
+    deck_refused(deck, "snap:4.6.3", "reserve cards must correspond to the five lineup Monsters");
+    free(deck);
+    deck = replace_after(strdup(P1_DECK), "\"reserve\"", "cor-forge-colossus", "cor-no-such-colossus");
+    deck_refused(deck, "openlog:cards", "cor-no-such-colossus");
+    free(deck);
+}
+
+/* snap 18.5: "allowing Player 1 to unlock Supports in Round 1" -- with the
+ * lever p1_round1_unlock, 8.6 no longer bars p1's unlock (it is judged as
+ * any unlock: nothing is locked yet, 9.6); Player 2 still does not unlock. */
+Test(snap, snap_18_5_p1_round1_unlock_lets_player_1_unlock_in_round_1)
+{
+    start("\"rules\":{\"p1_round1_unlock\":true}");
+    base(7);
+    illegal_saying("\"type\":\"unlock\",\"by\":\"p1\",\"lock\":0,\"card\":\"cor-heat-haze\"",
+                   "snap:9.6", "holds no Locked Support");
+    for (size_t i = 7; i < 11; i++)
+        ok(BASE[i]);   /* p1 locks three; p2 places its fifth monster */
+    illegal("\"type\":\"unlock\",\"by\":\"p2\",\"lock\":0,\"card\":\"obs-curse-of-silence\"", "snap:8.6");
+}
+
+/* openlog 6: in announced mode an unlocked Support is named as it is
+ * revealed, and must be a card of its player's Support Deck (here with no
+ * Lock Freeze, freeze_rounds 0, 18.6: p1 unlocks in Round 2). */
+Test(snap, snap_openlog_6_an_announced_unlock_reveals_a_card_of_the_support_deck)
+{
+    static const char *const rounds[] = {
+        "\"type\":\"promote\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-forge-golem\"",
+        "\"type\":\"promote\",\"by\":\"p2\",\"slot\":0,\"card\":\"obs-crypt-rat\"",
+        "\"type\":\"bench\",\"by\":\"p1\",\"slot\":0,\"card\":null",
+        "\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-magma-tortoise\"",
+        "\"type\":\"lock\",\"by\":\"p1\",\"cards\":[null,null,null]",
+        "\"type\":\"end\",\"by\":\"p1\"",
+        "\"type\":\"bench\",\"by\":\"p2\",\"slot\":0,\"card\":null",
+        "\"type\":\"flip\",\"by\":\"p2\",\"slot\":1,\"card\":\"obs-grave-bat\"",
+        "\"type\":\"end\",\"by\":\"p2\"",
+    };
+    announced_setup_with("\"rules\":{\"freeze_rounds\":0}");
+    for (size_t i = 0; i < sizeof rounds / sizeof rounds[0]; i++)
+        ok(rounds[i]);
+    cr_assert_eq(st.round, 2);
+    illegal_saying("\"type\":\"unlock\",\"by\":\"p1\",\"lock\":0,\"card\":\"obs-night-terror\"",
+                   "openlog:6", "Night Terror, which is not in p1 (alice)'s Support Deck");
+    cr_assert_eq(st.side[0].n_locked, 3);
+    ok("\"type\":\"unlock\",\"by\":\"p1\",\"lock\":0,\"card\":\"cor-heat-haze\"");
+    cr_assert_eq(st.side[0].n_locked, 2);
+    cr_assert_str_eq(st.side[0].hand[st.side[0].n_hand - 1].card->id, "cor-heat-haze");
+}
+
+/* Round 1 with the round1_attacks lever (18.5): p1 has flipped Magma
+ * Tortoise; Forge Golem 3000 attacks Crypt Rat 1800, p2's active monster,
+ * while p2's Bench slot 0 waits for the fifth monster (R1) and slots 1-3
+ * are face-down. */
+static void round1_attack_on_crypt_rat(void)
+{
+    start("\"rules\":{\"round1_attacks\":true}");
+    base(8);
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
+}
+
+/* snap 12.2: a Blocker is "a face-up Bench monster with Blocker": an empty
+ * Bench slot assigns none. */
+Test(snap, snap_12_2_an_empty_bench_slot_does_not_block)
+{
+    round1_attack_on_crypt_rat();
+    illegal_saying("\"type\":\"block\",\"by\":\"p2\",\"slot\":0", "snap:12.2", "slot 0");
+    cr_assert_eq(st.window, WIN_BLOCKER, "the Blocker Window is still open");
+    cr_assert(!st.blocked);
+}
+
+/* snap R4: "that player must promote one" of their Bench monsters: not from
+ * an empty Bench slot. */
+Test(snap, snap_r4_a_promotion_comes_from_an_occupied_bench_slot)
+{
+    round1_attack_on_crypt_rat();
+    /* arriving, it resolves the combat (A26): Crypt Rat falls */
+    illegal_saying("\"type\":\"promote\",\"by\":\"p2\",\"slot\":0,\"card\":\"aet-aether-kite\"",
+                   "snap:R4", "holds no Bench monster");
+    cr_assert_eq(st.side[1].lost, 1);
+    cr_assert(st.side[1].promote_due);
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":1,\"card\":\"obs-grave-bat\"");
+    cr_assert_str_eq(st.side[1].active.stack[0]->id, "obs-grave-bat");
+}
+
+/* snap 10.9: the Swap exchanges the active monster with a face-up Bench
+ * monster: not with the active slot itself, nor with an empty slot (a
+ * Prime lineup has no fifth monster for Bench slot 0, R1). */
+Test(snap, snap_10_9_a_swap_exchanges_the_active_monster_with_a_bench_monster)
+{
+    olverdict v = start_with("open", NULL, P1_PRIME_DECK);
+    cr_assert_eq(v.status, OL_V_OK, "%s %s", v.rule, v.msg);
+    for (size_t i = 0; i < 6; i++)
+        ok(BASE[i]);
+    ok(BASE[7]);   /* Magma Tortoise flipped */
+    illegal("\"type\":\"swap\",\"by\":\"p1\",\"slot\":\"a\"", "snap:10.9");
+    illegal("\"type\":\"swap\",\"by\":\"p1\",\"slot\":0", "snap:10.9");
+    cr_assert_eq(st.side[0].swaps_used, 0);
+    ok("\"type\":\"swap\",\"by\":\"p1\",\"slot\":1");
+    cr_assert_str_eq(st.side[0].active.stack[0]->id, "cor-magma-tortoise");
+}
+
+/* snap 10.8.1: "The target is normally the opponent's active Monster." --
+ * never a monster of the attacking player. */
+Test(snap, snap_10_8_1_an_attack_aims_at_a_monster_of_the_opponent)
+{
+    start(NULL);
+    base(15);
+    illegal_saying("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p1\",\"s\":1}",
+                   "snap:10.8.1", "holds no monster of the opponent");
+    illegal("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p1\",\"s\":\"a\"}", "snap:10.8.1");
+    cr_assert_eq(st.attacks_made, 0);
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
+}
+
+/* snap 15.5: a Resonance Counter answers a Trigger; a Spell is no Trigger,
+ * so it cannot target one (the Spell's seq is no Trigger's). */
+Test(snap, snap_15_5_a_resonance_counter_does_not_answer_a_spell)
+{
+    whisper_game();
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");   /* 16 */
+    illegal_saying("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-dissonant-whisper\",\"targets\":[{\"seq\":16}]",
+                   "snap:15.5", "must target the Trigger being resolved");
+    cr_assert_eq(st.n_chain, 1);
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"seq\":16}]");
+}
+
+/* snap 7.8: Eruption swaps "a chosen face-up bench monster of the
+ * controller" in: not the opponent's monster, not the active one. */
+Test(snap, snap_7_8_a_swap_spell_names_a_bench_monster_of_its_player)
+{
+    big_hand_opening(6);   /* Eruption is p1's sixth Support */
+    illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-eruption\",\"targets\":[{\"p\":\"p2\",\"s\":\"a\"}]", "snap:7.8");
+    illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-eruption\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]", "snap:7.8");
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-eruption\",\"targets\":[{\"p\":\"p1\",\"s\":1}]");
+    ok("\"type\":\"pass\",\"by\":\"p2\"");
+    cr_assert_str_eq(st.side[0].active.stack[0]->id, "cor-magma-tortoise", "swapped in");
+    cr_assert_eq(st.side[0].active.mod, 1000, "then Eruption's +1000 for its own active monster");
+    cr_assert_str_eq(st.side[0].bench[1].stack[0]->id, "cor-forge-golem");
+}
+
+/* snap 14.2: a Prime Singular waits in the Reserve until it is played; once
+ * on the field (and replaced or defeated later), it is not played again. */
+Test(snap, snap_14_2_a_prime_singular_is_played_once)
+{
+    nyxora_game();
+    ok("\"type\":\"prime\",\"by\":\"p2\",\"card\":\"obs-nyxora-the-last-eclipse\"");
+    ok("\"type\":\"trigger\",\"by\":\"p2\",\"source\":{\"p\":\"p2\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":1");   /* Nyxora destroyed Forge Golem */
+    ok("\"type\":\"end\",\"by\":\"p2\"");
+    for (size_t i = 22; i < 27; i++)
+        ok(BASE[i]);   /* p1's Round 4; p2 unlocks */
+    illegal_saying("\"type\":\"prime\",\"by\":\"p2\",\"card\":\"obs-nyxora-the-last-eclipse\"",
+                   "snap:14.2", "not a Prime Singular waiting in their Monster Reserve");
+    cr_assert_str_eq(st.side[1].active.stack[0]->id, "obs-nyxora-the-last-eclipse");
+}
+
+/* ---- chains whose monsters move or leave (15.4, A15) ----------------- */
+
+/* No core Counter destroys a monster.  Three are rewritten: Void Denial
+ * destroys a chosen face-up monster of the opponent (p2's), so does
+ * Flashpoint Denial (p1's), and Death Grip destroys the attacker in place
+ * of its -2000 (its prevent_draw stays). */
+static void load_destroying_counters(void)
+{
+    char *text = core_text();
+    text = replace_after(text, "\"id\": \"obs-void-denial\"", "\"op\": \"negate\",\n            \"target\": \"chain_link\"",
+                         "\"op\": \"destroy\", \"target\": \"opp_monster\"");
+    text = replace_after(text, "\"id\": \"cor-flashpoint-denial\"",
+                         "\"op\": \"negate\",\n            \"target\": \"chain_link\"",
+                         "\"op\": \"destroy\", \"target\": \"opp_monster\"");
+    text = replace_after(text, "\"id\": \"obs-death-grip\"",
+                         "\"op\": \"imp\",\n            \"target\": \"attacker\",\n            \"amount\": -2000",
+                         "\"op\": \"destroy\", \"target\": \"attacker\"");
+    load_core_text(text, "core-with-destroying-counters");
+}
+
+/* snap 15.4: "Chains resolve in last-in, first-out (LIFO) order." -- a
+ * Counter that resolves first can take away the monster a Spell below it
+ * names; that effect of the Spell then does nothing, its others resolve. */
+Test(snap, snap_15_4_a_link_whose_monster_has_gone_does_nothing)
+{
+    load_destroying_counters();
+    big_hand_opening(6);   /* Eruption: swap one of p1's Bench monsters in, then +1000 to p1's active */
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-eruption\",\"targets\":[{\"p\":\"p1\",\"s\":1}]");
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"p\":\"p1\",\"s\":1}]");
+    ok("\"type\":\"pass\",\"by\":\"p2\"");   /* p1 answers nothing in Round 1 (R3): the chain resolves */
+    cr_assert(!st.side[0].bench[1].present, "Magma Tortoise was destroyed first");
+    cr_assert_eq(st.side[0].lost, 1);
+    cr_assert_str_eq(st.side[0].active.stack[0]->id, "cor-forge-golem", "nothing was swapped in");
+    cr_assert_eq(st.side[0].active.mod, 1000, "Eruption's second effect resolved");
+    /* the active monster destroyed first: no swap without one, no +1000 */
+    big_hand_opening(6);   /* with the same database */
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-eruption\",\"targets\":[{\"p\":\"p1\",\"s\":1}]");
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    ok("\"type\":\"pass\",\"by\":\"p2\"");
+    cr_assert(!st.side[0].active.present, "Forge Golem was destroyed first");
+    cr_assert(st.side[0].bench[1].present, "Magma Tortoise stayed on the Bench");
+    cr_assert_eq(st.side[0].bench[1].mod, 0);
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":1");   /* R4 */
+    cr_assert_eq(st.side[0].active.mod, 0, "the +1000 found no active monster");
+}
+
+/* snap A15: "if before combat resolution the attacker is no longer the
+ * active monster ... the attack fizzles without combat and counts as made" */
+Test(snap, snap_a15_an_attacker_destroyed_before_combat_fights_no_combat)
+{
+    load_destroying_counters();
+    start(NULL);
+    base(15);
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");   /* Forge Golem 3000, Crypt Rat 1800 */
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-death-grip\",\"targets\":[]");
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":1");   /* closes the window: Forge Golem was destroyed */
+    cr_assert_eq(st.side[0].lost, 1);
+    cr_assert_eq(st.side[1].lost, 0, "no combat: Crypt Rat was not fought");
+    cr_assert_str_eq(st.side[1].active.stack[0]->id, "obs-crypt-rat");
+    cr_assert(st.side[0].prevent_next.draw, "Death Grip's second effect resolved");
+    cr_assert_eq(st.step, STEP_SWAP, "the attack counts as made");
+    /* a fizzle that resolves first ends the attack: Death Grip then finds
+     * no attack in progress, and so no attacker to destroy */
+    start(NULL);
+    base(15);
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-death-grip\",\"targets\":[]");
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-dark-mirror\",\"targets\":[]");   /* fizzle */
+    ok(BASE[15]);   /* p1 ends the turn: the chain resolves, LIFO */
+    cr_assert_eq(st.side[0].lost, 0, "Forge Golem survives");
+    cr_assert_eq(st.side[1].lost, 0);
+    cr_assert(st.side[0].prevent.draw == 0 && st.side[0].prevent_next.draw, "p1's next turn is prevented");
+}
+
+/* snap A15: "... or the target has left the field ... the attack fizzles
+ * without combat and counts as made" */
+Test(snap, snap_a15_a_target_destroyed_before_combat_fights_no_combat)
+{
+    load_destroying_counters();
+    start(NULL);
+    base(15);
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
+    ok("\"type\":\"pass\",\"by\":\"p2\"");   /* no Blocker */
+    ok("\"type\":\"counter\",\"by\":\"p1\",\"card\":\"cor-flashpoint-denial\",\"targets\":[{\"p\":\"p2\",\"s\":\"a\"}]");
+    ok("\"type\":\"pass\",\"by\":\"p2\"");
+    ok("\"type\":\"pass\",\"by\":\"p1\"");   /* both passed: the chain resolves, then the attack */
+    cr_assert_eq(st.window, WIN_NONE);
+    cr_assert_eq(st.side[1].lost, 1, "Crypt Rat was destroyed by the Counter");
+    cr_assert_eq(st.side[0].lost, 0);
+    cr_assert(!st.attack_on);
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":1");
+    cr_assert(st.side[1].active.present && st.side[1].lost == 1, "the promoted Grave Bat was not fought");
+    illegal("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}", "snap:10.8.1");   /* made */
+}
+
+
+/* snap A30: a Trigger's choice is left out only when it has no candidate; a
+ * player always exists, so a choice of player is always named (openlog 7).
+ * No core Trigger chooses a player: Forge Colossus's [on entry] is given a
+ * first effect, prevent_lock on a chosen player. */
+Test(snap, snap_a30_a_trigger_choosing_a_player_always_names_one)
+{
+    load_core_text(replace_after(core_text(), "\"id\": \"cor-forge-colossus\"", "\"effects\": [",
+                                 "\"effects\": [{\"op\": \"prevent_lock\", \"target\": \"player\"},"),
+                   "core-with-a-trigger-on-a-player");
+    colossus_game();
+    illegal_saying("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[]",
+                   "openlog:7", "names 0 targets; its effects choose 1.");   /* not A30's "no candidate" */
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[{\"p\":\"p2\"}]");
+    ok(BASE[15]);   /* p1 ends the turn: the Trigger resolves */
+    cr_assert(st.side[1].prevent.lock, "p2, the chosen player, locks nothing in the turn now begun");
+    cr_assert(!st.side[0].prevent_next.lock);
+}
+
+/* openlog cards: a Counter names a card of the card database -- in a
+ * Trigger's window too, before and after a Resonance Counter (where A20
+ * refuses any Counter first). */
+Test(snap, snap_openlog_cards_a_counter_is_a_card_of_the_database)
+{
+    resonance_game();
+    illegal_saying("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-no-such-counter\",\"targets\":[]",
+                   "openlog:cards", "obs-no-such-counter");
+    cr_assert(!st.trig.negated);
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-dissonant-whisper\",\"targets\":[{\"seq\":17}]");
+    illegal_saying("\"type\":\"counter\",\"by\":\"p1\",\"card\":\"cor-no-such-counter\",\"targets\":[]",
+                   "snap:A20", "p1 (alice) played a Counter after a Resonance Counter");
+}
+
+/* snap 15.4: a monster a later link has destroyed (LIFO: it resolves
+ * first) is not destroyed again by the link below it, nor counted twice. */
+Test(snap, snap_15_4_a_monster_destroyed_by_a_later_link_is_not_destroyed_again)
+{
+    load_destroying_counters();
+    big_hand_opening(8);   /* with Meltdown and Flashpoint Denial, p1's seventh and eighth Supports */
+    for (size_t i = 9; i < 15; i++)
+        ok(BASE[i]);   /* p1 ends Round 1 without locking; Round 2: p1 has flipped Ash Sprite */
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-meltdown\",\"targets\":[{\"p\":\"p2\",\"s\":1}]");
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-void-denial\",\"targets\":[{\"p\":\"p1\",\"s\":1}]");
+    ok("\"type\":\"counter\",\"by\":\"p1\",\"card\":\"cor-flashpoint-denial\",\"targets\":[{\"p\":\"p2\",\"s\":1}]");
+    ok("\"type\":\"pass\",\"by\":\"p2\"");
+    ok("\"type\":\"pass\",\"by\":\"p1\"");   /* both passed: LIFO */
+    cr_assert(!st.side[1].bench[1].present, "Flashpoint Denial destroyed Grave Bat");
+    cr_assert_eq(st.side[1].lost, 1, "Meltdown found it gone: one defeat");
+    cr_assert_eq(st.ol.n_defeated, 2, "Grave Bat and Magma Tortoise, once each");
+    cr_assert_eq(st.side[0].lost, 1);
+}
+
+/* snap 14.3: a Prime Singular needs four monsters revealed "and" its
+ * printed activation condition; with none printed (no core Prime has
+ * none: Nyxora's is removed), the four suffice. */
+Test(snap, snap_14_3_a_prime_singular_without_a_printed_condition)
+{
+    load_core_text(replace_after(core_text(), "\"id\": \"obs-nyxora-the-last-eclipse\"",
+                                 "\"kind\": \"own_defeated_min\",\n          \"amount\": 1", "\"kind\": \"none\""),
+                   "core-with-an-unconditional-prime");
+    nyxora_start();
+    for (size_t i = 0; i < 17; i++)
+        if (i != 10)   /* p2 has no fifth monster */
+            ok(BASE[i]);
+    illegal("\"type\":\"prime\",\"by\":\"p2\",\"card\":\"obs-nyxora-the-last-eclipse\"", "snap:14.3");   /* three revealed */
+    for (size_t i = 17; i < 21; i++)
+        ok(BASE[i]);   /* p2's Round 3 flip: four revealed */
+    cr_assert_eq(st.side[1].lost, 0, "no monster of p2's has been defeated");
+    ok("\"type\":\"prime\",\"by\":\"p2\",\"card\":\"obs-nyxora-the-last-eclipse\"");
+    cr_assert_str_eq(st.side[1].active.stack[0]->id, "obs-nyxora-the-last-eclipse");
+}
+
+/* snap 12.3: a swap "by an ability" exchanges a Bench monster with the
+ * active one; the source of a `swap` on `self` that is already the active
+ * monster has nothing to exchange.  No core monster swaps itself on entry:
+ * Forge Colossus is given the Swap keyword and its [on entry] rewritten to. */
+Test(snap, snap_12_3_a_self_swap_of_the_active_monster_does_nothing)
+{
+    char *text = replace_after(core_text(), "\"id\": \"cor-forge-colossus\"", "\"blocker\"", "\"blocker\", \"swap\"");
+    text = replace_after(text, "\"id\": \"cor-forge-colossus\"",
+                         "\"op\": \"imp\",\n                \"target\": \"opp_active\",\n                \"amount\": -500",
+                         "\"op\": \"swap\", \"target\": \"self\"");
+    load_core_text(text, "core-with-a-self-swapping-colossus");
+    colossus_game();
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
+    ok(BASE[15]);   /* the Trigger resolves */
+    cr_assert_str_eq(st.side[0].active.stack[1]->id, "cor-forge-colossus", "still the active monster");
+    cr_assert_eq(st.n_fired, 0, "nothing entered the active slot");
+    cr_assert_eq(st.side[0].swaps_used, 0);
 }

@@ -203,6 +203,46 @@ Test(snap, snap_a4_setup_promotions_p1_then_p2)
     ok(BASE[6]);
 }
 
+/* snap A4: "p1, then p2, promotes ... before the first turn of Round 1" --
+ * only then.  When later both active slots are empty at once, either player
+ * may promote first (R4).  No core card empties both: Kindle Fury and Night
+ * Terror are rewritten to destroy the opponent's active monster, then a
+ * chosen monster (here their own player's active one). */
+Test(snap, snap_a4_p1_promotes_first_only_before_the_first_turn)
+{
+    char *text = core_text();
+    for (int i = 0; i < 2; i++)
+        text = replace_after(text, i ? "\"id\": \"obs-night-terror\"" : "\"id\": \"cor-kindle-fury\"",
+                             "\"op\": \"imp\",\n            \"target\": \"own_monster\",\n            \"amount\": 1500",
+                             "\"op\": \"destroy\", \"target\": \"opp_active\"}, {\"op\": \"destroy\", \"target\": \"monster\"");
+    load_core_text(text, "core-with-double-destroy-spells");
+    /* Round 1, p1's turn, after the Flip Step */
+    start(NULL);
+    base(8);
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    ok("\"type\":\"pass\",\"by\":\"p2\"");
+    cr_assert(st.side[0].promote_due && st.side[1].promote_due, "both active slots are empty");
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":1,\"card\":\"obs-grave-bat\"");
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":1");
+    cr_assert(!st.side[0].promote_due && !st.side[1].promote_due);
+    /* Round 1, p2's turn */
+    start(NULL);
+    base(12);
+    ok("\"type\":\"spell\",\"by\":\"p2\",\"card\":\"obs-night-terror\",\"targets\":[{\"p\":\"p2\",\"s\":\"a\"}]");
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":1");   /* closes the window: both fall */
+    cr_assert(st.side[0].promote_due, "p1 promotes after p2");
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":1");
+    /* Round 2 */
+    start(NULL);
+    base(15);
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    ok("\"type\":\"pass\",\"by\":\"p2\"");
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":1");
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":2");
+    cr_assert_eq(st.side[0].lost, 1);
+    cr_assert_eq(st.side[1].lost, 1);
+}
+
 /* ---- A5: claims --------------------------------------------------------- */
 
 /* Ash Sprite (2500 with Kindle Fury) defeats Crypt Rat; p2 promotes Grave
@@ -608,21 +648,30 @@ Test(snap, snap_a21_replaced_monster_not_defeated)
 
 /* ---- A22: effects one at a time, a win check after each ---------------------------- */
 
+/* Three rewritten Supports of p1: Meltdown destroys four face-up Bench
+ * monsters of the opponent; Searing Brand destroys the opponent's active
+ * monster, then gives p1's active monster +1000; the Counter Flashpoint
+ * Denial destroys a chosen face-up monster of the opponent. */
+static void load_destroying_cards(void)
+{
+    static const core_edit edits[] = {
+        {"\"id\": \"cor-meltdown\"", "\"effects\": [",
+         "\"effects\": [{\"op\": \"destroy\", \"target\": \"opp_bench\"}, {\"op\": \"destroy\", "
+         "\"target\": \"opp_bench\"}, {\"op\": \"destroy\", \"target\": \"opp_bench\"},"},
+        {"\"id\": \"cor-searing-brand\"",
+         "\"op\": \"imp\",\n            \"target\": \"opp_monster\",\n            \"amount\": -2500",
+         "\"op\": \"destroy\", \"target\": \"opp_active\"}, {\"op\": \"imp\", \"target\": "
+         "\"own_active\", \"amount\": 1000"},
+        {"\"id\": \"cor-flashpoint-denial\"", "\"op\": \"negate\",\n            \"target\": \"chain_link\"",
+         "\"op\": \"destroy\", \"target\": \"opp_monster\""},
+    };
+    load_core_edited("core-with-destroy-spells", edits, sizeof edits / sizeof edits[0]);
+}
+
 /* snap A22: "the win condition (3.1, R5) is checked after each effect, each chain link and each combat; the first time it is met the game ends and nothing further resolves (3.4)" */
 Test(snap, snap_a22_first_effect_win_stops_rest)
 {
-    /* Two rewritten Spells: Meltdown destroys four face-up Bench monsters of
-     * the opponent; Searing Brand destroys the opponent's active monster,
-     * then gives p1's active monster +1000. */
-    char *text = core_text();
-    text = replace_after(text, "\"id\": \"cor-meltdown\"", "\"effects\": [",
-                         "\"effects\": [{\"op\": \"destroy\", \"target\": \"opp_bench\"}, {\"op\": \"destroy\", "
-                         "\"target\": \"opp_bench\"}, {\"op\": \"destroy\", \"target\": \"opp_bench\"},");
-    text = replace_after(text, "\"id\": \"cor-searing-brand\"",
-                         "\"op\": \"imp\",\n            \"target\": \"opp_monster\",\n            \"amount\": -2500",
-                         "\"op\": \"destroy\", \"target\": \"opp_active\"}, {\"op\": \"imp\", \"target\": "
-                         "\"own_active\", \"amount\": 1000");
-    load_core_text(text, "core-with-destroy-spells");
+    load_destroying_cards();
     start(NULL);
     base(30);   /* Round 5: all five of p2's monsters are face-up on the field */
     ok("\"type\":\"unlock\",\"by\":\"p1\",\"lock\":2,\"card\":\"cor-meltdown\"");
@@ -636,6 +685,32 @@ Test(snap, snap_a22_first_effect_win_stops_rest)
     cr_assert_eq(st.ol.winner, 0, "A22: p2 lost at the first effect");
     cr_assert_eq(st.side[1].lost, 5);
     cr_assert_eq(st.side[0].active.mod, 0, "A22: the second effect did not resolve");
+}
+
+/* snap A22: "the win condition (3.1, R5) is checked after each effect, each
+ * chain link and each combat; the first time it is met the game ends and
+ * nothing further resolves" -- the Counter resolved first wins: the links
+ * below it and the attack's combat do not resolve. */
+Test(snap, snap_a22_a_chain_link_that_wins_stops_the_chain)
+{
+    load_destroying_cards();
+    start(NULL);
+    base(30);
+    ok("\"type\":\"unlock\",\"by\":\"p1\",\"lock\":2,\"card\":\"cor-meltdown\"");
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-meltdown\",\"targets\":[{\"p\":\"p2\",\"s\":0},"
+       "{\"p\":\"p2\",\"s\":1},{\"p\":\"p2\",\"s\":2},{\"p\":\"p2\",\"s\":3}]");
+    ok(ATTACK_P2_ACTIVE);   /* closes Meltdown's window: Crypt Rat is p2's last monster */
+    cr_assert_eq(st.side[1].lost, 4);
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-death-grip\",\"targets\":[]");
+    ok("\"type\":\"counter\",\"by\":\"p1\",\"card\":\"cor-flashpoint-denial\",\"targets\":[{\"p\":\"p2\",\"s\":\"a\"}]");
+    cr_assert(!st.ol.over);
+    ok("\"type\":\"claim\",\"by\":\"table\",\"winner\":\"p1\"");   /* closes the window */
+    cr_assert(st.ol.over);
+    cr_assert_eq(st.ol.winner, 0);
+    cr_assert_eq(st.side[1].lost, 5, "Flashpoint Denial destroyed Crypt Rat");
+    cr_assert(!st.side[0].prevent_next.draw, "A22: Death Grip, below it, did not resolve");
+    cr_assert_eq(st.side[0].active.mod, 0);
+    cr_assert_eq(st.side[0].lost, 0, "and no combat followed");
 }
 
 /* ---- A23: zone boundaries ---------------------------------------------------------- */
@@ -753,6 +828,11 @@ Test(snap, snap_a28_a_counter_prevents_the_attackers_next_turn)
     for (size_t i = 26; i < 30; i++)
         ok(BASE[i]);
     illegal("\"type\":\"unlock\",\"by\":\"p1\",\"lock\":0,\"card\":\"cor-crucible-rite\"", "snap:9.8");
+    /* 9.8: draw prevention "also stops selecting, locking and unlocking" */
+    cr_assert(st.side[0].prevent.draw && !st.side[0].prevent.lock);
+    olverdict v = play("\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-firewall\"]");
+    expect(v, OL_V_ILLEGAL, "snap:9.8");
+    cr_assert(strstr(v.msg, "prevents locking"), "%s", v.msg);
     ok(END_P1);
 }
 
@@ -784,6 +864,31 @@ Test(snap, snap_a28_before_the_first_turn_p1s_next_turn_is_round_1)
     ok(BASE[8]);
     ok(END_P1);
     cr_assert(!st.side[0].prevent.unlock && !st.side[0].prevent_next.unlock, "used up by Round 1");
+}
+
+/* snap A28: "never to the turn in progress (even when that turn is the
+ * target's own)" -- in Round 1 too, once the first turn has begun: Pyre
+ * Acolyte, promoted in p2's Round 1 turn, prevents p2's next turn. */
+Test(snap, snap_a28_in_round_1_the_targets_own_turn_is_not_its_next)
+{
+    olverdict v = start_decks("open", "\"rules\":{\"round1_attacks\":true}", P1_ACOLYTE_DECK, P2_DECK);
+    cr_assert_eq(v.status, OL_V_OK, "header: %s %s", v.rule, v.msg);
+    ok("\"type\":\"bench\",\"by\":\"p1\",\"slots\":[\"cor-forge-golem\",\"cor-pyre-acolyte\",\"cor-ash-sprite\",\"flx-current-eel\"]");
+    for (size_t i = 1; i < 7; i++)
+        ok(BASE[i]);
+    ok("\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"cor-pyre-acolyte\"");   /* no [on reveal] */
+    for (size_t i = 8; i < 12; i++)
+        ok(BASE[i]);   /* p1 locks and ends; p2 places the fifth monster, flips Grave Bat */
+    ok("\"type\":\"spell\",\"by\":\"p2\",\"card\":\"obs-soul-siphon\",\"targets\":[]");   /* Forge Golem 500 */
+    ok("\"type\":\"attack\",\"by\":\"p2\",\"target\":{\"p\":\"p1\",\"s\":\"a\"}");   /* Crypt Rat 1800 */
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":1");   /* Forge Golem fell: Pyre Acolyte enters */
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
+    ok("\"type\":\"end\",\"by\":\"p2\"");   /* the Trigger resolves in p2's own turn */
+    cr_assert(!st.side[1].prevent.unlock);
+    cr_assert(st.side[1].prevent_next.unlock, "A28: it waits for p2's next turn");
+    ok(BASE[14]);
+    ok(END_P1);
+    cr_assert(st.side[1].prevent.unlock, "p2's Round 2 turn takes it over");
 }
 
 /* ---- A32: modifiers and an attack that ends without combat --------------------------- */
@@ -914,7 +1019,10 @@ Test(snap, snap_a34_a_removed_locked_support_stays_hidden)
 /* ---- A35: an attack's target is the defender's ---------------------------------------- */
 
 /* snap A35: "an attack's target is always a monster of the defending player" */
-Test(snap, snap_a35_a_redirect_aims_only_at_the_defenders_monsters)
+/* BASE through Round 2's flip with Backdraft in p1's hand and Umbral Decoy
+ * in p2's (both redirect to a monster of their player's, own_monster);
+ * Forge Golem 3000 attacks Crypt Rat 1800 and p2 assigns no Blocker. */
+static void redirect_game(void)
 {
     start(NULL);
     for (size_t i = 0; i < 15; i++)
@@ -923,8 +1031,13 @@ Test(snap, snap_a35_a_redirect_aims_only_at_the_defenders_monsters)
            : i == 3 ? "\"type\":\"select\",\"by\":\"p2\",\"cards\":[\"obs-night-terror\",\"obs-soul-siphon\","
                       "\"obs-shadow-step\",\"obs-void-denial\",\"obs-umbral-decoy\",\"obs-death-grip\"]"
                     : BASE[i]);
-    ok(ATTACK_P2_ACTIVE);   /* Forge Golem 3000 against Crypt Rat 1800 */
-    ok("\"type\":\"pass\",\"by\":\"p2\"");   /* no Blocker */
+    ok(ATTACK_P2_ACTIVE);
+    ok("\"type\":\"pass\",\"by\":\"p2\"");
+}
+
+Test(snap, snap_a35_a_redirect_aims_only_at_the_defenders_monsters)
+{
+    redirect_game();
     /* Backdraft (redirect own_monster) in the attacker's hands names p1's own monsters */
     illegal("\"type\":\"counter\",\"by\":\"p1\",\"card\":\"cor-backdraft\",\"targets\":[{\"p\":\"p1\",\"s\":1}]", "snap:A35");
     illegal("\"type\":\"counter\",\"by\":\"p1\",\"card\":\"cor-backdraft\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]", "snap:A35");
@@ -950,4 +1063,63 @@ Test(snap, snap_a36_an_attack_counter_only_during_an_attack)
     ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-dark-mirror\",\"targets\":[]");   /* in the attack's window */
     ok(END_P1);
     cr_assert_eq(st.side[1].lost, 0, "the attack fizzled");
+}
+
+/* snap A36: "a Counter any of whose effects acts on the attack in progress
+ * (... an effect on the `attacker` or `defender`)" -- no core Counter
+ * names the defender: Death Grip is rewritten to give it +4000 IMP. */
+Test(snap, snap_a36_a_counter_on_the_defender_only_during_an_attack)
+{
+    load_core_text(replace_after(core_text(), "\"id\": \"obs-death-grip\"",
+                                 "\"op\": \"imp\",\n            \"target\": \"attacker\",\n            \"amount\": -2000",
+                                 "\"op\": \"imp\", \"target\": \"defender\", \"amount\": 4000"),
+                   "core-with-a-defender-counter");
+    start(NULL);
+    base(15);
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]");
+    olverdict v = play("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-death-grip\",\"targets\":[]");
+    expect(v, OL_V_ILLEGAL, "snap:A36");
+    cr_assert(strstr(v.msg, "acts on an attack, while no attack is in progress"), "%s", v.msg);
+    ok("\"type\":\"pass\",\"by\":\"p2\"");   /* Kindle Fury resolves: Forge Golem 4500 */
+    ok(ATTACK_P2_ACTIVE);
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-death-grip\",\"targets\":[]");   /* Crypt Rat 1800 + 4000 */
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":1");   /* closes the window: 4500 against 5800 */
+    cr_assert_eq(st.side[0].lost, 1, "the defender's +4000 turned the combat");
+    cr_assert_eq(st.side[1].lost, 0);
+    cr_assert_eq(st.side[1].active.mod, 0, "modifiers end with the combat");
+}
+
+/* snap A35: "a redirect Counter that names one of the attacking player's
+ * monsters is illegal" -- whatever other effects come before the redirect.
+ * Backdraft is given a first effect with a fixed target, +500 for the
+ * attacker. */
+Test(snap, snap_a35_a_redirect_after_another_effect_still_aims_at_the_defender)
+{
+    load_core_text(replace_after(core_text(), "\"id\": \"cor-backdraft\"", "\"effects\": [",
+                                 "\"effects\": [{\"op\": \"imp\", \"target\": \"attacker\", \"amount\": 500},"),
+                   "core-with-a-two-effect-backdraft");
+    redirect_game();
+    olverdict v = play("\"type\":\"counter\",\"by\":\"p1\",\"card\":\"cor-backdraft\",\"targets\":[{\"p\":\"p1\",\"s\":1}]");
+    expect(v, OL_V_ILLEGAL, "snap:A35");
+    cr_assert(strstr(v.msg, "a monster of p1 (alice), the attacking player"), "%s", v.msg);
+    cr_assert_eq(st.n_chain, 0);
+    cr_assert_eq(st.side[0].active.mod, 0);
+}
+
+/* snap A15: "An attack is bound to its attacking monster and its target"; a
+ * redirect moves it to another monster, and only while that monster is on
+ * the field.  Umbral Decoy would aim the attack at Grave Bat, but p1's
+ * Flashpoint Denial (rewritten: destroy a chosen monster of the opponent),
+ * played after it, resolves first and destroys Grave Bat: the attack stays
+ * on Crypt Rat. */
+Test(snap, snap_a15_a_redirect_to_a_monster_already_gone_leaves_the_target)
+{
+    load_destroying_cards();
+    redirect_game();
+    ok("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-umbral-decoy\",\"targets\":[{\"p\":\"p2\",\"s\":1}]");
+    ok("\"type\":\"counter\",\"by\":\"p1\",\"card\":\"cor-flashpoint-denial\",\"targets\":[{\"p\":\"p2\",\"s\":1}]");
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":2,\"card\":\"obs-wraith-sentry\"");   /* closes the window */
+    cr_assert_eq(st.side[1].lost, 2, "Grave Bat destroyed, then Crypt Rat defeated by Forge Golem");
+    cr_assert_eq(st.side[0].lost, 0, "Grave Bat (3300) was never fought");
+    cr_assert_str_eq(st.side[1].active.stack[0]->id, "obs-wraith-sentry");
 }

@@ -216,6 +216,42 @@ Test(snap, snap_r4_facedown_promotion_fires_on_entry)
     ok("\"type\":\"bench\",\"by\":\"p1\",\"slot\":0,\"card\":\"cor-forge-golem\"");   /* nothing to announce */
 }
 
+/* snap R4: "that player must promote one before any other action by either
+ * player" -- before a selection an effect gave the other player (9.1), and
+ * the selection waits for the promotion.  Forge Colossus is given two
+ * [on entry] Triggers: 0 selects one card, 1 destroys the opponent's
+ * active monster (in place of its -500). */
+Test(snap, snap_r4_a_promotion_comes_before_an_owed_selection)
+{
+    static const core_edit edits[] = {
+        {"\"id\": \"cor-forge-colossus\"", "\"triggers\": [",
+         "\"triggers\": [{\"when\": \"on_entry\", \"effects\": [{\"op\": \"select\", "
+         "\"target\": \"controller\", \"amount\": 1}]},"},
+        {"\"id\": \"cor-forge-colossus\"",
+         "\"op\": \"imp\",\n                \"target\": \"opp_active\",\n                \"amount\": -500",
+         "\"op\": \"destroy\", \"target\": \"opp_active\""},
+    };
+    load_core_edited("core-with-select-and-destroy-triggers", edits, sizeof edits / sizeof edits[0]);
+    start(NULL);
+    base(15);
+    ok("\"type\":\"evolve\",\"by\":\"p1\",\"slot\":\"a\",\"card\":\"cor-forge-colossus\"");
+    cr_assert_eq(st.n_fired, 2);
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":0,\"targets\":[]");
+    /* its window closes as the second Trigger is announced: the selection is
+     * owed, and does not hold up the announcement (R11) */
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":\"a\"},\"ability\":1,\"targets\":[]");
+    cr_assert_eq(st.side[0].select_due, 1);
+    /* the selection closes the second Trigger's window: Crypt Rat is destroyed */
+    olverdict v = play("\"type\":\"select\",\"by\":\"p1\",\"cards\":[\"cor-meltdown\"]");
+    expect(v, OL_V_ILLEGAL, "snap:R4");
+    cr_assert(strstr(v.msg, "p2 (bob)'s active slot is empty"), "%s", v.msg);
+    cr_assert_eq(st.side[1].lost, 1);
+    ok("\"type\":\"promote\",\"by\":\"p2\",\"slot\":1");   /* not held up by p1's selection */
+    cr_assert_eq(st.side[0].select_due, 1, "still owed");
+    ok("\"type\":\"select\",\"by\":\"p1\",\"cards\":[\"cor-meltdown\"]");
+    cr_assert_eq(st.side[0].select_due, 0);
+}
+
 /* ---- R5: end of game --------------------------------------------------- */
 
 /* A Round-1 rout (levers: attacks in Round 1, only Bench slot 0 face-down
@@ -670,6 +706,32 @@ Test(snap, snap_r11_trigger_order_chosen_by_active_player)
     r11_game(imp_first);
     cr_assert_eq(st.side[1].active.mod, 0);
     cr_assert_eq(st.side[1].bench[1].mod, -1000, "-1000, then swap: Crypt Rat got it and took it to the Bench");
+}
+
+/* snap R11: a fired Trigger is announced "before any other action" -- but
+ * the Resonance Counter of the Trigger already announced is no other
+ * action: A3 lets it answer while the second Trigger still waits. */
+Test(snap, snap_r11_a_resonance_counter_answers_while_a_second_trigger_waits)
+{
+    load_double_trigger_sprite();
+    start(NULL);
+    for (size_t i = 0; i < 15; i++)   /* Dissonant Whisper in p2's hand */
+        ok(i == 3 ? "\"type\":\"select\",\"by\":\"p2\",\"cards\":[\"obs-night-terror\",\"obs-soul-siphon\","
+                    "\"obs-shadow-step\",\"obs-void-denial\",\"obs-dissonant-whisper\",\"obs-death-grip\"]"
+                  : BASE[i]);
+    uint64_t imp_trigger = seq;
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":2},\"ability\":1,\"targets\":[]");
+    cr_assert_eq(st.n_fired, 1, "the swap Trigger is still to be announced");
+    ok(fmt("\"type\":\"counter\",\"by\":\"p2\",\"card\":\"obs-dissonant-whisper\",\"targets\":[{\"seq\":%llu}]",
+           (unsigned long long)imp_trigger));
+    cr_assert(st.trig.negated);
+    illegal("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}", "snap:10.4");
+    ok("\"type\":\"trigger\",\"by\":\"p1\",\"source\":{\"p\":\"p1\",\"s\":2},\"ability\":0,"
+       "\"targets\":[{\"p\":\"p2\",\"s\":1}]");
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
+    cr_assert(is(st.side[1].active.stack[0], "obs-grave-bat"), "the swap resolved");
+    cr_assert_eq(st.side[1].active.mod, 0, "the countered -1000 did not");
+    cr_assert_eq(st.side[1].bench[1].mod, 0);
 }
 
 /* ---- R12: an illegal action changes nothing ------------------------------- */

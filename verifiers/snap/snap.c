@@ -215,10 +215,12 @@ static void begin_turn(snap_state *s, uint8_t p)
 }
 
 /* snap A4: the setup promotions come "before the first turn of Round 1":
- * until p1 acts in it, that turn has not begun. */
+ * until p1 acts in it, that turn has not begun.  (Nothing is locked before
+ * p1's Opening Lock-in ends that turn's steps, so no unlock can have been
+ * made in its Unlock Step.) */
 static int before_first_turn(const snap_state *s)
 {
-    return s->round == 1 && s->turn == 0 && s->step == STEP_UNLOCK && !s->unlocks_done;
+    return s->round == 1 && s->turn == 0 && s->step == STEP_UNLOCK;
 }
 
 /* snap A28: "An effect that prevents unlocking, locking or drawing applies
@@ -260,7 +262,10 @@ static int on_field(const snap_side *sd)
 }
 
 /* R5: "A player loses when they control no monster on the field (active or
- * bench) and no fifth monster waits (R1)." 3.4: the game ends at once. */
+ * bench) and no fifth monster waits (R1)." 3.4: the game ends at once.
+ * Called after each defeat (A22), which takes one monster of one player: the
+ * other had not lost before it (the game would have ended), so at most one
+ * player has lost and the game never ends in a draw. */
 static void check_end(snap_state *s)
 {
     int lost[2];
@@ -268,7 +273,7 @@ static void check_end(snap_state *s)
         lost[p] = !on_field(P(s, p)) && !P(s, p)->fifth_waiting;
     if (!lost[0] && !lost[1])
         return;
-    openlog_end(&s->ol, lost[0] && lost[1] ? -1 : lost[0] ? 1 : 0);
+    openlog_end(&s->ol, lost[0] ? 1 : 0);
     s->step = STEP_OVER;
     s->window = WIN_NONE;
 }
@@ -297,12 +302,11 @@ static void stack_to_grave(snap_state *s, int p, const snap_monster *m)
         to_grave(s, p, m->stack[i]);
 }
 
-/* 11.5 / 13.6: the whole stack goes to the Graveyard together. */
+/* 11.5 / 13.6: the whole stack goes to the Graveyard together.  The monster
+ * at p's `slot` is present: both callers (FX_DESTROY, resolve_combat) check. */
 static void defeat(snap_state *s, int p, int slot)
 {
     snap_monster *m = monster_at(s, p, slot);
-    if (!m || !m->present)
-        return;
     openlog_defeated(&s->ol, p, slot);
     if (m->depth && m->stack[0]->kind == CARD_PRIME_SINGULAR && s->swap_refresh)
         P(s, p)->swaps_used = 0;   /* 18.4 lever */
@@ -451,7 +455,8 @@ static int player_target(const fx_ctx *c, fx_target t, const ol_ref *chosen)
 /* snap A15: "An attack is bound to its attacking monster and its target,
  * not to slots."  Player p's active monster and Bench `slot` have just
  * traded places during an attack: an attacker swapped away fizzles it
- * (it still counts as made); a target is followed to its new place. */
+ * (it still counts as made); a target, always the defender's (10.8.1,
+ * 12.2, A35), is followed to its new place. */
 static void follow_attack(snap_state *s, int p, int slot)
 {
     if (!s->attack_on)
@@ -461,8 +466,6 @@ static void follow_attack(snap_state *s, int p, int slot)
         return;
     }
     ol_ref *t = &s->attack_target;
-    if ((int)t->p != p)
-        return;
     if (t->slot == OL_SLOT_ACTIVE)
         t->slot = slot;
     else if (t->slot == slot)
@@ -506,8 +509,10 @@ static void apply_effects(snap_state *s, const fx_ctx *c, const card_effect *fx,
                     s->chain[l].negated = 1;
             break;
         case FX_RESONANCE:
-            if (chosen && s->window == WIN_RESONANCE && chosen->seq == s->trig.seq)
-                s->trig.negated = 1;   /* 15.5: "it does not resolve" */
+            /* only a Counter targeting a Trigger has it (cards.c), and such a
+             * Counter is played only in that Trigger's window, where it
+             * resolves at once (do_counter): it targets the Trigger pending */
+            s->trig.negated = 1;   /* 15.5: "it does not resolve" */
             break;
         case FX_DESTROY:
             if (m && m->present)
@@ -646,18 +651,21 @@ static void resolve_chain(snap_state *s)
     }
 }
 
+/* The announced Trigger's window closes: it resolves unless a Resonance
+ * Counter negated it.  (Only do_trigger opens the window, and it records
+ * the card of the Trigger that fired.) */
 static void resolve_trigger(snap_state *s)
 {
     s->window = WIN_NONE;
     snap_pending_trigger *t = &s->trig;
-    if (!t->negated && t->card) {
+    if (!t->negated) {
         const snap_trigger *tr = &t->card->snap.triggers[t->ability];
         fx_ctx c = {t->player, t->source.p, t->source.slot, s->attack_on};
         apply_effects(s, &c, tr->effects, tr->n_effects, t->targets, t->n_targets, t->skip);
     }
-    /* a chain interrupted by a trigger's window goes on resolving */
-    if (s->n_chain && !s->ol.over)
-        resolve_chain(s);
+    /* No chain waits under a Trigger's window: a `trigger` event closes the
+     * open window, chain and all, before it is announced (A26), and a
+     * Resonance Counter starts no chain (A20). */
 }
 
 /* Does the event belong to the open window, or close it by arriving? */
@@ -826,26 +834,26 @@ static const struct {
     [STEP_END] = {"the End Phase", "snap:10.1", "snap:10"},
 };
 
-/* The player announcing an action of `step`, who must be the active player. */
+/* The player announcing an action of `step`, who must be the active player.
+ * (Before setup is complete check_obligations has refused the action: snap 8.) */
 static int active_player(judge *j, snap_step step, const char *what)
 {
     int p = player_of(j->o.ev);
     if (p < 0)
         return ILLEGAL(j, "openlog:3", "The %s announced %s; a player's action is announced by that player.",
                        ol_by_name(j->o.ev->by), what);
-    if (!j->s->setup_done)
-        return ILLEGAL(j, "snap:8", "%s announced %s before setup was complete.", who(j->s, p), what);
     if (p != j->s->turn)
         return ILLEGAL(j, steps[step].off_turn, "%s announced %s during %s's turn.", who(j->s, p), what,
                        who(j->s, j->s->turn));
     return p;
 }
 
-/* The steps before `step` that the player may not skip. */
+/* The steps after the Unlock Step: those before `step` that the player may
+ * not skip.  No window is open: the action closed it by arriving (A26). */
 static int steps_done(judge *j, int p, snap_step step, const char *what)
 {
     snap_state *s = j->s;
-    if (step > STEP_UNLOCK && unlocks_owed(s))
+    if (unlocks_owed(s))
         /* 10.2: "they must reveal exactly one Locked Support of their choice" */
         return ILLEGAL(j, "snap:10.2", "%s announced %s before unlocking a Locked Support; the Unlock Step "
                        "comes first.", who(s, p), what);
@@ -860,8 +868,6 @@ static int steps_done(judge *j, int p, snap_step step, const char *what)
     if (s->step > step)
         return ILLEGAL(j, steps[step].off_step, "%s announced %s after %s was over; the steps of a turn come in a "
                        "fixed order and never go back.", who(s, p), what, steps[step].name);
-    if (s->window != WIN_NONE)
-        return ILLEGAL(j, "snap:15.2", "%s announced %s while a response window was open.", who(s, p), what);
     return 0;
 }
 
@@ -1402,11 +1408,13 @@ static void do_evolve(judge *j)
         return;
     /* snap A2: an Evolution may also come "in the Attack Phase between
      * attacks" -- one has ended and another may still be declared
-     * (Overdrive) -- and ends the Attack Phase */
-    int in_attack = s->step == STEP_ATTACK && !s->attack_on && s->attacks_made > 0 &&
-                    s->attacks_made < s->attacks_allowed;
+     * (Overdrive) -- and ends the Attack Phase.  No attack is in progress:
+     * the evolve closed its window by arriving (A26), and its end was the
+     * attack's (end_attack), which leaves the Attack Phase only while
+     * another attack may be declared. */
+    int in_attack = s->step == STEP_ATTACK && s->attacks_made > 0;
     snap_side *sd = P(s, p);
-    if (s->evolved && s->window == WIN_NONE) {
+    if (s->evolved) {
         /* 13.3: "A player may perform at most one Evolution per turn, globally." */
         ILLEGAL(j, "snap:13.3", "%s performed a second Evolution this turn; only one is allowed per turn.", who(s, p));
         return;
@@ -1506,7 +1514,7 @@ static void do_attack(judge *j)
     snap_monster *att = &P(s, p < 0 ? 0 : p)->active;
     /* 11.7 / 12.5: Overdrive grants "one additional attack"; active-only (12.7) */
     uint8_t allowed = att->present && (top(att)->snap.keywords & KW_OVERDRIVE) ? 2 : 1;
-    if (p >= 0 && s->attacks_made >= allowed && s->window == WIN_NONE) {
+    if (p >= 0 && s->attacks_made >= allowed) {
         /* 10.8.1: "The active Monster may declare one attack." */
         ILLEGAL(j, s->attacks_made >= 2 ? "snap:11.7" : "snap:10.8.1",
                 "%s declared attack %u this turn; %s may declare %u.", who(s, p), s->attacks_made + 1u,
@@ -1514,13 +1522,13 @@ static void do_attack(judge *j)
         return;
     }
     /* A14: Overdrive's additional attack belongs to the monster that made the first */
-    if (p >= 0 && s->attacks_made && s->window == WIN_NONE && att->present && top(att) != s->attacker) {
+    if (p >= 0 && s->attacks_made && att->present && top(att) != s->attacker) {
         ILLEGAL(j, "snap:A14", "%s declared a second attack with %s; only %s, which made the first attack, may "
                 "make Overdrive's additional attack.", who(s, p), top(att)->name,
                 s->attacker ? s->attacker->name : "the first attacker");
         return;
     }
-    if (p >= 0 && s->evolved && s->window == WIN_NONE) {
+    if (p >= 0 && s->evolved) {
         /* 13.5: "the active player may not declare attacks for the remainder of that turn" */
         ILLEGAL(j, "snap:13.5", "%s declared an attack after an Evolution this turn; an Evolution ends that turn's "
                 "attacks.", who(s, p));
@@ -1576,7 +1584,7 @@ static void do_block(judge *j)
     }
     snap_monster *m = monster_at(s, p, j->o.ev->slot);
     /* A16: the attack's own target cannot be its Blocker */
-    if (s->attack_target.slot == j->o.ev->slot && (int)s->attack_target.p == p) {
+    if (s->attack_target.slot == j->o.ev->slot) {   /* the attack aims at the defender (10.8.1) */
         ILLEGAL(j, "snap:A16", "%s assigned the attacked monster itself as the Blocker; a Blocker intercepts an "
                 "attack aimed at another monster.", who(s, p));
         return;
@@ -1894,7 +1902,16 @@ int snap_check_invariants(const snap_state *s)
             return 3;   /* 15.3 */
         if (sd->lost > SNAP_LINEUP)
             return 4;
+        /* the boards draw a face-up monster from the top of its stack */
+        if (sd->active.present && sd->active.face_up && !sd->active.depth)
+            return 5;
+        for (int i = 0; i < SNAP_BENCH; i++)
+            if (sd->bench[i].present && sd->bench[i].face_up && !sd->bench[i].depth)
+                return 5;
     }
+    /* a Resonance window answers a Trigger whose card is known */
+    if (s->window == WIN_RESONANCE && !s->trig.card)
+        return 6;
     return 0;
 }
 

@@ -47,6 +47,9 @@
  *     fifth (R1), the graveyard (counted), or not yet on the field.
  *   - An active monster is face-up (7.1).
  *   - 0 <= locked <= 3 (9.7); chain links per player <= chain_cap (15.3).
+ *   - A face-up monster has at least its own card in its stack (depth >= 1);
+ *     the Resonance window is open only with its Trigger's card known (the
+ *     boards rely on both).
  *   - An illegal event changes nothing (R12): snap_apply judges the state
  *     in place and puts back a copy taken before when the verdict is not
  *     ok or warning.
