@@ -15,14 +15,17 @@
  * so what the open log owns -- the hidden mode, the end of the game -- is
  * read here without knowing the format.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "verifiers/verifier.h"
 
+/* One allocation: the engine's state follows the operations table,
+ * aligned for any type (state_size bytes, zeroed before start). */
 struct verifier {
     const verifier_ops *ops;
-    void *state;
+    max_align_t state[];
 };
 
 static const verifier_ops *const engines[] = {&snap_verifier_ops, &advanced_verifier_ops};
@@ -72,21 +75,21 @@ int verifier_new(const cards *db, const olevent *header, verifier **out, olverdi
                       "arbiter has no rules engine for the %s format yet.", ol_format_name(header->header.format));
         return VERIFIER_ENOENGINE;
     }
-    if (!(vf = calloc(1, sizeof *vf)) || !(vf->state = calloc(1, ops->state_size))) {
-        free(vf);
+    if (!(vf = calloc(1, sizeof *vf + ops->state_size)))
         return VERIFIER_ENOMEM;
-    }
     vf->ops = ops;
     ops->start(vf->state, db, header, v);
     *out = vf;
     return VERIFIER_OK;
 }
 
-/* "Snap", "Advanced", "Master": the format's name in a sentence. */
+/* "Snap", "Advanced", "Master": the format's name in a sentence.  f is
+ * an engine's own format (engines[]), so always one of these. */
 static const char *format_title(ol_format f)
 {
-    static const char *const titles[] = {"Snap", "Advanced", "Master"};
-    return (unsigned)f < sizeof titles / sizeof titles[0] ? titles[f] : "unknown";
+    static const char *const titles[] = {[OL_FORMAT_SNAP] = "Snap", [OL_FORMAT_ADVANCED] = "Advanced",
+                                         [OL_FORMAT_MASTER] = "Master"};
+    return titles[f];
 }
 
 /* Who announced an event, to open a sentence. */
@@ -103,15 +106,15 @@ static const openlog_match *common(const verifier *vf)
 void verifier_apply(verifier *vf, const olevent *ev, olverdict *v)
 {
     /* openlog 7: each format has its own event types; an event of another
-     * format's is no action of this game.  The end of the game still wins:
-     * after it, every event but judge and claim is refused as such. */
-    if ((unsigned)ev->type >= OL_TYPE_COUNT || !vf->ops->has_type(ev->type)) {
-        if (!common(vf)->over || ev->type == OL_JUDGE || ev->type == OL_CLAIM) {
-            olverdict_set(v, ev->match, ev->seq, OL_V_ILLEGAL, "openlog:7",
-                          "%s announced a %s, which is not an action of the %s format this match is played in.",
-                          announcer(ev->by), ol_type_name(ev->type), format_title(vf->ops->format));
-            return;
-        }
+     * format's is no action of this game (has_type is 0 for any value
+     * that is no type at all).  The end of the game still wins: after it,
+     * every event but judge and claim -- which every format has -- is
+     * refused by the engine as coming after the end. */
+    if (!vf->ops->has_type(ev->type) && !common(vf)->over) {
+        olverdict_set(v, ev->match, ev->seq, OL_V_ILLEGAL, "openlog:7",
+                      "%s announced a %s, which is not an action of the %s format this match is played in.",
+                      announcer(ev->by), ol_type_name(ev->type), format_title(vf->ops->format));
+        return;
     }
     vf->ops->apply(vf->state, ev, v);
 }
@@ -146,29 +149,30 @@ ol_hidden verifier_hidden(const verifier *vf)
     return common(vf)->hidden;
 }
 
+/* An engine's board functions return 0, or -1 exactly when t->bad is set
+ * (verifier_ops): their answer is the seam's. */
 int verifier_board_json(const verifier *vf, const openlog_sight *sight, jtext *t)
 {
     jtext_reset(t);
-    return vf->ops->board_json(vf->state, sight, t) || t->bad ? -1 : 0;
+    return vf->ops->board_json(vf->state, sight, t);
 }
 
 int verifier_board_words(const verifier *vf, const openlog_sight *sight, jtext *t)
 {
     jtext_reset(t);
-    return vf->ops->board_words(vf->state, sight, t) || t->bad ? -1 : 0;
+    return vf->ops->board_words(vf->state, sight, t);
 }
 
 int verifier_encode(const verifier *vf, jtext *t)
 {
     jtext_reset(t);
-    return vf->ops->encode(vf->state, t) || t->bad ? -1 : 0;
+    return vf->ops->encode(vf->state, t);
 }
 
 void verifier_destroy(verifier **vf)
 {
     if (!vf || !*vf)
         return;
-    free((*vf)->state);
     free(*vf);
     *vf = NULL;
 }

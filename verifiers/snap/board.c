@@ -34,24 +34,26 @@
 /* snap.md 14.3 / R10: monsters ever face-up before a Prime Singular. */
 #define SNAP_PRIME_THRESHOLD 4
 
+/* The keyword loops below shift a bit past KW_ALL to end. */
+_Static_assert(KW_ALL < (1u << 31), "a bit above every keyword");
+
 /* ---- names ------------------------------------------------------------------ */
 
 static const char *step_name(snap_step st)
 {
     static const char *const names[] = {"setup", "unlock", "flip", "spell", "evolve",
                                         "prime", "attack", "swap",  "lock",  "over"};
-    return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "?";
+    _Static_assert(sizeof names / sizeof names[0] == STEP_OVER + 1, "a name for every step");
+    return names[st];
 }
 
+/* NULL for no window. */
 static const char *window_name(snap_window w)
 {
-    switch (w) {
-    case WIN_BLOCKER: return "blocker";
-    case WIN_COUNTER: return "counter";
-    case WIN_RESONANCE: return "resonance";
-    case WIN_NONE: break;
-    }
-    return NULL;
+    static const char *const names[] = {[WIN_NONE] = NULL, [WIN_BLOCKER] = "blocker", [WIN_COUNTER] = "counter",
+                                        [WIN_RESONANCE] = "resonance"};
+    _Static_assert(sizeof names / sizeof names[0] == WIN_RESONANCE + 1, "a name for every window");
+    return names[w];
 }
 
 static const char *pname(int p)
@@ -59,16 +61,19 @@ static const char *pname(int p)
     return p ? "p2" : "p1";
 }
 
+/* The slot of an attack: the engine keeps only the active slot or Bench
+ * slots 0-3 there (snap_apply refuses any other slot number). */
 static const snap_monster *monster_at(const snap_state *s, int p, int slot)
 {
-    if (slot == OL_SLOT_ACTIVE)
-        return &s->side[p].active;
-    return slot >= 0 && slot < SNAP_BENCH ? &s->side[p].bench[slot] : NULL;
+    return slot == OL_SLOT_ACTIVE ? &s->side[p].active : &s->side[p].bench[slot];
 }
 
+/* The face-up card on top of the stack, or NULL when the slot is empty or
+ * face-down (the engine puts the card in the stack as it turns a monster
+ * face-up: a face-up monster's stack is never empty). */
 static const card *top(const snap_monster *m)
 {
-    return m && m->present && m->face_up && m->depth ? m->stack[m->depth - 1] : NULL;
+    return m->present && m->face_up ? m->stack[m->depth - 1] : NULL;
 }
 
 
@@ -97,7 +102,7 @@ static void print_face_up(const drawing *d, const snap_monster *m)
         jtext_fmt(d->t, " (%+ld) = %ld", (long)m->mod, (long)(imp + m->mod));
     if (c->snap.keywords) {
         jtext_fmt(d->t, "  [");
-        for (uint32_t bit = 1; bit && bit <= KW_ALL; bit <<= 1) {
+        for (uint32_t bit = 1; bit <= KW_ALL; bit <<= 1) {
             const char *k = (c->snap.keywords & bit) ? card_keyword_name(bit) : NULL;
             if (!k)
                 continue;
@@ -120,7 +125,7 @@ static void print_monster(const drawing *d, int p, const char *label, const snap
         jtext_fmt(d->t, "(empty)\n");
         return;
     }
-    if (m->face_up && m->depth) {
+    if (m->face_up) {
         print_face_up(d, m);
         jtext_fmt(d->t, "\n");
         return;
@@ -278,7 +283,7 @@ static void print_moment(const drawing *d)
     }
     jtext_fmt(d->t, "window: %s\n", w ? w : "none");
     chain_words(d->t, s->chain, s->n_chain);
-    if (s->window == WIN_RESONANCE && s->trig.card)
+    if (s->window == WIN_RESONANCE)   /* the engine opens it for an announced trigger */
         jtext_fmt(d->t, "trigger: %s %s, ability %u (seq %llu%s)\n", pname(s->trig.player), s->trig.card->name,
                 s->trig.ability, (unsigned long long)s->trig.seq, s->trig.negated ? ", negated" : "");
     if (s->attack_on) {
@@ -314,12 +319,14 @@ static void keywords_text(jtext *t, uint32_t kw)
     int k = 0;
 
     jtext_lit(t, "[");
-    for (uint32_t bit = 1; bit <= KW_ALL; bit <<= 1)
-        if ((kw & bit) && card_keyword_name(bit)) {
-            if (k++)
-                jtext_lit(t, ",");
-            jtext_str(t, card_keyword_name(bit));
-        }
+    for (uint32_t bit = 1; bit <= KW_ALL; bit <<= 1) {
+        const char *name = (kw & bit) ? card_keyword_name(bit) : NULL;
+        if (!name)
+            continue;
+        if (k++)
+            jtext_lit(t, ",");
+        jtext_str(t, name);
+    }
     jtext_lit(t, "]");
 }
 
@@ -505,7 +512,7 @@ static void attack_text(jtext *t, const snap_state *s)
 
 static void trigger_text(jtext *t, const snap_state *s)
 {
-    if (s->window != WIN_RESONANCE || !s->trig.card) {
+    if (s->window != WIN_RESONANCE) {   /* trig.card is set whenever it is open */
         jtext_lit(t, "null");
         return;
     }
