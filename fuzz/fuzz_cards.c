@@ -14,7 +14,7 @@
  * checked against it (deck_check), and one fixed Snap game
  * (fixtures/snap/legal-open-concede.jsonl, decoded once at start) is judged
  * with it through a verify session -- a mutated core.json that still says
- * "core@1.0.0" drives the engine with odd cards.  A refusal must come with
+ * "core@1.1.0" drives the engine with odd cards.  A refusal must come with
  * at least one sentence.
  *
  * Seeds: the files of fixtures/cards/ and fixtures/cards/broken/ (fuzz/seed.sh).

@@ -373,6 +373,7 @@ static const member_rule master_rules[] = {
     {"attacks", K_MONSTERS, K_MONSTERS},
     {"effects", K_SUPPORTS | K_PRIMES, K_SUPPORTS},
     {"condition", K(PRIME_SINGULAR), K(PRIME_SINGULAR)},
+    {"ongoing", K(SPELL), 0},
     {NULL, 0, 0},
 };
 
@@ -546,6 +547,12 @@ static void parse_master(loader *ld, json_t *j, master_props *m)
         parse_effects(ld, v, "master.effects", m->effects, &m->n_effects);
     if ((v = json_object_get(j, "condition")))
         parse_condition(ld, v, "master.condition", &m->condition);
+    if ((v = json_object_get(j, "ongoing"))) {
+        if (!json_is_boolean(v))
+            problem(ld, "master.ongoing must be true or false");
+        else
+            m->ongoing = json_is_true(v);
+    }
 }
 
 /* ---- One card ----------------------------------------------------------- */

@@ -47,7 +47,7 @@ static char *header_text(const char *hidden, const char *rules, const char *p1de
     cr_assert_not_null(text);
     snprintf(text, 16384,
              "{\"match\":\"t\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"advanced\","
-             "\"cards\":\"core@1.0.0\",\"hidden\":\"%s\",%s%s%s\"players\":{\"p1\":{\"id\":\"carol\",\"deck\":"
+             "\"cards\":\"core@1.1.0\",\"hidden\":\"%s\",%s%s%s\"players\":{\"p1\":{\"id\":\"carol\",\"deck\":"
              "{\"main\":%s}},\"p2\":{\"id\":\"dave\",\"deck\":{\"main\":%s}}}}",
              hidden, rules ? "\"rules\":{" : "", rules ? rules : "", rules ? "}," : "", d1, d2);
     free(d1);

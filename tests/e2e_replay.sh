@@ -32,7 +32,7 @@ check() {
 # ---- the logs ---------------------------------------------------------------
 P1_DECK='{"monsters":["cor-forge-golem","cor-magma-tortoise","cor-ash-sprite","flx-current-eel","flx-frost-skimmer"],"supports":["cor-kindle-fury","cor-searing-brand","cor-stoke-the-forge","cor-heat-haze","cor-crucible-rite","cor-eruption","cor-meltdown","cor-flashpoint-denial","cor-resonant-flare","cor-backdraft","cor-firewall","cor-smolder-trap","flx-undertow","flx-riptide-shift","flx-ebb-and-flow","flx-frozen-moment","flx-deep-current","flx-wave-break","flx-echoing-surge","flx-misdirecting-fog"],"reserve":["cor-forge-colossus"]}'
 P2_DECK='{"monsters":["obs-crypt-rat","obs-grave-bat","obs-wraith-sentry","aet-cloud-monk","aet-aether-kite"],"supports":["obs-night-terror","obs-soul-siphon","obs-shadow-step","obs-curse-of-silence","obs-grave-whisper","obs-eclipse-ritual","obs-soul-reap","obs-void-denial","obs-dissonant-whisper","obs-umbral-decoy","obs-dark-mirror","obs-death-grip","aet-radiant-blessing","aet-judgement-ray","aet-skyward-shift","aet-clarity","aet-sanctuary-seal","aet-ward-of-silence","aet-resonant-choir","aet-gale-diversion"],"reserve":["obs-grave-vampire"]}'
-HEADER='{"match":"t","seq":0,"type":"match","by":"table","format":"snap","cards":"core@1.0.0","hidden":"open","players":{"p1":{"id":"alice","deck":'"$P1_DECK"'},"p2":{"id":"bob","deck":'"$P2_DECK"'}}}'
+HEADER='{"match":"t","seq":0,"type":"match","by":"table","format":"snap","cards":"core@1.1.0","hidden":"open","players":{"p1":{"id":"alice","deck":'"$P1_DECK"'},"p2":{"id":"bob","deck":'"$P2_DECK"'}}}'
 
 # BASE[] of tests/test_snap.c, one event body a line (seq 1..30).
 cat >"$TMP/base.txt" <<'EOF'

@@ -317,4 +317,13 @@ for f in "$top_srcdir"/fixtures/snap/legal-*.jsonl; do
             "$(basename "$f") without its claim: the last combat is fought at the end of the log (A31), winner $want"
     fi
 done
+
+# A log of the previous core set (core@1.0.0) verifies with its database,
+# which fixtures/cards/ keeps; against core@1.1.0 its header is refused.
+old=$top_srcdir/fixtures/snap/legal-open-blocker-disruptor.jsonl
+sed 's/"cards":"core@1\.1\.0"/"cards":"core@1.0.0"/' "$old" >"$TMP/core-1.0.0.jsonl"
+run --json --cards "$top_srcdir/fixtures/cards/core-1.0.0.json" "$TMP/core-1.0.0.jsonl"
+check '[ "$rc" -eq 0 ] && [ "$(jq -r .status <<<"$out")" = legal ]' "a core@1.0.0 log verifies with fixtures/cards/core-1.0.0.json"
+run --json "$TMP/core-1.0.0.jsonl"
+check '[ "$rc" -eq 1 ] && grep -q openlog:cards <<<"$out"' "a core@1.0.0 log against core@1.1.0: its header is refused (openlog:cards)"
 finish

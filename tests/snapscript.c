@@ -68,7 +68,7 @@ olverdict start_decks(const char *hidden, const char *rules, const char *p1deck,
         cr_assert_eq(carddb_load_file(SRC("fixtures/cards/core.json"), &db, err, sizeof err), 0, "%s", err);
     char text[8192];
     snprintf(text, sizeof text,
-             "{\"match\":\"t\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"snap\",\"cards\":\"core@1.0.0\","
+             "{\"match\":\"t\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"snap\",\"cards\":\"core@1.1.0\","
              "\"hidden\":\"%s\",%s%s\"players\":{\"p1\":{\"id\":\"alice\",\"deck\":%s},\"p2\":{\"id\":\"bob\",\"deck\":%s}}}",
              hidden, rules ? rules : "", rules ? "," : "", p1deck, p2deck);
     olevent *h = decode(text);

@@ -208,7 +208,7 @@ Test(advanced, advanced_openlog_4_one_header)
     char text[16384];
     snprintf(text, sizeof text,
              "{\"match\":\"t\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"advanced\","
-             "\"cards\":\"core@1.0.0\",\"hidden\":\"open\",\"players\":{\"p1\":{\"id\":\"a\",\"deck\":{\"main\":[]}},"
+             "\"cards\":\"core@1.1.0\",\"hidden\":\"open\",\"players\":{\"p1\":{\"id\":\"a\",\"deck\":{\"main\":[]}},"
              "\"p2\":{\"id\":\"b\",\"deck\":{\"main\":[]}}}}");
     olevent *h = NULL;
     olerror err;

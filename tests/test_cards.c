@@ -96,7 +96,7 @@ Test(carddb, core_identity)
     cards *db = load_core();
     static const uint8_t zero[32];
     cr_assert_str_eq(cards_set(db), "core");
-    cr_assert_str_eq(cards_version(db), "1.0.0");
+    cr_assert_str_eq(cards_version(db), "1.1.0");
     cr_assert_neq(memcmp(cards_hash(db), zero, 32), 0);
     cr_assert_geq(cards_count(db), 100);
     for (size_t i = 0; i < cards_count(db); i++)
@@ -991,5 +991,59 @@ Test(cards, snap_swap_keyword_with_an_overlong_trigger)
     cr_assert_eq(n, 2);
     cr_assert_str_eq(p[0].msg, "snap.triggers[0].effects: more than 4 effects");
     cr_assert_str_eq(p[1].msg, "snap.keywords: \"swap\" needs a trigger with a \"swap\" effect on \"self\"");
+    cards_destroy(&db);
+}
+
+/* ---- master.ongoing (README.md 6; core@1.1.0) ------------------------------ */
+
+/* core@1.1.0 makes Ongoing exactly the Master Spells that only change DEF;
+ * every other Support is instant (master.md "Instant Spells ... Ongoing
+ * Spells"). */
+Test(carddb, core_ongoing_spells_are_those_that_only_change_def)
+{
+    cards *db = load_core();
+    int ongoing = 0;
+    for (size_t i = 0; i < cards_count(db); i++) {
+        const card *c = cards_at(db, i);
+        int only_def = c->kind == CARD_SPELL && c->master.n_effects > 0;
+        for (unsigned e = 0; e < c->master.n_effects; e++)
+            only_def &= c->master.effects[e].op == FX_DEF;
+        cr_assert_eq(c->master.ongoing, only_def, "%s", c->id);
+        ongoing += c->master.ongoing;
+    }
+    cr_assert_eq(ongoing, 7);
+    cards_destroy(&db);
+}
+
+/* `ongoing` is for spells only, and a boolean. */
+Test(carddb, master_ongoing_is_a_boolean_of_spells)
+{
+    static const char *const head = "{\"set\":\"t\",\"version\":\"1\",\"cards\":[{\"id\":\"cor-x\",\"name\":\"X\","
+                                    "\"kind\":\"%s\",\"class\":\"coreon\",\"snap\":{\"effects\":[{\"op\":\"fizzle\","
+                                    "\"target\":\"none\"}]},\"advanced\":{\"effects\":[{\"op\":\"fizzle\",\"target\":"
+                                    "\"none\"}]},\"master\":{\"cost\":{},\"effects\":[{\"op\":\"fizzle\",\"target\":"
+                                    "\"none\"}],\"ongoing\":%s}}]}";
+    static const struct {
+        const char *kind, *value, *phrase;
+    } cases[] = {
+        {"counter", "true", "master.ongoing is not allowed on kind \"counter\""},
+        {"spell", "1", "master.ongoing must be true or false"},
+        {"spell", "\"yes\"", "master.ongoing must be true or false"},
+    };
+    char text[1024], err[ERR_LEN];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cards *db = NULL;
+        snprintf(text, sizeof text, head, cases[i].kind, cases[i].value);
+        cr_assert_eq(carddb_load_buffer(text, strlen(text), "mem", &db, err, sizeof err), CARDS_EINVALID, "%s",
+                     cases[i].value);
+        cr_assert(strstr(err, cases[i].phrase), "%s", err);
+    }
+    /* fizzle on a spell is refused too (a counter's op), so the legal case
+     * is a spell the core set has */
+    cards *db = load_core();
+    const card *c = cards_find(db, "cor-kindle-fury");
+    cr_assert(c && c->master.ongoing);
+    c = cards_find(db, "cor-meltdown");
+    cr_assert(c && !c->master.ongoing);
     cards_destroy(&db);
 }

@@ -312,7 +312,7 @@ Test(olcodec, nested_error_names_its_path_and_position)
 {
     const char *text =
         "{\"match\":\"x\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"snap\","
-        "\"cards\":\"core@1.0.0\",\"hidden\":\"open\",\"players\":{\"p1\":{\"id\":\"a\",\"deck\":"
+        "\"cards\":\"core@1.1.0\",\"hidden\":\"open\",\"players\":{\"p1\":{\"id\":\"a\",\"deck\":"
         "{\"monsters\":[\"m1\",7],\"supports\":[]}},\"p2\":{\"id\":\"b\",\"deck\":{\"monsters\":[],"
         "\"supports\":[]}}}}";
     olevent *ev = NULL;
@@ -381,7 +381,7 @@ Test(olcodec, header_levers_and_defaults)
 {
     const char *text =
         "{\"match\":\"x\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"snap\","
-        "\"cards\":\"core@1.0.0\",\"hidden\":\"commit\",\"rules\":{\"chain_cap\":2,\"p1_opening_lock\":false},"
+        "\"cards\":\"core@1.1.0\",\"hidden\":\"commit\",\"rules\":{\"chain_cap\":2,\"p1_opening_lock\":false},"
         "\"players\":{\"p1\":{\"id\":\"a\",\"deck\":{\"monsters\":[],\"supports\":[]}},"
         "\"p2\":{\"id\":\"b\",\"deck\":{\"monsters\":[],\"supports\":[]}}}}";
     olevent *ev = NULL;

@@ -617,7 +617,7 @@ Test(snap, snap_openlog_4_one_header_per_match)
     base(2);
     char text[4096];
     snprintf(text, sizeof text,
-             "{\"match\":\"t\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"snap\",\"cards\":\"core@1.0.0\","
+             "{\"match\":\"t\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"snap\",\"cards\":\"core@1.1.0\","
              "\"hidden\":\"open\",\"players\":{\"p1\":{\"id\":\"a\",\"deck\":%s},\"p2\":{\"id\":\"b\",\"deck\":%s}}}",
              P1_DECK, P2_DECK);
     olevent *h = decode(text);
@@ -1474,7 +1474,7 @@ Test(snap, snap_openlog_7_an_advanced_event_in_a_snap_match)
     char text[8192];
     start(NULL);   /* loads the card database */
     snprintf(text, sizeof text,
-             "{\"match\":\"v\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"snap\",\"cards\":\"core@1.0.0\","
+             "{\"match\":\"v\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"snap\",\"cards\":\"core@1.1.0\","
              "\"hidden\":\"open\",\"players\":{\"p1\":{\"id\":\"a\",\"deck\":%s},\"p2\":{\"id\":\"b\",\"deck\":%s}}}",
              P1_DECK, P2_DECK);
     olevent *h = decode(text);

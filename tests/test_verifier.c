@@ -106,7 +106,7 @@ static verifier *replay(const char *rel, int n, olverdict *last)
 
 /* core.json with the first `old` after card `id`'s key replaced by `new_`:
  * a card no core card is, for a moment no game of the core cards reaches
- * (the header still names core@1.0.0: which database a match is judged
+ * (the header still names core@1.1.0: which database a match is judged
  * with is the caller's check, verifier.h). */
 static cards *core_with(const char *id, const char *old, const char *new_)
 {
@@ -155,7 +155,7 @@ Test(verifier, a_format_without_an_engine_is_refused_with_a_sentence)
 {
     need_db();
     olevent *h = decode("{\"match\":\"m\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"master\","
-                        "\"cards\":\"core@1.0.0\",\"hidden\":\"open\",\"players\":{\"p1\":{\"id\":\"a\",\"deck\":"
+                        "\"cards\":\"core@1.1.0\",\"hidden\":\"open\",\"players\":{\"p1\":{\"id\":\"a\",\"deck\":"
                         "{\"main\":[]}},\"p2\":{\"id\":\"b\",\"deck\":{\"main\":[]}}}}");
     verifier *vf = NULL;
     olverdict v;
@@ -565,7 +565,7 @@ static void start_match(openlog_match *m, const char *hidden)
     need_db();
     snprintf(text, sizeof text,
              "{\"match\":\"m\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"master\",\"cards\":"
-             "\"core@1.0.0\",\"hidden\":\"%s\",\"players\":{\"p1\":{\"id\":\"alice\",\"deck\":{\"main\":[]}},"
+             "\"core@1.1.0\",\"hidden\":\"%s\",\"players\":{\"p1\":{\"id\":\"alice\",\"deck\":{\"main\":[]}},"
              "\"p2\":{\"id\":\"bob\",\"deck\":{\"main\":[]}}}}",
              hidden);
     olevent *h = decode(text);

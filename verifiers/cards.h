@@ -303,6 +303,8 @@ typedef struct {
     uint8_t n_effects;           /* spells and counters                     */
     card_effect effects[CARD_MAX_EFFECTS];
     card_condition condition;    /* prime singular: printed condition       */
+    uint8_t ongoing;             /* spells: stays on the field once resolved
+                                    (master.md "Ongoing Spells"), 0 instant */
 } master_props;
 
 typedef struct {

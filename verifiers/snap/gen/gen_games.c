@@ -1170,7 +1170,7 @@ static int play_game(game_result *res)
         if (opt.with_t)
             n += snprintf(h + n, 65536 - (size_t)n, ",\"t\":%llu", (unsigned long long)t_now);
         n += snprintf(h + n, 65536 - (size_t)n,
-                      ",\"format\":\"snap\",\"cards\":\"core@1.0.0\",\"hidden\":\"%s\",\"players\":{\"p1\":{\"id\":"
+                      ",\"format\":\"snap\",\"cards\":\"core@1.1.0\",\"hidden\":\"%s\",\"players\":{\"p1\":{\"id\":"
                       "\"alice\",\"deck\":%s},\"p2\":{\"id\":\"bob\",\"deck\":%s}}",
                       mode_names[k ? M_OPEN : opt.mode], decks[0].json, decks[1].json);
         if (opt.rules[0])
