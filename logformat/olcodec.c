@@ -1268,6 +1268,7 @@ typedef int (*ov_names)(const char *s, size_t n);
 #define RULING_NAMES ol_ruling_parsen
 #define POSITION_NAMES ol_position_parsen
 #define SUMMON_KIND_NAMES ol_summon_kind_parsen
+#define CLASS_NAMES ol_class_parsen
 
 /* The value whose name the string value is, or -1 (as ol_*_parse()). */
 static int ov_enum(const olval *v, ov_names parse)
@@ -1454,6 +1455,30 @@ static int get_lp(dctx *d, const olval *v, const vloc *l, uint64_t lp[2])
             return missing(d, l, names[p]);
         if ((rc = get_uint(d, x, &xl, &lp[p])))
             return rc;
+    }
+    return OL_OK;
+}
+
+/* A Master payment: {"<class>": uint, ...}, each class at most once (the
+ * scan refused repeated keys), 0 to OL_PAY_MAX mana of it. */
+static int get_pay(dctx *d, const olval *v, const vloc *l, uint8_t pay[OL_CLASS_COUNT])
+{
+    if (v->kind != OV_MAP)
+        return wrong(d, l, v, "a map {\"<class>\": mana, ...}");
+    for (uint32_t e = 0; e < v->n; e++) {
+        const olval *k = &v->u.items[2 * e], *x = k + 1;
+        int c = ov_enum(k, CLASS_NAMES);
+        uint64_t n = 0;
+        int rc;
+        if (c < 0)
+            return dfail(d, l, "\"%s\" names classes only (coreon, fluxion, synaphera, obscura, aetherion)", VPATH(l));
+        vloc xl = child_at(l, ol_class_name((ol_class)c), x);
+        if ((rc = get_uint(d, x, &xl, &n)))
+            return rc;
+        if (n > OL_PAY_MAX)
+            return dfail(d, &xl, "\"%s\" is %llu; a payment holds at most %d mana of a class", VPATH(&xl),
+                         (unsigned long long)n, OL_PAY_MAX);
+        pay[c] = (uint8_t)n;
     }
     return OL_OK;
 }
@@ -1689,13 +1714,15 @@ static int get_cardset(dctx *d, const olval *v, const vloc *l, const char **out)
 enum {
     K_MATCH, K_SEQ, K_TYPE, K_BY, K_T, K_FORMAT, K_CARDS, K_HIDDEN, K_PLAYERS, K_RULES,
     K_EVENT, K_SLOTS, K_SLOT, K_CARD, K_NONCE, K_LOCK, K_SOURCE, K_ABILITY, K_TARGETS,
-    K_TARGET, K_DEFEATED, K_WINNER, K_RULING, K_PLAYER, K_TEXT, K_POSITION, K_KIND, K_LP, K_COUNT
+    K_TARGET, K_DEFEATED, K_WINNER, K_RULING, K_PLAYER, K_TEXT, K_POSITION, K_KIND, K_LP,
+    K_PAY, K_ATTACK, K_CLASS, K_COUNT
 };
 
 static const char *const top_keys[K_COUNT] = {
     "match", "seq", "type", "by", "t", "format", "cards", "hidden", "players", "rules",
     "event", "slots", "slot", "card", "nonce", "lock", "source", "ability", "targets",
     "target", "defeated", "winner", "ruling", "player", "text", "position", "kind", "lp",
+    "pay", "attack", "class",
 };
 
 static int top_key(const char *k, size_t n)
@@ -1704,18 +1731,19 @@ static int top_key(const char *k, size_t n)
     switch (n) {   /* candidates by length, then the bytes */
     case 1: i = K_T; break;
     case 2: i = k[0] == 'b' ? K_BY : K_LP; break;
-    case 3: i = K_SEQ; break;
+    case 3: i = k[0] == 's' ? K_SEQ : K_PAY; break;
     case 4:
         i = k[0] == 't' ? (k[1] == 'y' ? K_TYPE : K_TEXT) : k[0] == 's' ? K_SLOT
           : k[0] == 'c' ? K_CARD : k[0] == 'k' ? K_KIND : K_LOCK;
         break;
     case 5:
-        i = k[0] == 'm' ? K_MATCH : k[0] == 'c' ? K_CARDS : k[0] == 'r' ? K_RULES
+        i = k[0] == 'm' ? K_MATCH : k[0] == 'c' ? (k[2] == 'r' ? K_CARDS : K_CLASS) : k[0] == 'r' ? K_RULES
           : k[0] == 'e' ? K_EVENT : k[0] == 's' ? K_SLOTS : K_NONCE;
         break;
     case 6:
         i = k[0] == 'f' ? K_FORMAT : k[0] == 'h' ? K_HIDDEN : k[0] == 's' ? K_SOURCE
-          : k[0] == 't' ? K_TARGET : k[0] == 'w' ? K_WINNER : k[0] == 'r' ? K_RULING : K_PLAYER;
+          : k[0] == 't' ? K_TARGET : k[0] == 'w' ? K_WINNER : k[0] == 'r' ? K_RULING
+          : k[0] == 'a' ? K_ATTACK : K_PLAYER;
         break;
     case 7:
         i = k[0] == 'p' ? K_PLAYERS : k[0] == 'a' ? K_ABILITY : K_TARGETS;
@@ -1751,7 +1779,8 @@ typedef enum {
     FK_FORMAT, FK_CARDSET, FK_HIDDEN, FK_PLAYERS, FK_RULES, FK_EVENT,
     FK_SLOTS, FK_SLOT, FK_HREF, FK_CARD, FK_NONCE, FK_HREFS, FK_LOCK,
     FK_SOURCE, FK_ABILITY, FK_TARGETS, FK_TARGET, FK_DEFEATED, FK_WINNER,
-    FK_RULING, FK_PLAYER, FK_TEXT, FK_ATTACK_TARGET, FK_POSITION, FK_KIND, FK_LP
+    FK_RULING, FK_PLAYER, FK_TEXT, FK_ATTACK_TARGET, FK_POSITION, FK_KIND, FK_LP,
+    FK_PAY, FK_INDEX, FK_CLASS
 } field_kind;
 
 typedef struct {
@@ -1778,15 +1807,16 @@ static const type_spec types[OL_TYPE_COUNT] = {
     [OL_TRIGGER] = {"snap:10.4", {{"source", FK_SOURCE, 1, K_SOURCE}, {"ability", FK_ABILITY, 1, K_ABILITY},
                     {"targets", FK_TARGETS, 1, K_TARGETS}}},
     [OL_SPELL] = {"snap:10.5", {{"card", FK_CARD, 1, K_CARD}, {"nonce", FK_NONCE, 0, K_NONCE},
-                  {"targets", FK_TARGETS, 1, K_TARGETS}}},
+                  {"targets", FK_TARGETS, 1, K_TARGETS}, {"pay", FK_PAY, 0, K_PAY}}},
     [OL_COUNTER] = {"snap:15", {{"card", FK_CARD, 1, K_CARD}, {"nonce", FK_NONCE, 0, K_NONCE},
-                    {"targets", FK_TARGETS, 1, K_TARGETS}}},
+                    {"targets", FK_TARGETS, 1, K_TARGETS}, {"pay", FK_PAY, 0, K_PAY}}},
     [OL_PASS] = {"snap:15", {{0}}},
     [OL_EVOLVE] = {"snap:10.6", {{"slot", FK_SLOT, 1, K_SLOT}, {"card", FK_CARD, 1, K_CARD},
-                   {"nonce", FK_NONCE, 0, K_NONCE}, {"targets", FK_TARGETS, 0, K_TARGETS}}},
+                   {"nonce", FK_NONCE, 0, K_NONCE}, {"targets", FK_TARGETS, 0, K_TARGETS}, {"pay", FK_PAY, 0, K_PAY}}},
     [OL_PRIME] = {"snap:10.7", {{"card", FK_CARD, 1, K_CARD}, {"nonce", FK_NONCE, 0, K_NONCE},
-                  {"slot", FK_SLOT, 0, K_SLOT}, {"targets", FK_TARGETS, 0, K_TARGETS}}},
-    [OL_ATTACK] = {"snap:10.8.1", {{"slot", FK_SLOT, 0, K_SLOT}, {"target", FK_ATTACK_TARGET, 1, K_TARGET}}},
+                  {"slot", FK_SLOT, 0, K_SLOT}, {"targets", FK_TARGETS, 0, K_TARGETS}, {"pay", FK_PAY, 0, K_PAY}}},
+    [OL_ATTACK] = {"snap:10.8.1", {{"slot", FK_SLOT, 0, K_SLOT}, {"attack", FK_INDEX, 0, K_ATTACK},
+                   {"target", FK_ATTACK_TARGET, 1, K_TARGET}, {"pay", FK_PAY, 0, K_PAY}}},
     [OL_BLOCK] = {"snap:10.8.2", {{"slot", FK_SLOT, 1, K_SLOT}}},
     [OL_SWAP] = {"snap:10.9", {{"slot", FK_SLOT, 1, K_SLOT}}},
     [OL_LOCK] = {"snap:9.3", {{"cards", FK_HREFS, 1, K_CARDS}}},
@@ -1798,9 +1828,11 @@ static const type_spec types[OL_TYPE_COUNT] = {
                   {"text", FK_TEXT, 1, K_TEXT}}},
     [OL_SUMMON] = {"advanced:summon.normal", {{"slot", FK_SLOT, 1, K_SLOT}, {"card", FK_CARD, 1, K_CARD},
                    {"nonce", FK_NONCE, 0, K_NONCE}, {"position", FK_POSITION, 1, K_POSITION},
-                   {"kind", FK_KIND, 1, K_KIND}}},
+                   {"kind", FK_KIND, 1, K_KIND}, {"pay", FK_PAY, 0, K_PAY}}},
     [OL_POSITION] = {"advanced:position.step", {{"slot", FK_SLOT, 1, K_SLOT}}},
     [OL_DISCARD] = {"advanced:end.hand_limit", {{"card", FK_CARD, 1, K_CARD}, {"nonce", FK_NONCE, 0, K_NONCE}}},
+    [OL_MANA] = {"master:mana.step", {{"card", FK_HREF, 1, K_CARD}, {"class", FK_CLASS, 1, K_CLASS}}},
+    [OL_MANA_REMOVE] = {"master:mana.remove", {{"card", FK_CARD, 1, K_CARD}, {"nonce", FK_NONCE, 0, K_NONCE}}},
 };
 
 static int decode_field(dctx *d, field_kind k, const olval *v, const vloc *l, olevent *ev)
@@ -1858,8 +1890,14 @@ static int decode_field(dctx *d, field_kind k, const olval *v, const vloc *l, ol
         ev->position = (ol_position)x;
         return rc;
     case FK_KIND:
-        rc = get_enum(d, v, l, SUMMON_KIND_NAMES, "\"normal\" or \"special\"", &x);
+        rc = get_enum(d, v, l, SUMMON_KIND_NAMES, "\"normal\", \"special\" or \"mana\"", &x);
         ev->kind = (ol_summon_kind)x;
+        return rc;
+    case FK_PAY: ev->has_pay = 1; return get_pay(d, v, l, ev->pay);
+    case FK_INDEX: ev->has_attack = 1; return get_u32(d, v, l, &ev->attack);
+    case FK_CLASS:
+        rc = get_enum(d, v, l, CLASS_NAMES, "\"coreon\", \"fluxion\", \"synaphera\", \"obscura\" or \"aetherion\"", &x);
+        ev->cls = (ol_class)x;
         return rc;
     case FK_LP: ev->has_lp = 1; return get_lp(d, v, l, ev->lp);
     case FK_DEFEATED:
@@ -2264,6 +2302,19 @@ static json_t *field_json(const olevent *ev, field_kind k)
     case FK_ATTACK_TARGET: return ref_json(&ev->target);
     case FK_POSITION: return json_string(ol_position_name(ev->position));
     case FK_KIND: return json_string(ol_summon_kind_name(ev->kind));
+    case FK_PAY: {
+        if (!ev->has_pay)
+            return NULL;
+        json_t *o = json_object();
+        for (int c = 0; o && c < OL_CLASS_COUNT; c++)
+            if (ev->pay[c] && json_object_set_new(o, ol_class_name((ol_class)c), json_integer(ev->pay[c]))) {
+                json_decref(o);
+                return NULL;
+            }
+        return o;
+    }
+    case FK_INDEX: return ev->has_attack ? json_integer(ev->attack) : NULL;
+    case FK_CLASS: return json_string(ol_class_name(ev->cls));
     case FK_LP: return ev->has_lp ? json_pack("{s:I, s:I}", "p1", (json_int_t)ev->lp[0], "p2", (json_int_t)ev->lp[1]) : NULL;
     case FK_DEFEATED: return ev->has_defeated ? refs_json(ev->defeated, ev->n_defeated) : NULL;
     case FK_WINNER: return ev->has_winner ? json_string(ol_player_name(ev->winner)) : NULL;

@@ -19,6 +19,7 @@ static const char *const type_names[OL_TYPE_COUNT] = {
     "match", "bench", "select", "unlock", "flip", "promote", "trigger",
     "spell", "counter", "pass", "evolve", "prime", "attack", "block", "swap",
     "lock", "end", "concede", "claim", "judge", "summon", "position", "discard",
+    "mana", "mana_remove",
 };
 static const char *const by_names[] = {"p1", "p2", "table", "judge"};
 static const char *const player_names[] = {"p1", "p2"};
@@ -26,7 +27,8 @@ static const char *const format_names[] = {"snap", "advanced", "master"};
 static const char *const hidden_names[] = {"open", "commit", "announced"};
 static const char *const ruling_names[] = {"note", "warning", "game_loss"};
 static const char *const position_names[] = {"ap", "dp"};
-static const char *const summon_kind_names[] = {"normal", "special"};
+static const char *const summon_kind_names[] = {"normal", "special", "mana"};
+static const char *const class_names[OL_CLASS_COUNT] = {"coreon", "fluxion", "synaphera", "obscura", "aetherion"};
 
 static const char *name_at(const char *const *names, size_t n, int i)
 {
@@ -61,6 +63,10 @@ int ol_summon_kind_parsen(const char *s, size_t n)
 {
     return name_findn(summon_kind_names, COUNT(summon_kind_names), s, n);
 }
+
+int ol_class_parsen(const char *s, size_t n) { return name_findn(class_names, COUNT(class_names), s, n); }
+int ol_class_parse(const char *s) { return name_find(class_names, COUNT(class_names), s); }
+const char *ol_class_name(ol_class c) { return name_at(class_names, COUNT(class_names), (int)c); }
 
 const char *ol_type_name(ol_type t) { return name_at(type_names, COUNT(type_names), (int)t); }
 int ol_type_parse(const char *s) { return name_find(type_names, COUNT(type_names), s); }

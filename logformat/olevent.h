@@ -54,6 +54,9 @@ typedef enum {
     OL_SUMMON,
     OL_POSITION,
     OL_DISCARD,
+    /* Master (SPEC.md 7.4) */
+    OL_MANA,
+    OL_MANA_REMOVE,
     OL_TYPE_COUNT
 } ol_type;
 
@@ -63,7 +66,11 @@ typedef enum { OL_FORMAT_SNAP, OL_FORMAT_ADVANCED, OL_FORMAT_MASTER } ol_format;
 typedef enum { OL_HIDDEN_OPEN, OL_HIDDEN_COMMIT, OL_HIDDEN_ANNOUNCED } ol_hidden;
 typedef enum { OL_RULING_NOTE, OL_RULING_WARNING, OL_RULING_GAME_LOSS } ol_ruling;
 typedef enum { OL_POS_AP, OL_POS_DP } ol_position;              /* "ap", "dp" */
-typedef enum { OL_SUMMON_NORMAL, OL_SUMMON_SPECIAL } ol_summon_kind;  /* "normal", "special" */
+typedef enum { OL_SUMMON_NORMAL, OL_SUMMON_SPECIAL, OL_SUMMON_MANA } ol_summon_kind;  /* "normal", "special", "mana" */
+/* The five classes, in the order of the card database (verifiers/cards.h
+ * card_class): a Master payment and a mana card's class name them. */
+typedef enum { OL_CLASS_COREON, OL_CLASS_FLUXION, OL_CLASS_SYNAPHERA, OL_CLASS_OBSCURA, OL_CLASS_AETHERION, OL_CLASS_COUNT } ol_class;
+#define OL_PAY_MAX 20            /* mana of one class in one payment         */
 
 /* A slot: Snap's active slot ("a" on the wire) or a number 0 to
  * OL_SLOT_MAX: Snap's Bench slots 0-3, an Advanced or Master Monster Zone
@@ -175,6 +182,11 @@ typedef struct olevent {
                                   (an Advanced/Master direct attack)    */
     ol_position position;      /* summon                                */
     ol_summon_kind kind;       /* summon                                */
+    uint8_t pay[OL_CLASS_COUNT]; /* Master: mana paid, by class; has_pay   */
+    int has_pay;
+    uint32_t attack;           /* Master attack: the attack's index; has_attack */
+    int has_attack;
+    ol_class cls;              /* Master mana: the mana card's class     */
     uint64_t lp[2];            /* claim: Life Points, valid when has_lp */
     int has_lp;
     ol_ref *defeated;          /* claim                                 */
@@ -207,6 +219,7 @@ int ol_hidden_parse(const char *s);
 int ol_ruling_parse(const char *s);
 int ol_position_parse(const char *s);
 int ol_summon_kind_parse(const char *s);
+int ol_class_parse(const char *s);
 /* The *_parse functions on a string of n bytes, not NUL-terminated. */
 int ol_type_parsen(const char *s, size_t n);
 int ol_by_parsen(const char *s, size_t n);
@@ -216,6 +229,7 @@ int ol_hidden_parsen(const char *s, size_t n);
 int ol_ruling_parsen(const char *s, size_t n);
 int ol_position_parsen(const char *s, size_t n);
 int ol_summon_kind_parsen(const char *s, size_t n);
+int ol_class_parsen(const char *s, size_t n);
 const char *ol_by_name(ol_by b);
 const char *ol_player_name(ol_player p);
 const char *ol_format_name(ol_format f);
@@ -223,6 +237,7 @@ const char *ol_hidden_name(ol_hidden h);
 const char *ol_ruling_name(ol_ruling r);
 const char *ol_position_name(ol_position p);
 const char *ol_summon_kind_name(ol_summon_kind k);
+const char *ol_class_name(ol_class c);
 
 /* A new empty event (every field zero, type OL_MATCH) whose strings and
  * lists are to be allocated with olevent_alloc/olevent_strdup.  NULL when

@@ -5,7 +5,9 @@
 # For FORMAT:
 #   cited    every "FORMAT:..." or "openlog:..." literal in verifiers/FORMAT/*.c,
 #            and the openlog ids the shared judge cites for every engine
-#            (verifiers/openlog.c, verifiers/verifier.c);
+#            (verifiers/openlog.c, verifiers/verifier.c); for a format on the
+#            duel (its files include verifiers/duel.h), every "duel:x" of
+#            verifiers/duel.c as "FORMAT:x", and duel.c's openlog ids;
 #   tested   every such literal that ends an expectation in FORMAT's suites
 #            (tests/test_FORMAT*.c), i.e. is the last argument of
 #            illegal(...) or expect(...): `"snap:9.4")`.
@@ -26,8 +28,13 @@ id_re() { printf '"(%s|openlog):[A-Za-z0-9._]+"' "$1"; }
 for fmt in "${formats[@]}"; do
     FMT=$(printf '%s' "$fmt" | tr '[:lower:]' '[:upper:]')
     re=$(id_re "$fmt")
+    # A duel format (Advanced, Master) also cites what duel.c cites as
+    # "duel:x", under its own name (verifiers/duel.h, RULE IDS).
+    duel=()
+    grep -q '"verifiers/duel.h"' verifiers/"$fmt"/*.c && duel=(verifiers/duel.c)
     { grep -ohE "$re" verifiers/"$fmt"/*.c
-      grep -ohE '"openlog:[A-Za-z0-9._]+"' verifiers/openlog.c verifiers/verifier.c; } \
+      [ ${#duel[@]} -eq 0 ] || grep -ohE '"duel:[A-Za-z0-9._]+"' "${duel[@]}" | sed "s/\"duel:/\"$fmt:/"
+      grep -ohE '"openlog:[A-Za-z0-9._]+"' verifiers/openlog.c verifiers/verifier.c "${duel[@]}"; } \
         | tr -d '"' | sort -u >"$TMP/$fmt.cited"
     grep -ohE "$re\)" tests/test_"$fmt"*.c 2>/dev/null | grep -oE "($fmt|openlog):[A-Za-z0-9._]+" \
         | sort -u >"$TMP/$fmt.tested"

@@ -80,7 +80,7 @@ Test(advanced, advanced_select_opening)
     ok(SELECT("p2", P2_OPEN));
     cr_assert(st.setup_done);
     cr_assert_eq(st.turn, 0);
-    cr_assert_eq(st.step, ADV_MAIN);
+    cr_assert_eq(st.step, DUEL_MAIN);
 }
 
 Test(advanced, advanced_select_first_turn)
@@ -119,7 +119,7 @@ Test(advanced, advanced_select_prevented)
     summon("p1", 0, "cor-ember-whelp", "ap");
     ok(SPELL("p1", "cor-heat-haze", "[]"));
     end_turn("p1");   /* closes the Spell's window: p2's next Selection Step is prevented */
-    cr_assert_eq(st.step, ADV_MAIN);
+    cr_assert_eq(st.step, DUEL_MAIN);
     illegal(SELECT("p2", "[\"obs-crypt-rat\"]"), "advanced:select.prevented");
     summon("p2", 0, "obs-umbral-kitten", "ap");
 }
@@ -364,7 +364,7 @@ Test(advanced, advanced_A2_counter_in_opponents_turn_starts_a_chain)
     adv_open_with(P1_OPEN, "[\"obs-umbral-kitten\",\"obs-grave-bat\",\"obs-void-denial\",\"obs-night-terror\","
                            "\"obs-soul-siphon\",\"obs-veil-assassin\"]");
     summon("p1", 0, "cor-ember-whelp", "ap");
-    cr_assert_eq(st.window, ADV_WIN_NONE, "a summon opens no window (A2)");
+    cr_assert_eq(st.window, DUEL_WIN_NONE, "a summon opens no window (A2)");
     end_turn("p1");
     select_one("p2", "obs-dark-mirror");
     summon("p2", 0, "obs-umbral-kitten", "ap");
@@ -374,7 +374,7 @@ Test(advanced, advanced_A2_counter_in_opponents_turn_starts_a_chain)
     ok(COUNTER("p2", "obs-void-denial", "[{\"seq\":9}]"));
     cr_assert_eq(st.n_chain, 2);
     ok(PASS("p2"));   /* only p2 may answer: its pass closes the window */
-    cr_assert_eq(st.window, ADV_WIN_NONE);
+    cr_assert_eq(st.window, DUEL_WIN_NONE);
     cr_assert_eq(st.side[0].zone[0].atk_mod, 0, "the negated Kindle Fury gives nothing");
 }
 
@@ -383,9 +383,9 @@ Test(advanced, advanced_A2_summon_opens_no_window)
     adv_start("open", NULL);
     adv_open();
     summon("p1", 0, "cor-ember-whelp", "ap");
-    cr_assert_eq(st.window, ADV_WIN_NONE);
+    cr_assert_eq(st.window, DUEL_WIN_NONE);
     ok("\"type\":\"position\",\"by\":\"p1\",\"slot\":0");
-    cr_assert_eq(st.window, ADV_WIN_NONE);
+    cr_assert_eq(st.window, DUEL_WIN_NONE);
 }
 
 Test(advanced, advanced_chain_cap)
@@ -410,10 +410,10 @@ Test(advanced, advanced_A7_passes_close_the_window)
     adv_open();
     summon("p1", 0, "cor-ember-whelp", "ap");
     ok(SPELL("p1", "cor-kindle-fury", "[{\"p\":\"p1\",\"s\":0}]"));
-    cr_assert_eq(st.window, ADV_WIN_SPELL);
+    cr_assert_eq(st.window, DUEL_WIN_SPELL);
     illegal(PASS("p1"), "advanced:counter.timing");   /* only the opponent answers a Spell */
     ok(PASS("p2"));
-    cr_assert_eq(st.window, ADV_WIN_NONE);
+    cr_assert_eq(st.window, DUEL_WIN_NONE);
     cr_assert_eq(st.side[0].zone[0].atk_mod, 700);
     cr_assert_eq(st.side[0].n_grave, 1, "A19: the Spell is in the Graveyard");
 }
@@ -425,7 +425,7 @@ Test(advanced, advanced_A7_next_action_closes_the_window)
     summon("p1", 0, "cor-ember-whelp", "ap");
     ok(SPELL("p1", "cor-kindle-fury", "[{\"p\":\"p1\",\"s\":0}]"));
     ok("\"type\":\"position\",\"by\":\"p1\",\"slot\":0");
-    cr_assert_eq(st.window, ADV_WIN_NONE);
+    cr_assert_eq(st.window, DUEL_WIN_NONE);
     cr_assert_eq(st.side[0].zone[0].atk_mod, 700);
     end_turn("p1");
     cr_assert_eq(st.side[0].zone[0].atk_mod, 0, "end.effects: until end of turn");
@@ -436,7 +436,7 @@ Test(advanced, advanced_A7_an_illegal_event_closes_the_window_too)
     two_turns("obs-crypt-rat", "ap");
     ok(ATTACK("p2", 0, "{\"p\":\"p1\",\"s\":0}"));
     illegal(SUMMON("p1", 1, "cor-cinder-hound", "ap"), "advanced:turn.order");   /* not p1's turn */
-    cr_assert_eq(st.window, ADV_WIN_NONE, "the attack was fought when the summon arrived");
+    cr_assert_eq(st.window, DUEL_WIN_NONE, "the attack was fought when the summon arrived");
     cr_assert(!st.side[0].zone[0].present);
     illegal(COUNTER("p1", "cor-firewall", "[]"), "advanced:counter.class");   /* too late, and no Coreon monster */
 }
@@ -814,7 +814,7 @@ Test(advanced, advanced_end_hand_limit)
     ok(SELECT("p2", "[\"obs-crypt-rat\",\"obs-crypt-rat\"]"));   /* 8 cards */
     illegal("\"type\":\"end\",\"by\":\"p2\"", "advanced:end.hand_limit");
     ok("\"type\":\"discard\",\"by\":\"p2\",\"card\":\"obs-crypt-rat\"");
-    cr_assert_eq(st.step, ADV_END);
+    cr_assert_eq(st.step, DUEL_END);
     illegal(SUMMON("p2", 0, "obs-umbral-kitten", "ap"), "advanced:turn.order");
     end_turn("p2");
 }
@@ -916,7 +916,7 @@ Test(advanced, advanced_win_immediate_a_concession_before_the_opening_hands)
     cr_assert_eq(advanced_verifier_ops.finished(&st, &winner), 1);
     cr_assert_eq(winner, 0, "p1 wins");
     cr_assert_eq(advanced_verifier_ops.finished(&st, NULL), 1);
-    cr_assert_eq(st.step, ADV_OVER);
+    cr_assert_eq(st.step, DUEL_OVER);
     illegal(SELECT("p1", P1_OPEN), "advanced:win.immediate");
 }
 
@@ -928,7 +928,7 @@ Test(advanced, advanced_win_immediate_the_board_says_game_over)
     adv_start("open", NULL);
     adv_open();
     ok("\"type\":\"concede\",\"by\":\"p1\"");
-    cr_assert_eq(st.step, ADV_OVER);
+    cr_assert_eq(st.step, DUEL_OVER);
     cr_assert_eq(advanced_verifier_ops.finished(&st, &winner), 1);
     cr_assert_eq(winner, 1);
     char *b = board(1, 1, 1);
@@ -939,7 +939,7 @@ Test(advanced, advanced_win_immediate_the_board_says_game_over)
     adv_start("open", NULL);
     adv_open();
     ok(JUDGE_LOSS("p2"));
-    cr_assert_eq(st.step, ADV_OVER);
+    cr_assert_eq(st.step, DUEL_OVER);
     cr_assert_eq(st.ol.winner, 0);
     b = board(0, 1, 1);
     HAS(b, "game over: p1 (carol)");
@@ -970,7 +970,7 @@ Test(advanced, advanced_A7_the_end_of_the_log_closes_the_window)
     two_turns("obs-crypt-rat", "ap");
     ok(ATTACK("p2", 0, "{\"p\":\"p1\",\"s\":0}"));
     advanced_silence(&st);
-    cr_assert_eq(st.window, ADV_WIN_NONE);
+    cr_assert_eq(st.window, DUEL_WIN_NONE);
     cr_assert(!st.side[0].zone[0].present);
     cr_assert_eq(st.side[0].lp, 5700);
 }
@@ -1061,7 +1061,7 @@ Test(advanced, advanced_A2_a_lone_counter_resolves_into_the_graveyard)
                "[\"obs-umbral-kitten\",\"obs-grave-bat\",\"obs-void-denial\",\"obs-night-terror\","
                "\"obs-soul-siphon\",\"obs-veil-assassin\"]", "ap");
     ok(COUNTER("p2", "obs-void-denial", "[]"));   /* A27: no chain link to name */
-    cr_assert_eq(st.window, ADV_WIN_COUNTER);
+    cr_assert_eq(st.window, DUEL_WIN_COUNTER);
     cr_assert_eq(st.n_chain, 1);
     char *b = board(1, 1, 1);
     HAS(b, "\"window\":\"counter\",\"chain\":[{\"seq\":9,\"player\":\"p2\",\"kind\":\"counter\","
@@ -1069,7 +1069,7 @@ Test(advanced, advanced_A2_a_lone_counter_resolves_into_the_graveyard)
     free(b);
     illegal(PASS("p1"), "advanced:counter.timing");   /* A8: only the opponent answers */
     ok(PASS("p2"));
-    cr_assert_eq(st.window, ADV_WIN_NONE);
+    cr_assert_eq(st.window, DUEL_WIN_NONE);
     cr_assert_eq(st.n_chain, 0);
     cr_assert_eq(st.side[1].n_grave, 1);
     cr_assert_str_eq(st.side[1].grave[0]->id, "obs-void-denial");
@@ -1446,7 +1446,7 @@ Test(advanced, advanced_win_no_deck_out_an_empty_deck_skips_the_selection_step)
     adv_open();
     st.side[1].deck_left = 0;   /* p2's deck selected to the end: set, not played */
     end_turn("p1");
-    cr_assert_eq(st.step, ADV_MAIN);
+    cr_assert_eq(st.step, DUEL_MAIN);
     illegal(SELECT("p2", "[\"obs-crypt-rat\"]"), "advanced:win.no_deck_out");
     summon("p2", 0, "obs-umbral-kitten", "ap");
 }
@@ -1458,11 +1458,11 @@ Test(advanced, advanced_A10_fewer_only_when_the_deck_holds_fewer)
     adv_open();
     st.side[1].deck_left = 1;   /* set, not played */
     end_turn("p1");
-    cr_assert_eq(st.step, ADV_SELECT);
+    cr_assert_eq(st.step, DUEL_SELECT);
     illegal(SELECT("p2", "[\"obs-crypt-rat\",\"obs-crypt-rat\"]"), "advanced:win.no_deck_out");
     ok(SELECT("p2", "[\"obs-crypt-rat\"]"));
     cr_assert_eq(st.side[1].deck_left, 0);
-    cr_assert_eq(st.step, ADV_MAIN);
+    cr_assert_eq(st.step, DUEL_MAIN);
 }
 
 /* A7: a pass outside a window changes nothing; a judge's note neither
@@ -1474,13 +1474,13 @@ Test(advanced, advanced_A7_a_pass_outside_a_window_changes_nothing)
     summon("p1", 0, "cor-ember-whelp", "ap");
     ok(PASS("p2"));
     ok(PASS("p1"));
-    cr_assert_eq(st.window, ADV_WIN_NONE);
-    cr_assert_eq(st.step, ADV_MAIN);
+    cr_assert_eq(st.window, DUEL_WIN_NONE);
+    cr_assert_eq(st.step, DUEL_MAIN);
     ok(SPELL("p1", "cor-kindle-fury", "[{\"p\":\"p1\",\"s\":0}]"));
     ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"note\",\"text\":\"a question at the table\"");
-    cr_assert_eq(st.window, ADV_WIN_SPELL, "a ruling answers no window");
+    cr_assert_eq(st.window, DUEL_WIN_SPELL, "a ruling answers no window");
     cr_assert(!st.ol.over);
-    cr_assert_eq(st.step, ADV_MAIN);
+    cr_assert_eq(st.step, DUEL_MAIN);
     ok(PASS("p2"));
     cr_assert_eq(st.side[0].zone[0].atk_mod, 700);
 }
@@ -1605,7 +1605,7 @@ Test(advanced, advanced_A21_the_steps_only_go_forward)
     illegal(DISCARD("p1", "cor-firewall"), "advanced:turn.order");   /* not p1's turn */
     illegal(ATTACK("p1", 0, "{\"p\":\"p2\"}"), "advanced:turn.order");
     ok(DISCARD("p2", "obs-crypt-rat"));
-    cr_assert_eq(st.step, ADV_END);
+    cr_assert_eq(st.step, DUEL_END);
     illegal(ATTACK("p2", 0, "{\"p\":\"p1\",\"s\":0}"), "advanced:turn.order");
     illegal(PRIME("p2", "obs-nyxora-the-last-eclipse", 1, "[]"), "advanced:turn.order");
     illegal(EVOLVE("p2", 0, "obs-umbral-panther"), "advanced:turn.order");
@@ -1676,7 +1676,7 @@ Test(advanced, advanced_A17_a_destroyed_attacker_leaves_nothing_to_fizzle_or_def
     ok(COUNTER("p1", "cor-smolder-trap", "[]"));   /* destroy the attacker: resolves first */
     ok(PASS("p2"));
     ok(PASS("p1"));
-    cr_assert_eq(st.window, ADV_WIN_NONE);
+    cr_assert_eq(st.window, DUEL_WIN_NONE);
     cr_assert(!st.attack_on && !st.fizzled);
     cr_assert(!st.side[1].zone[0].present, "the attacker is destroyed");
     cr_assert_eq(st.side[1].lost, 1);

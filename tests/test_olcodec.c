@@ -635,3 +635,45 @@ Test(olstream, released_events_lend_their_memory_to_the_next)
     json_decref(want);
     olreader_destroy(&r);
 }
+
+/* SPEC.md 7.4: a Master payment names classes and counts; a mana card its
+ * class; an attack its index.  Each malformed shape is a sentence. */
+Test(olcodec, master_pay_class_and_attack_index)
+{
+    static const struct {
+        const char *body, *msg;
+    } bad[] = {
+        {"\"type\":\"spell\",\"card\":\"x\",\"targets\":[],\"pay\":{\"purple\":1}",
+         "\"pay\" names classes only (coreon, fluxion, synaphera, obscura, aetherion)"},
+        {"\"type\":\"spell\",\"card\":\"x\",\"targets\":[],\"pay\":{\"coreon\":21}",
+         "\"pay.coreon\" is 21; a payment holds at most 20 mana of a class"},
+        {"\"type\":\"spell\",\"card\":\"x\",\"targets\":[],\"pay\":[1]", "\"pay\" must be a map"},
+        {"\"type\":\"mana\",\"card\":null,\"class\":\"red\"", "\"class\" must be one of \"coreon\""},
+        {"\"type\":\"mana\",\"card\":null", "the \"mana\" event needs \"class\""},
+        {"\"type\":\"attack\",\"slot\":0,\"attack\":-1,\"target\":{\"p\":\"p2\"}", "\"attack\" must be an unsigned integer"},
+    };
+    char text[512];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        olevent *ev = NULL;
+        olerror err;
+        snprintf(text, sizeof text, "{\"match\":\"m\",\"seq\":3,\"by\":\"p1\",%s}", bad[i].body);
+        cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &ev, &err), OL_EMALFORMED, "%s", text);
+        cr_assert(strstr(err.msg, bad[i].msg), "%s: %s", text, err.msg);
+    }
+    const char *ok = "{\"match\":\"m\",\"seq\":3,\"type\":\"attack\",\"by\":\"p1\",\"slot\":2,\"attack\":3,"
+                     "\"target\":{\"p\":\"p2\"},\"pay\":{\"fluxion\":2,\"coreon\":1}}";
+    olevent *ev = NULL;
+    olerror err;
+    cr_assert_eq(olcodec_decode_json(ok, strlen(ok), (ol_origin){0, 1}, &ev, &err), OL_OK, "%s", err.msg);
+    cr_assert(ev->has_attack && ev->attack == 3 && ev->has_pay);
+    cr_assert_eq(ev->pay[OL_CLASS_COREON], 1);
+    cr_assert_eq(ev->pay[OL_CLASS_FLUXION], 2);
+    cr_assert_eq(ev->pay[OL_CLASS_OBSCURA], 0);
+    /* the typed fields write the payment in class order */
+    json_t *j = olcodec_typed_json(ev);
+    char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    cr_assert(strstr(s, "\"pay\":{\"coreon\":1,\"fluxion\":2}"), "%s", s);
+    free(s);
+    json_decref(j);
+    olevent_destroy(&ev);
+}

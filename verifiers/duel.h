@@ -1,0 +1,307 @@
+/* duel.h -- the rules Advanced and Master share: a duel of Life Points.
+ *
+ * Advanced and Master are one family (advanced.md, master.md): Life Points
+ * and the win at 0, a selected opening hand and a Selection Step, a Monster
+ * Zone of up to 7 monsters in Attack or Defense Position, one Normal Summon
+ * a turn, one evolution a turn to the exact next stage, Prime Evolutions
+ * and Prime Singulars, class-bound Spells and Counters, chains of Counters
+ * (LIFO, capped per player), an attack's Counter Window, the hand limit at
+ * the End Phase.  That family is written once, here; each engine
+ * (verifiers/advanced/, verifiers/master/) gives a duel_format table -- its
+ * levers, the sentences only it cites, and the few functions in which it
+ * differs: how an attack is declared and fought, what a card costs, what
+ * happens at the start of a turn, and its own event types (Master's mana).
+ * The open log's part (hidden cards, the end of the game, claims, the shot
+ * clock) is verifiers/openlog.h, as for every engine.
+ *
+ * THE TURN AS A STATE MACHINE
+ *
+ *   header --duel_start--> SETUP --(both opening hands selected)-->
+ *   Player 1's first turn (begin_turn)
+ *
+ *   each turn moves forward through the steps; a step may be skipped, never
+ *   revisited (duel:turn.order); the steps a format has are in its table:
+ *
+ *     [MANA] -> SELECT -> MAIN -> [SUMMON] -> POSITION -> EVOLVE -> ATTACK -> END --end--> next turn
+ *     fmt     do_select  do_spell do_summon   do_position do_evolve  fmt->attack do_discard do_end
+ *                        (Advanced summons      do_prime                          begin_turn
+ *                         in MAIN)
+ *
+ *   The Selection Step is owed at the start of a turn (select_owed) unless
+ *   the format skips Player 1's first, selection is prevented or the deck is
+ *   empty; nothing but the format's earlier steps (Master's Mana Step) comes
+ *   before it.
+ *
+ *   Windows, judged in close_window(): after a Spell only the opponent
+ *   answers; after an attack both players do; a Counter in the opponent's
+ *   turn with no window open starts a chain of its own.  A window closes by
+ *   silence (the next event that is not a Counter, a pass, a claim or a
+ *   ruling, whatever that event's own verdict) or when each player who may
+ *   answer has passed; its chain resolves last-in first-out, then the
+ *   attack (fmt->fight).
+ *
+ *   game over (LP 0, a concession, a game loss): every event but `judge`
+ *   and `claim` is illegal (duel:win.immediate).
+ *
+ * INVARIANTS (duel_check_invariants)
+ *   - 0 <= lp; lp == 0 for a player only when the game is over.
+ *   - Monsters on the field <= the zones lever; a zone holds one monster, a
+ *     stack of at most 3 cards, all face-up.
+ *   - Counters per player on the chain <= chain_cap.
+ *   - A mana card is either ready or spent: spent[c] <= the cards of class c.
+ *   - An illegal event changes nothing but the window its arrival closed:
+ *     duel_apply closes it, then judges in place and puts back a copy taken
+ *     after that when the verdict is not ok or warning.
+ *
+ * RULE IDS.  A check both formats make cites "duel:<rule>" in this file's
+ * source; the verdict names the format instead ("advanced:summon.normal",
+ * "master:summon.normal"): both catalogues hold the rule under that name.
+ * A check only one format makes cites the id its table gives.
+ */
+#ifndef ARBITER_DUEL_H
+#define ARBITER_DUEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "logformat/jtext.h"
+#include "logformat/olevent.h"
+#include "logformat/olverdict.h"
+#include "verifiers/cards.h"
+#include "verifiers/chain.h"
+#include "verifiers/openlog.h"
+
+#define DUEL_ZONES_MAX 7            /* the Monster Zone of both rulebooks    */
+#define DUEL_DECK_MAX 70            /* Master's deck_size lever at its most  */
+#define DUEL_HAND_MAX 70
+#define DUEL_GRAVE_MAX 80
+#define DUEL_MANA_MAX 70
+#define DUEL_ONGOING_MAX 24
+#define DUEL_ONCE_MAX 32            /* once-per-game attacks a player declares */
+#define DUEL_CHAIN_MAX 13           /* a Spell and 6 Counters a side           */
+
+typedef enum {
+    DUEL_SETUP, DUEL_MANA, DUEL_SELECT, DUEL_MAIN, DUEL_SUMMON, DUEL_POSITION, DUEL_EVOLVE, DUEL_ATTACK,
+    DUEL_END, DUEL_OVER
+} duel_step;
+
+typedef enum { DUEL_WIN_NONE, DUEL_WIN_SPELL, DUEL_WIN_ATTACK, DUEL_WIN_COUNTER } duel_window;
+
+typedef struct {
+    uint8_t present;
+    uint8_t pos;                      /* OL_POS_AP or OL_POS_DP           */
+    const card *stack[3];             /* base first; all face-up (A1)     */
+    uint8_t depth;
+    int32_t atk_mod, def_mod;         /* until end of turn                */
+    int32_t def_kept;                 /* Master: from Ongoing Spells (M5) */
+    uint8_t switched, attacked, evolved, prime_entered;   /* this turn    */
+} duel_monster;
+
+/* A face-down mana card (Master): its class is public (SPEC.md 7.4). */
+typedef struct {
+    openlog_card card;
+    uint8_t cls;                      /* card_class                       */
+} duel_mana;
+
+/* An Ongoing Spell on the field (Master, M5) and the monster it changed. */
+typedef struct {
+    const card *card;
+    int8_t p, slot;                   /* the monster; p -1: it changed none */
+    int32_t def;                      /* the DEF change it keeps in force */
+} duel_ongoing;
+
+typedef struct {
+    duel_monster zone[DUEL_ZONES_MAX];
+    openlog_card hand[DUEL_HAND_MAX];
+    uint8_t n_hand;
+    const card *deck[DUEL_DECK_MAX];  /* the decklist                     */
+    uint8_t deck_used[DUEL_DECK_MAX]; /* a copy known to have left it     */
+    uint8_t n_deck, deck_left;        /* cards in the list, still in the deck */
+    const card *grave[DUEL_GRAVE_MAX];
+    uint8_t n_grave;
+    int32_t lp;
+    uint8_t lost;                     /* monsters destroyed (A15)         */
+    uint8_t opened;                   /* the opening selection is made    */
+    uint8_t select_due;               /* an effect's selection (A11)      */
+    uint8_t prevent, prevent_next;    /* draw prevention (A14)            */
+    /* Master */
+    duel_mana mana[DUEL_MANA_MAX];
+    uint8_t n_mana;
+    uint8_t spent[CLASS_COUNT];       /* mana of each class spent this turn (M2) */
+    uint8_t placed;                   /* mana placed in this Mana Step    */
+    uint8_t mana_add;                 /* placements an effect allows (M9) */
+    uint8_t mana_remove_due;          /* removals an effect obliges (M10) */
+    duel_ongoing ongoing[DUEL_ONGOING_MAX];
+    uint8_t n_ongoing;
+    struct {
+        const card *card;
+        uint8_t index;
+    } once[DUEL_ONCE_MAX];            /* once-per-game attacks declared   */
+    uint8_t n_once;
+} duel_side;
+
+struct duel_format;
+
+typedef struct duel_state {
+    openlog_match ol;                 /* first: what the open log owns    */
+    const struct duel_format *fmt;
+    /* levers (the Balance Levers of the rulebook) */
+    uint32_t starting_lp;
+    uint8_t zones, hand_limit, selection_rate, chain_cap, mana_rate, deck_size;
+    uint8_t opening[2];               /* cards each player selects at setup */
+
+    duel_side side[2];
+    uint32_t turns;                   /* turns begun (1..)                */
+    uint8_t turn;                     /* the active player                */
+    duel_step step;
+    uint8_t setup_done, normal_summoned, evolved, select_owed;
+    char refused[32];                 /* the rule a refused header broke  */
+
+    duel_window window;
+    uint8_t passed;                   /* bit p: p passed since the last counter */
+    chain_link chain[DUEL_CHAIN_MAX];
+    uint8_t n_chain, chain_count[2];
+    uint8_t attack_on, fizzled;
+    int8_t attacker;                  /* the attacking monster's slot     */
+    ol_ref attack_target;             /* a monster, or the player (direct) */
+    uint8_t attack_index;             /* Master: which of its attacks     */
+    uint8_t attack_chose;             /* Master: its effects that chose the target */
+    const card *attack_card;          /* Master: the card whose attack it is */
+} duel_state;
+
+/* One event being judged. */
+typedef struct {
+    openlog_judgement o;
+    duel_state *s;
+} duel_judge;
+
+typedef void (*duel_handler)(duel_judge *j);
+
+/* What a card is paid for as (Master: each cites its own cost rule). */
+typedef enum { DUEL_PAY_SPELL, DUEL_PAY_COUNTER, DUEL_PAY_EVOLVE, DUEL_PAY_SINGULAR } duel_pay;
+
+/* What a format is to the duel.  Rule ids are literals in the format's own
+ * file, so that the rule coverage check finds them there. */
+typedef struct duel_format {
+    ol_format format;
+    const char *prefix;               /* "advanced": its rule ids' prefix */
+    const char *const *step_words;    /* per duel_step, for sentences     */
+    uint32_t clock_ms;                /* the shot clock                   */
+    const char *clock_rule;
+    duel_step first_step;             /* where a turn begins (MANA or SELECT) */
+    duel_step summon_step;            /* where summons and Prime Singulars are */
+    uint8_t first_turn_selects;       /* Player 1 selects in their first turn */
+    const char *rule_first_turn;      /* ... when not: the rule it cites  */
+    const char *rule_attack_dp;       /* a monster in DP cannot attack    */
+    uint8_t has_mana;                 /* mana Summons, payments, Mana Zone */
+    /* levers and the deck at the header: 0, or a verdict written to v */
+    int (*start)(duel_state *s, const cards *db, const ol_header *h, const olevent *header, olverdict *v);
+    /* the card's effects in this format, and a Prime Singular's printed
+     * condition */
+    int (*effects)(const card *c, const card_effect **fx);
+    card_condition (*printed)(const card *c);
+    /* a monster's DEF now, with what modifies it */
+    int32_t (*def)(const duel_monster *m);
+    /* pay for card c with the event's `pay`; NULL: nothing costs anything.
+     * 0, or -1 with the judgement failed. */
+    int (*pay)(duel_judge *j, int p, const card *c, duel_pay what);
+    /* 1 when Spell c stays on the field once resolved (M5); NULL: none does */
+    int (*ongoing)(const card *c);
+    /* a condition kind only this format has (class_mana_min): 1 met */
+    int (*condition)(const duel_state *s, int p, const card *c, card_condition cond);
+    /* a summon's kind and card, checked once the card is known (Master: a
+     * Normal Summon's level, a Mana Summon's cost); NULL: nothing more */
+    int (*summon)(duel_judge *j, int p, const card *c);
+    /* the attack: declared (after duel_attack_checks) and fought */
+    void (*attack)(duel_judge *j);
+    void (*fight)(duel_state *s);
+    /* a turn begins (after the shared bookkeeping) */
+    void (*turn_begins)(duel_state *s, int p);
+    /* the format's own event types, beside the shared handlers */
+    duel_handler own[OL_TYPE_COUNT];
+    /* what must come before anything else, beyond the selections: 0 or -1 */
+    int (*obligations)(duel_judge *j);
+} duel_format;
+
+/* ---- the engine's entry points (each format's ops table forwards) ---- */
+
+void duel_start(duel_state *s, const duel_format *fmt, const cards *db, const olevent *header, olverdict *v);
+void duel_apply(duel_state *s, const olevent *ev, olverdict *v);
+void duel_silence(duel_state *s);
+/* hidden cards whose identity was never checked: the hand, and the Mana
+ * Zone's cards never revealed */
+void duel_unverifiable(const duel_state *s, unsigned out[2]);
+int duel_finished(const duel_state *s, int *winner);
+unsigned duel_round(const duel_state *s);
+int duel_has_type(const duel_format *fmt, ol_type t);
+int duel_check_invariants(const duel_state *s);
+
+/* ---- for the formats' own code ---- */
+
+/* A rule id as the format cites it: "duel:x" becomes "<prefix>:x" in buf
+ * (OL_RULE_MAX bytes); any other id is returned as it is. */
+const char *duel_rule(const duel_state *s, const char *rule, char *buf);
+
+/* Mark the event illegal citing `rule` (through duel_rule).  Returns -1. */
+int duel_illegal(duel_judge *j, const char *rule, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+const char *duel_who(const duel_state *s, int p);
+int duel_player_of(const olevent *ev);
+const card *duel_top(const duel_monster *m);
+duel_monster *duel_monster_at(duel_state *s, int p, int slot);
+int duel_monsters_of(const duel_state *s, int p);
+const char *duel_class_title(card_class c);
+
+/* The turn's steps go forward only: moves to `step`, or fails. */
+int duel_in_step(duel_judge *j, duel_step step, const char *what);
+
+/* The checks every attack declaration makes (first turn, a monster of the
+ * player's, Defense Position, once per turn, switched, evolved, a Prime
+ * Evolution's entry): the attacking monster, or NULL with the judgement
+ * failed. */
+duel_monster *duel_attack_checks(duel_judge *j);
+
+/* The attack is declared: its window opens. */
+void duel_declare_attack(duel_state *s, int slot, ol_ref target);
+void duel_end_attack(duel_state *s);
+
+void duel_lose_lp(duel_state *s, int p, int32_t amount);
+void duel_destroy(duel_state *s, int p, int slot);
+void duel_to_grave(duel_side *sd, const card *c);
+
+/* Apply effects for controller p; `refs` are the chosen targets, one for
+ * each effect whose bit is set in `chose`; `self` is the monster whose
+ * ability it is (an attack's, a Prime's entry), or slot -1. */
+void duel_apply_effects(duel_state *s, int p, const card_effect *fx, int n, const ol_ref *refs, int n_refs,
+                        unsigned chose, int self_slot);
+unsigned duel_choosing(const duel_state *s, const card_effect *fx, int n_fx, int p);
+int duel_check_targets(duel_judge *j, const card_effect *fx, int n_fx, int p, const char *what);
+int duel_condition_met(const duel_state *s, int p, const card *c, card_condition cond);
+
+/* Take the revealed card `id` out of p's hand (openlog.md 6). */
+int duel_from_hand(duel_judge *j, int p, const char *id, const char *nonce, const char *what, const card **out);
+
+/* ---- the board: the parts both formats draw alike (duel_board.c) ---- */
+
+/* Hooks a format gives the board; each writes what it adds, or nothing. */
+typedef struct {
+    const char *const *step_names;    /* per duel_step, JSON              */
+    void (*monster_json)(jtext *t, const duel_state *s, int p, const duel_monster *m);
+    void (*player_json)(jtext *t, const duel_state *s, const openlog_sight *sight, int p);
+    void (*pending_json)(jtext *t, const duel_state *s, int p);
+    void (*attack_json)(jtext *t, const duel_state *s);
+    void (*monster_words)(jtext *t, const duel_state *s, int p, const duel_monster *m);
+    void (*player_words)(jtext *t, const duel_state *s, const openlog_sight *sight, int p);
+    void (*attack_words)(jtext *t, const duel_state *s);
+} duel_board;
+
+int duel_board_json(const duel_state *s, const duel_board *b, const openlog_sight *sight, jtext *t);
+
+/* A hidden zone in words after its count: ": Name, Name" for the cards the
+ * sight names, or ": N committed, not yet revealed", or ": N unknown".
+ * `cards` holds n entries `stride` bytes apart, each starting with an
+ * openlog_card (a hand, or Master's Mana Zone). */
+void duel_hidden_words(jtext *t, const openlog_sight *sight, int p, const openlog_card *zone, int n, size_t stride);
+int duel_board_words(const duel_state *s, const duel_board *b, const openlog_sight *sight, jtext *t);
+
+#endif
