@@ -123,7 +123,7 @@ expect_rc 2 "unknown option"
 run "$GAME" "$GAME" --at 3
 expect_rc 2 "two files"
 run "$top_srcdir/fixtures/logs/master-header-concede.jsonl" --at 1
-expect_rc 2 "a format with no engine"
+expect_rc 0 "a Master log"
 
 # ---- who sees what ----------------------------------------------------------
 # Seq 10: p1's Round 1 turn is over.  Face-down: p1 slots 0, 2, 3; p2 slots

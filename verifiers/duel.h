@@ -285,7 +285,6 @@ int duel_from_hand(duel_judge *j, int p, const char *id, const char *nonce, cons
 
 /* Hooks a format gives the board; each writes what it adds, or nothing. */
 typedef struct {
-    const char *const *step_names;    /* per duel_step, JSON              */
     void (*monster_json)(jtext *t, const duel_state *s, int p, const duel_monster *m);
     void (*player_json)(jtext *t, const duel_state *s, const openlog_sight *sight, int p);
     void (*pending_json)(jtext *t, const duel_state *s, int p);

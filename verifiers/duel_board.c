@@ -31,6 +31,14 @@ static const char *pname(int p)
     return p ? "p2" : "p1";
 }
 
+static const char *step_name(duel_step st)
+{
+    static const char *const names[] = {"setup", "mana", "select", "main", "summon", "position",
+                                        "evolve", "attack", "end", "over"};
+    _Static_assert(sizeof names / sizeof names[0] == DUEL_OVER + 1, "a name for every step");
+    return names[st];
+}
+
 static const char *window_name(duel_window w)
 {
     static const char *const names[] = {NULL, "spell", "attack", "counter"};
@@ -144,7 +152,7 @@ int duel_board_json(const duel_state *s, const duel_board *b, const openlog_sigh
     jtext_lit(t, ",\"turn\":");
     jtext_str_if(t, s->setup_done, pname(s->turn));
     jtext_lit(t, ",\"step\":");
-    jtext_str(t, b->step_names[s->step]);
+    jtext_str(t, step_name(s->step));
     jtext_lit(t, ",\"window\":");
     jtext_str_or_null(t, window_name(s->window));
     jtext_lit(t, ",\"chain\":");

@@ -152,6 +152,17 @@ int openlog_zone_find(const openlog_card *zone, int n, const card *c, const char
     return -1;
 }
 
+int openlog_zone_match(const openlog_card *zone, int n, const openlog_card *h)
+{
+    for (int i = 0; i < n; i++) {
+        if (h->card ? zone[i].card == h->card
+            : h->has_commit ? zone[i].has_commit && !memcmp(zone[i].commit, h->commit, sizeof h->commit)
+                            : !zone[i].card && !zone[i].has_commit)
+            return i;
+    }
+    return -1;
+}
+
 int openlog_deck_take(openlog_judgement *j, const card *const *list, uint8_t *used, int n, const card *c,
                       int owner, const char *what, const char *deck_word)
 {

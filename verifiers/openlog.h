@@ -11,7 +11,9 @@
  *
  * THE PIECES
  *   hidden cards (openlog.md 6)     openlog_card, openlog_take_href(),
- *                                   openlog_reveal(), openlog_known()
+ *                                   openlog_reveal(), openlog_known(),
+ *                                   openlog_zone_find(), openlog_zone_match(),
+ *                                   openlog_deck_take()
  *   who sees them (openlog.md 9)    openlog_sight, openlog_show() -- the
  *                                   sight comes from the one visibility rule,
  *                                   view_can_see() in src/view.c
@@ -124,6 +126,14 @@ int openlog_reveal(openlog_judgement *j, const openlog_card *h, const char *id, 
  * kept (announced mode) -- any card not known.  The index, or -1 when c
  * cannot be there. */
 int openlog_zone_find(const openlog_card *zone, int n, const card *c, const char *nonce);
+
+/* Where the hidden card an href names (taken by openlog_take_href, not
+ * revealed) is in a hidden zone of n cards, as a card moves from one
+ * hidden zone to another without being shown (Master's hand to its Mana
+ * Zone): the card known to be h's (open mode), the one committed with h's
+ * commitment (commit mode), or -- announced mode -- any card not known.
+ * The index, or -1. */
+int openlog_zone_match(const openlog_card *zone, int n, const openlog_card *h);
 
 /* A card leaves a player's decklist (openlog.md 6: a hidden card, once
  * revealed, "could have been there -- in the decklist, not already used";

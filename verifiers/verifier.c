@@ -2,9 +2,9 @@
  *
  * The daemon and the command line hold a `verifier` and never a format's
  * state directly; this file picks the engine's operations table by the
- * header's format (the `engines` table below) and forwards.  Formats
- * without an engine yet (Master) are refused with VERIFIER_ENOENGINE
- * rather than half-judged.
+ * header's format (the `engines` table below) and forwards.  A format
+ * without an engine (none the codec reads today) is refused with
+ * VERIFIER_ENOENGINE rather than half-judged.
  *
  * What it judges itself, once for every engine: an event type that is not
  * one of the format's (a Snap `flip` in an Advanced match) is illegal
@@ -28,7 +28,7 @@ struct verifier {
     max_align_t state[];
 };
 
-static const verifier_ops *const engines[] = {&snap_verifier_ops, &advanced_verifier_ops};
+static const verifier_ops *const engines[] = {&snap_verifier_ops, &advanced_verifier_ops, &master_verifier_ops};
 
 const verifier_ops *verifier_ops_of(ol_format format)
 {
@@ -72,7 +72,7 @@ int verifier_new(const cards *db, const olevent *header, verifier **out, olverdi
     *out = NULL;
     if (!ops) {
         olverdict_set(v, header->match, header->seq, OL_V_MALFORMED, NULL,
-                      "arbiter has no rules engine for the %s format yet.", ol_format_name(header->header.format));
+                      "arbiter has no rules engine for the format numbered %d.", (int)header->header.format);
         return VERIFIER_ENOENGINE;
     }
     if (!(vf = calloc(1, sizeof *vf + ops->state_size)))

@@ -102,6 +102,7 @@ typedef struct {
 /* The engines, one per format that has one (verifiers/<format>/). */
 extern const verifier_ops snap_verifier_ops;
 extern const verifier_ops advanced_verifier_ops;
+extern const verifier_ops master_verifier_ops;
 
 /* The engine of `format`, or NULL when it has none yet. */
 const verifier_ops *verifier_ops_of(ol_format format);

@@ -15,10 +15,6 @@
 #include "logformat/jtext.h"
 #include "verifiers/advanced/advanced.h"
 
-static const char *const step_names[] = {"setup", "mana",     "select", "main", "summon", "position",
-                                         "evolve", "attack",  "end",    "over"};
-_Static_assert(sizeof step_names / sizeof step_names[0] == DUEL_OVER + 1, "a name for every step");
-
 static void monster_json(jtext *t, const duel_state *s, int p, const duel_monster *m)
 {
     const card *c = duel_top(m);
@@ -64,7 +60,6 @@ static void nothing_attack(jtext *t, const duel_state *s)
 }
 
 static const duel_board board = {
-    .step_names = step_names,
     .monster_json = monster_json,
     .player_json = nothing_player,
     .pending_json = nothing_pending,

@@ -1,0 +1,607 @@
+/* master.c -- the Master rules engine (master.h).
+ *
+ * What: what only Master has, as a duel_format for verifiers/duel.c -- its
+ * levers and its deck size, the Mana Zone (the Mana Step, mana placed and
+ * removed by effects), payments, Mana Summons and the Normal Summon's level,
+ * attacks chosen among a monster's own with their costs and conditions,
+ * damage against DEF, and Ongoing Spells.  Everything Master shares with
+ * Advanced is judged in duel.c, citing the ids of verifiers/master/rules.c.
+ *
+ * Why payments are exact and by class: the open log carries what a player
+ * says they paid (`pay`); the engine holds the Mana Zone by class and what
+ * of it is spent this turn (RULINGS M2), so a payment is checked against
+ * both the cost and what the player has, and a verdict can say what was
+ * owed and what was there.
+ *
+ * Each check quotes the line of master.md (or the ruling) it enforces.
+ */
+#include <string.h>
+
+#include "verifiers/deck.h"
+#include "verifiers/duel.h"
+#include "verifiers/master/master.h"
+#include "verifiers/openlog.h"
+#include "verifiers/verifier.h"
+
+#define P(s, i) (&(s)->side[(i)])
+#define OTHER(p) (1 - (p))
+
+static int effects_of(const card *c, const card_effect **fx)
+{
+    *fx = c->master.effects;
+    return c->master.n_effects;
+}
+
+static card_condition printed(const card *c)
+{
+    return c->master.condition;
+}
+
+/* master.md: "Monsters have a universal DEF stat." -- the same in either
+ * position (M6); an Ongoing Spell's change lasts while it stays (M5). */
+static int32_t def_of(const duel_monster *m)
+{
+    int32_t v = duel_top(m)->master.def + m->def_mod + m->def_kept;
+    return v > 0 ? v : 0;
+}
+
+static int ongoing(const card *c)
+{
+    return c->master.ongoing;
+}
+
+/* ---- setup ------------------------------------------------------------ */
+
+static int start(duel_state *s, const cards *db, const ol_header *h, const olevent *header, olverdict *v)
+{
+    /* master.md, Balance Levers; "Starting LP: 8000 each."; "Hand: max 10
+     * cards at end of turn."; "Starting hands: ... 7 ... 8" */
+    s->starting_lp = (uint32_t)ol_header_lever(h, "starting_lp", 8000);
+    s->zones = DUEL_ZONES_MAX;   /* "Monster Zone: up to 7 monsters simultaneously." */
+    s->hand_limit = (uint8_t)ol_header_lever(h, "hand_limit", 10);
+    s->selection_rate = 1;       /* "Choose 1 card from your deck" */
+    s->chain_cap = (uint8_t)ol_header_lever(h, "chain_cap", 3);
+    s->mana_rate = (uint8_t)ol_header_lever(h, "mana_rate", 1);
+    s->deck_size = (uint8_t)ol_header_lever(h, "deck_size", 60);
+    s->opening[0] = (uint8_t)ol_header_lever(h, "p1_hand", 7);
+    s->opening[1] = (uint8_t)ol_header_lever(h, "p2_hand", 8);
+    for (int p = 0; p < 2; p++) {
+        deck_violation dv[8];
+        size_t n = 0, main = h->players[p].deck.main.n;
+        deck_check(FORMAT_MASTER, db, &h->players[p].deck, p ? "p2" : "p1", dv, 8, &n);
+        /* master.md: "60 cards total" -- or the deck_size lever ("Deck
+         * size: 60 (default); 50 or 70 in experimental formats.") */
+        if (main != s->deck_size) {
+            olverdict_set(v, header->match, header->seq, OL_V_ILLEGAL, "master:deck.size",
+                          "%s's deck has %zu cards; this match's decks have exactly %u.", p ? "p2" : "p1", main,
+                          s->deck_size);
+            return -1;
+        }
+        for (size_t i = 0; i < n && i < 8; i++)
+            if (strcmp(dv[i].rule, "master:deck.size")) {
+                olverdict_set(v, header->match, header->seq, OL_V_ILLEGAL, dv[i].rule, "%s", dv[i].msg);
+                return -1;
+            }
+    }
+    return 0;
+}
+
+/* ---- the Mana Zone and payments (M1, M2) -------------------------------- */
+
+static unsigned mana_of(const duel_state *s, int p, card_class c)
+{
+    unsigned n = 0;
+    for (int i = 0; i < s->side[p].n_mana; i++)
+        n += s->side[p].mana[i].cls == c;
+    return n;
+}
+
+unsigned master_ready(const master_state *s, int p, card_class c)
+{
+    return mana_of(s, p, c) - s->side[p].spent[c];
+}
+
+/* Append a formatted part to out (cap bytes), cut to fit. */
+static void append(char *out, size_t cap, const char *part)
+{
+    size_t k = strlen(out);
+    if (k + 1 < cap)
+        olverdict_format(out + k, cap - k, "%s", part);
+}
+
+/* "2 Coreon and 1 of any class", "nothing": a cost in words. */
+static void cost_words(const mana_cost *cost, char *out, size_t cap)
+{
+    char part[48];
+    out[0] = 0;
+    for (int c = 0; c < CLASS_COUNT; c++) {
+        if (!cost->by_class[c])
+            continue;
+        olverdict_format(part, sizeof part, "%s%u %s", out[0] ? " and " : "", cost->by_class[c],
+                         duel_class_title((card_class)c));
+        append(out, cap, part);
+    }
+    if (cost->any) {
+        olverdict_format(part, sizeof part, "%s%u of any class", out[0] ? " and " : "", cost->any);
+        append(out, cap, part);
+    }
+    if (!out[0])
+        append(out, cap, "nothing");
+}
+
+/* "1 Coreon, 2 Obscura ready", "no mana ready". */
+static void ready_words(const duel_state *s, int p, char *out, size_t cap)
+{
+    char part[48];
+    out[0] = 0;
+    for (int c = 0; c < CLASS_COUNT; c++) {
+        unsigned n = master_ready(s, p, (card_class)c);
+        if (!n)
+            continue;
+        olverdict_format(part, sizeof part, "%s%u %s", out[0] ? ", " : "", n, duel_class_title((card_class)c));
+        append(out, cap, part);
+    }
+    append(out, cap, out[0] ? " ready" : "no mana ready");
+}
+
+/* The event's payment for `cost`, checked exactly (M2): each class of the
+ * cost paid with that class, the `any` part with any class, nothing more;
+ * every class paid from mana the player has ready.  Spends it.  0, or -1
+ * with the judgement failed citing `rule`. */
+static int pay_exactly(duel_judge *j, int p, const mana_cost *cost, const char *rule, const char *what)
+{
+    duel_state *s = j->s;
+    const olevent *ev = j->o.ev;
+    unsigned owed = cost->any, paid = 0;
+    char cw[160], rw[160];
+    int short_class = -1;
+    for (int c = 0; c < CLASS_COUNT; c++) {
+        unsigned x = ev->has_pay ? ev->pay[c] : 0;
+        owed += cost->by_class[c];
+        paid += x;
+        if (x < cost->by_class[c] && short_class < 0)
+            short_class = c;
+    }
+    cost_words(cost, cw, sizeof cw);
+    if (short_class >= 0 || paid != owed) {
+        char pw[160];
+        mana_cost as_paid = {{0}, 0};
+        for (int c = 0; c < CLASS_COUNT; c++)
+            as_paid.by_class[c] = ev->has_pay ? ev->pay[c] : 0;
+        cost_words(&as_paid, pw, sizeof pw);
+        return duel_illegal(j, rule, "%s paid %s for %s, which costs %s%s.", duel_who(s, p), pw, what, cw,
+                            short_class >= 0 && paid == owed ? ": each class of a cost is paid with mana of that class"
+                            : paid < owed ? "" : "; a cost is paid exactly, no more");
+    }
+    for (int c = 0; c < CLASS_COUNT; c++)
+        if (ev->has_pay && ev->pay[c] > master_ready(s, p, (card_class)c)) {
+            ready_words(s, p, rw, sizeof rw);
+            return duel_illegal(j, rule, "%s paid %u %s for %s (%s), but had %s.", duel_who(s, p), ev->pay[c],
+                                duel_class_title((card_class)c), what, cw, rw);
+        }
+    for (int c = 0; c < CLASS_COUNT; c++)
+        P(s, p)->spent[c] = (uint8_t)(P(s, p)->spent[c] + (ev->has_pay ? ev->pay[c] : 0));
+    return 0;
+}
+
+/* Spells, Counters, evolutions and Prime Singulars are paid as they are
+ * played, each citing its own line. */
+static int pay(duel_judge *j, int p, const card *c, duel_pay what)
+{
+    switch (what) {
+    /* master.md: "Play any number of Spells by paying their mana costs." */
+    case DUEL_PAY_SPELL: return pay_exactly(j, p, &c->master.cost, "master:spell.cost", c->name);
+    /* master.md: "Require mana; are class-bound." (Counters) */
+    case DUEL_PAY_COUNTER: return pay_exactly(j, p, &c->master.cost, "master:counter.cost", c->name);
+    /* master.md: "Pay evolution cost, stack next stage on top." */
+    case DUEL_PAY_EVOLVE: return pay_exactly(j, p, &c->master.cost, "master:evolve.cost", c->name);
+    /* RULINGS M4: a Prime Singular is paid as a Mana Summon is */
+    default: return pay_exactly(j, p, &c->master.cost, "master:singular.cost", c->name);
+    }
+}
+
+/* The Normal Summon is free and of level 3 or below; a Mana Summon pays
+ * the monster's cost (M4). */
+static int summon(duel_judge *j, int p, const card *c)
+{
+    duel_state *s = j->s;
+    const olevent *ev = j->o.ev;
+    if (ev->kind == OL_SUMMON_MANA)
+        /* master.md: "Mana Summon: play any monster by paying its mana cost." */
+        return pay_exactly(j, p, &c->master.cost, "master:summon.mana", c->name);
+    /* master.md: "Normal Summon: once per turn, you may summon a monster
+     * without mana cost if ≤ Level 3." */
+    if (c->master.level > 3)
+        return duel_illegal(j, "duel:summon.normal", "%s made a Normal Summon of %s, a level %u monster; a Normal "
+                            "Summon is of level 3 or below (a Mana Summon pays for any level).", duel_who(s, p),
+                            c->name, c->master.level);
+    for (int k = 0; ev->has_pay && k < OL_CLASS_COUNT; k++)
+        if (ev->pay[k])
+            return duel_illegal(j, "duel:summon.normal", "%s paid mana for a Normal Summon, which is made without "
+                                "mana cost.", duel_who(s, p));
+    return 0;
+}
+
+/* A condition only Master has (M3): mana of the card's class in the Mana
+ * Zone, ready or spent. */
+static int condition(const duel_state *s, int p, const card *c, card_condition cond)
+{
+    return cond.kind == COND_CLASS_MANA_MIN && mana_of(s, p, c->cls) >= (unsigned)cond.amount;
+}
+
+/* ---- the Mana Step and the mana effects (M1, M9, M10) -------------------- */
+
+/* Is there an unused card of class c that the player's hidden mana could
+ * be, by the decklist (announced mode, M1)? */
+static int class_left(const duel_state *s, int p, card_class c)
+{
+    const duel_side *sd = &s->side[p];
+    int left = 0;
+    for (int i = 0; i < sd->n_deck; i++)
+        left += sd->deck[i] && sd->deck[i]->cls == c && !sd->deck_used[i];
+    for (int i = 0; i < sd->n_mana; i++)
+        left -= !openlog_known(&sd->mana[i].card) && sd->mana[i].cls == c;
+    return left > 0;
+}
+
+static void do_mana(duel_judge *j)
+{
+    duel_state *s = j->s;
+    const olevent *ev = j->o.ev;
+    int p = duel_player_of(ev);
+    openlog_card h;
+    if (p < 0) {
+        duel_illegal(j, "openlog:3", "A card is placed as mana by the player who places it.");
+        return;
+    }
+    duel_side *sd = P(s, p);
+    int in_mana_step = p == s->turn && s->step == DUEL_MANA;
+    /* master.md: "At the start of your turn, you may place 1 card from hand
+     * face-down into your Mana Zone." (mana_rate) -- or as an effect lets
+     * the player (mana_add, M9) */
+    if (!(in_mana_step && sd->placed < s->mana_rate) && !sd->mana_add) {
+        if (in_mana_step)
+            duel_illegal(j, "master:mana.step", "%s placed a card as mana beyond the %u a Mana Step allows.",
+                         duel_who(s, p), s->mana_rate);
+        else   /* the opponent's turn, or the Mana Step has passed */
+            duel_in_step(j, DUEL_MANA, "placed a card as mana");
+        return;
+    }
+    char what[48];
+    olverdict_format(what, sizeof what, "%s's mana card", duel_who(s, p));
+    if (openlog_take_href(&j->o, &ev->card, &h, what))
+        return;
+    int at = openlog_zone_match(sd->hand, sd->n_hand, &h);
+    if (at < 0) {
+        if (h.has_commit)
+            duel_illegal(j, "openlog:commit", "%s placed as mana a card whose commitment matches no card of their "
+                         "hand.", duel_who(s, p));
+        else
+            duel_illegal(j, "duel:field.from_hand", "%s placed %s as mana, which is not in their hand.",
+                         duel_who(s, p), h.card ? h.card->name : "a card");
+        return;
+    }
+    /* master.md: "Each card provides 1 mana of its class color" */
+    if (h.card && h.card->cls != (card_class)ev->cls) {
+        duel_illegal(j, "master:mana.class", "%s placed %s, %s %s card, as %s mana.", duel_who(s, p), h.card->name,
+                     strchr("AEIOU", duel_class_title(h.card->cls)[0]) ? "an" : "a", duel_class_title(h.card->cls),
+                     duel_class_title((card_class)ev->cls));
+        return;
+    }
+    if (!h.card && !h.has_commit && !class_left(s, p, (card_class)ev->cls)) {
+        duel_illegal(j, "openlog:6", "%s placed a %s card as mana, but no %s card is left unused in their decklist.",
+                     duel_who(s, p), duel_class_title((card_class)ev->cls), duel_class_title((card_class)ev->cls));
+        return;
+    }
+    sd->mana[sd->n_mana].card = sd->hand[at];
+    sd->mana[sd->n_mana++].cls = (uint8_t)ev->cls;
+    memmove(&sd->hand[at], &sd->hand[at + 1], (size_t)(sd->n_hand - at - 1) * sizeof sd->hand[0]);
+    sd->n_hand--;
+    if (in_mana_step && sd->placed < s->mana_rate)
+        sd->placed++;
+    else
+        sd->mana_add--;
+}
+
+static void do_mana_remove(duel_judge *j)
+{
+    duel_state *s = j->s;
+    const olevent *ev = j->o.ev;
+    int p = duel_player_of(ev);
+    if (p < 0) {
+        duel_illegal(j, "openlog:3", "A mana card is removed by the player whose card it is.");
+        return;
+    }
+    duel_side *sd = P(s, p);
+    const card *c = cards_find(s->ol.db, ev->card.card);
+    /* RULINGS M10: "The target player sends amount cards of their choice
+     * from their Mana Zone to the graveyard." -- as an effect obliges */
+    if (!sd->mana_remove_due) {
+        duel_illegal(j, "master:mana.remove", "%s removed a card from their Mana Zone, but no effect obliges them.",
+                     duel_who(s, p));
+        return;
+    }
+    if (!c) {
+        duel_illegal(j, "openlog:cards", "The card \"%s\" is not in the card database.", ev->card.card);
+        return;
+    }
+    /* the zone's cards of the revealed card's class: it must be one of them */
+    openlog_card of_class[DUEL_MANA_MAX];
+    int index[DUEL_MANA_MAX], n = 0;
+    for (int i = 0; i < sd->n_mana; i++)
+        if (sd->mana[i].cls == c->cls) {
+            of_class[n] = sd->mana[i].card;
+            index[n++] = i;
+        }
+    int at = openlog_zone_find(of_class, n, c, ev->nonce);
+    if (at < 0) {
+        if (s->ol.hidden == OL_HIDDEN_COMMIT && n)
+            duel_illegal(j, "openlog:commit", "The removal reveals %s, which matches no %s card committed to %s's Mana "
+                         "Zone.", c->name, duel_class_title(c->cls), duel_who(s, p));
+        else
+            duel_illegal(j, "master:mana.remove", "%s removed %s from their Mana Zone, which holds no such %s card.",
+                         duel_who(s, p), c->name, duel_class_title(c->cls));
+        return;
+    }
+    char what[48];
+    olverdict_format(what, sizeof what, "%s removed", duel_who(s, p));
+    if (!of_class[at].card && openlog_deck_take(&j->o, sd->deck, sd->deck_used, sd->n_deck, c, p, what, "decklist"))
+        return;
+    int i = index[at];
+    memmove(&sd->mana[i], &sd->mana[i + 1], (size_t)(sd->n_mana - i - 1) * sizeof sd->mana[0]);
+    sd->n_mana--;
+    /* M10: a removed card is a spent one first */
+    unsigned left = mana_of(s, p, c->cls);
+    if (sd->spent[c->cls] > left)
+        sd->spent[c->cls] = (uint8_t)left;
+    duel_to_grave(sd, c);
+    sd->mana_remove_due--;
+}
+
+/* An effect's mana_remove comes before anything else (M10). */
+static int obligations(duel_judge *j)
+{
+    const olevent *ev = j->o.ev;
+    int by = duel_player_of(ev);
+    for (int p = 0; p < 2; p++) {
+        const duel_side *sd = &j->s->side[p];
+        if (sd->mana_remove_due && !(ev->type == OL_MANA_REMOVE && by == p))
+            return duel_illegal(j, "master:mana.remove", "%s must first send the %u mana card%s an effect took to the "
+                                "Graveyard.", duel_who(j->s, p), sd->mana_remove_due,
+                                sd->mana_remove_due == 1 ? "" : "s");
+    }
+    return 0;
+}
+
+/* M2: every mana card of the player is ready again as their turn begins. */
+static void turn_begins(duel_state *s, int p)
+{
+    memset(P(s, p)->spent, 0, sizeof P(s, p)->spent);
+    P(s, p)->placed = 0;
+}
+
+/* ---- attacks (M7, M8) ------------------------------------------------------ */
+
+static int once_used(const duel_state *s, int p, const card *c, int index)
+{
+    const duel_side *sd = &s->side[p];
+    for (int i = 0; i < sd->n_once; i++)
+        if (sd->once[i].card == c && sd->once[i].index == index)
+            return 1;
+    return 0;
+}
+
+static int chooses(const master_attack *a)
+{
+    for (int i = 0; i < a->n_effects; i++)
+        if (fx_target_is_chosen(a->effects[i].target))
+            return 1;
+    return 0;
+}
+
+/* Could the attack be paid from ready mana now? */
+static int payable(const duel_state *s, int p, const mana_cost *cost)
+{
+    unsigned spare = 0;
+    for (int c = 0; c < CLASS_COUNT; c++) {
+        unsigned r = master_ready(s, p, (card_class)c);
+        if (r < cost->by_class[c])
+            return 0;
+        spare += r - cost->by_class[c];
+    }
+    return spare >= cost->any;
+}
+
+int master_attack_usable(const master_state *s, int p, int slot, int index)
+{
+    const duel_monster *m = &s->side[p].zone[slot];
+    if (!m->present || s->ol.over || !s->setup_done || p != s->turn || s->turns == 1 || s->step > DUEL_ATTACK ||
+        m->pos != OL_POS_AP || m->attacked || m->switched || m->evolved || m->prime_entered)
+        return 0;
+    const card *c = duel_top(m);
+    if (index >= c->master.n_attacks)
+        return 0;
+    const master_attack *a = &c->master.attacks[index];
+    if (a->condition.kind == COND_ONCE_PER_GAME)
+        return !once_used(s, p, c, index) && payable(s, p, &a->cost);
+    return duel_condition_met(s, p, c, a->condition) && payable(s, p, &a->cost);
+}
+
+static void attack(duel_judge *j)
+{
+    duel_state *s = j->s;
+    const olevent *ev = j->o.ev;
+    int p = duel_player_of(ev), d = OTHER(p);
+    duel_monster *m = duel_attack_checks(j);
+    if (!m)
+        return;
+    const card *c = duel_top(m);
+    /* master.md: "Each monster may declare 1 attack per turn (choose 1 of
+     * its available attacks)." */
+    if (!ev->has_attack || ev->attack >= c->master.n_attacks) {
+        duel_illegal(j, "master:attack.choose", "%s's %s declared %s; it has %u attack%s, numbered from 0.",
+                     duel_who(s, p), c->name, ev->has_attack ? "an attack it does not have" : "no attack by its index",
+                     c->master.n_attacks, c->master.n_attacks == 1 ? "" : "s");
+        return;
+    }
+    const master_attack *a = &c->master.attacks[ev->attack];
+    /* master.md: "Pay the attack’s mana cost and check its condition." */
+    if (a->condition.kind == COND_ONCE_PER_GAME ? once_used(s, p, c, (int)ev->attack)
+                                                : !duel_condition_met(s, p, c, a->condition)) {
+        duel_illegal(j, "master:attack.condition", "%s's %s declared %s without meeting its condition (%s %d).",
+                     duel_who(s, p), c->name, a->name, cond_kind_name(a->condition.kind), (int)a->condition.amount);
+        return;
+    }
+    unsigned mask = duel_choosing(s, a->effects, a->n_effects, p);
+    if (chooses(a) && duel_monsters_of(s, d)) {
+        /* master.md: "Target (LP, opposing monster, board, or global)." --
+         * an attack that chooses a monster aims at one of the opponent's */
+        if (ev->target.kind != OL_REF_MONSTER || (int)ev->target.p != d || !duel_monster_at(s, d, ev->target.slot)) {
+            duel_illegal(j, "master:attack.target", "%s's %s aimed %s at %s, not at a monster of the opponent.",
+                         duel_who(s, p), c->name, a->name,
+                         ev->target.kind == OL_REF_MONSTER ? "an empty zone or its own side" : "a player");
+            return;
+        }
+    } else if (ev->target.kind != OL_REF_PLAYER || (int)ev->target.p != d) {
+        /* master.md: "If opponent controls no monsters, monsters may attack
+         * LP directly."; RULINGS M7: an attack that chooses no monster
+         * names the opponent */
+        duel_illegal(j, chooses(a) ? "master:attack.direct" : "master:M7",
+                     "%s's %s aimed %s at %s; %s.", duel_who(s, p), c->name, a->name,
+                     ev->target.kind == OL_REF_PLAYER ? "its own player" : "a monster",
+                     chooses(a) ? "the opponent controls no monsters, so the attack is direct, at the opponent"
+                                : "an attack that chooses no monster names the opponent");
+        return;
+    }
+    if (pay_exactly(j, p, &a->cost, "master:attack.cost", a->name))
+        return;
+    duel_side *sd = P(s, p);
+    if (a->condition.kind == COND_ONCE_PER_GAME && sd->n_once < DUEL_ONCE_MAX) {
+        sd->once[sd->n_once].card = c;
+        sd->once[sd->n_once++].index = (uint8_t)ev->attack;
+    }
+    duel_declare_attack(s, ev->slot, ev->target);
+    s->attack_index = (uint8_t)ev->attack;
+    s->attack_card = c;
+    s->attack_chose = (uint8_t)mask;
+}
+
+/* master.md, Damage Resolution: the attack's effects in order, damage
+ * against DEF; nothing when the attack fizzled, or its attacker left the
+ * field or Attack Position (M8, as A16 and A17). */
+static void fight(duel_state *s)
+{
+    duel_monster *att = duel_monster_at(s, s->turn, s->attacker);
+    if (!s->attack_on || s->fizzled || !att || att->pos != OL_POS_AP) {
+        duel_end_attack(s);
+        return;
+    }
+    const master_attack *a = &s->attack_card->master.attacks[s->attack_index];
+    ol_ref target = s->attack_target;
+    duel_apply_effects(s, s->turn, a->effects, a->n_effects, &target, 1, s->attack_chose, s->attacker);
+    duel_end_attack(s);
+}
+
+/* ---- the format ---------------------------------------------------------------- */
+
+static const char *const step_words[] = {"setup",        "Mana Step",     "Selection Step", "Main/Spell Phase",
+                                         "Summon Phase", "Position Step", "Evolution Step", "Attack Phase",
+                                         "End Phase",    "game over"};
+_Static_assert(sizeof step_words / sizeof step_words[0] == DUEL_OVER + 1, "a word for every step");
+
+static const duel_format master_format = {
+    .format = OL_FORMAT_MASTER,
+    .prefix = "master",
+    .step_words = step_words,
+    /* master.md: "Shot-clock: 60 seconds per decision." */
+    .clock_ms = 60000,
+    .clock_rule = "master:clock.shot",
+    /* master.md: "Mana Step ... Selection Step ... Main/Spell Phase ...
+     * Summon Phase" */
+    .first_step = DUEL_MANA,
+    .summon_step = DUEL_SUMMON,
+    .first_turn_selects = 1,   /* M11 */
+    .rule_first_turn = NULL,
+    .rule_attack_dp = "master:M6",
+    .has_mana = 1,
+    .start = start,
+    .effects = effects_of,
+    .printed = printed,
+    .def = def_of,
+    .pay = pay,
+    .ongoing = ongoing,
+    .condition = condition,
+    .summon = summon,
+    .attack = attack,
+    .fight = fight,
+    .turn_begins = turn_begins,
+    .own = {[OL_MANA] = do_mana, [OL_MANA_REMOVE] = do_mana_remove},
+    .obligations = obligations,
+};
+
+void master_start(master_state *s, const cards *db, const olevent *header, olverdict *v)
+{
+    duel_start(s, &master_format, db, header, v);
+}
+
+void master_apply(master_state *s, const olevent *ev, olverdict *v)
+{
+    duel_apply(s, ev, v);
+}
+
+void master_silence(master_state *s)
+{
+    duel_silence(s);
+}
+
+void master_unverifiable(const master_state *s, unsigned out[2])
+{
+    duel_unverifiable(s, out);
+}
+
+int master_check_invariants(const master_state *s)
+{
+    return duel_check_invariants(s);
+}
+
+/* ---- the engine behind verifier.h ---------------------------------------------- */
+
+static int has_type(ol_type t)
+{
+    return duel_has_type(&master_format, t);
+}
+
+VERIFIER_OPS_ADAPTERS(master_state, master_start, master_apply, master_silence, master_board_json, master_board_words,
+                      master_encode)
+
+static int ops_finished(const void *st, int *winner)
+{
+    return duel_finished(st, winner);
+}
+
+static unsigned ops_round(const void *st)
+{
+    return duel_round(st);
+}
+
+static void ops_unverified(const void *st, unsigned out[2])
+{
+    duel_unverifiable(st, out);
+}
+
+const verifier_ops master_verifier_ops = {
+    .format = OL_FORMAT_MASTER,
+    .engine = MASTER_ENGINE,
+    .state_size = sizeof(master_state),
+    .has_type = has_type,
+    .rules = master_rules,
+    .start = ops_start,
+    .apply = ops_apply,
+    .log_ended = ops_log_ended,
+    .finished = ops_finished,
+    .round = ops_round,
+    .unverified = ops_unverified,
+    .board_json = ops_board_json,
+    .board_words = ops_board_words,
+    .encode = ops_encode,
+};
