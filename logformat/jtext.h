@@ -57,6 +57,14 @@ void jtext_str_if(jtext *t, int cond, const char *s);
 
 void jtext_int(jtext *t, long long v);
 
+/* A member written at once: `head` is its punctuation and key as JSON
+ * (",\"def\":"), then the integer. */
+static inline void jtext_member_int(jtext *t, const char *head, long long v)
+{
+    jtext_raw(t, head, strlen(head));
+    jtext_int(t, v);
+}
+
 /* Text formatted as printf would (for words, not JSON: nothing is
  * escaped).  A text longer than 1 KiB is cut there. */
 void jtext_fmt(jtext *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

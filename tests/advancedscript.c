@@ -144,10 +144,10 @@ olverdict play_t(const char *body, uint64_t t)
         snprintf(text, sizeof text, "{\"match\":\"t\",\"seq\":%llu,%s}", (unsigned long long)seq, body);
     olevent *ev = decode(text);
     olverdict v;
-    advanced_apply(&st, ev, &v);
+    duel_apply(&st, ev, &v);
     olevent_destroy(&ev);
     seq++;
-    cr_assert_eq(advanced_check_invariants(&st), 0, "invariant %d broken after %s", advanced_check_invariants(&st),
+    cr_assert_eq(duel_check_invariants(&st), 0, "invariant %d broken after %s", duel_check_invariants(&st),
                  body);
     return v;
 }

@@ -214,7 +214,7 @@ Test(advanced, advanced_openlog_4_one_header)
     olerror err;
     cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &h, &err), OL_OK, "%s", err.msg);
     olverdict v;
-    advanced_apply(&st, h, &v);
+    duel_apply(&st, h, &v);
     olevent_destroy(&h);
     expect(v, OL_V_ILLEGAL, "openlog:4");
 }
@@ -861,7 +861,7 @@ static char *board(int json, int sees_p1, int sees_p2)
 {
     jtext t = {0};
     openlog_sight sight = {{(uint8_t)sees_p1, (uint8_t)sees_p2}};
-    cr_assert_eq(json ? advanced_board_json(&st, &sight, &t) : advanced_board_words(&st, &sight, &t), 0);
+    cr_assert_eq(json ? duel_board_json(&st, &sight, &t) : duel_board_words(&st, &sight, &t), 0);
     cr_assert_not_null(t.buf);
     return t.buf;
 }
@@ -955,7 +955,7 @@ Test(advanced, advanced_A6_nothing_resolves_after_a_game_loss)
     two_turns("obs-crypt-rat", "ap");
     ok(ATTACK("p2", 0, "{\"p\":\"p1\",\"s\":0}"));   /* Kitten 1500 against Whelp 1200 */
     ok(JUDGE_LOSS("p2"));
-    advanced_silence(&st);
+    duel_silence(&st);
     cr_assert(st.ol.over);
     cr_assert_eq(st.ol.winner, 0);
     cr_assert(st.side[0].zone[0].present, "no combat after the game ended");
@@ -969,7 +969,7 @@ Test(advanced, advanced_A7_the_end_of_the_log_closes_the_window)
 {
     two_turns("obs-crypt-rat", "ap");
     ok(ATTACK("p2", 0, "{\"p\":\"p1\",\"s\":0}"));
-    advanced_silence(&st);
+    duel_silence(&st);
     cr_assert_eq(st.window, DUEL_WIN_NONE);
     cr_assert(!st.side[0].zone[0].present);
     cr_assert_eq(st.side[0].lp, 5700);
@@ -982,18 +982,18 @@ Test(advanced, advanced_openlog_6_unverified_hand_cards_are_counted)
     unsigned out[2] = {99, 99};
     adv_start("announced", NULL);
     adv_open_with("[null,null,null,null,null]", "[null,null,null,null,null,null]");
-    advanced_unverifiable(&st, out);
+    duel_unverifiable(&st, out);
     cr_assert_eq(out[0], 5);
     cr_assert_eq(out[1], 6);
     summon("p1", 0, "cor-ember-whelp", "ap");
     out[0] = out[1] = 99;
-    advanced_unverifiable(&st, out);
+    duel_unverifiable(&st, out);
     cr_assert_eq(out[0], 4);
     cr_assert_eq(out[1], 6);
     adv_start("open", NULL);
     adv_open();
     out[0] = out[1] = 99;
-    advanced_unverifiable(&st, out);
+    duel_unverifiable(&st, out);
     cr_assert(out[0] == 0 && out[1] == 0, "open mode names every card");
 }
 

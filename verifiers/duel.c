@@ -27,6 +27,7 @@
 #include "verifiers/deck.h"
 #include "verifiers/duel.h"
 #include "verifiers/openlog.h"
+#include "verifiers/verifier.h"
 
 #define P(s, i) (&(s)->side[(i)])
 #define OTHER(p) (1 - (p))
@@ -62,6 +63,15 @@ int duel_player_of(const olevent *ev)
 }
 
 #define who duel_who
+
+const char *duel_step_words(const duel_state *s, duel_step st)
+{
+    static const char *const words[] = {"setup",        "Mana Step",     "Selection Step", NULL,
+                                        "Summon Phase", "Position Step", "Evolution Step", "Attack Phase",
+                                        "End Phase",    "game over"};
+    _Static_assert(sizeof words / sizeof words[0] == DUEL_OVER + 1, "words for every step");
+    return st == DUEL_MAIN ? s->fmt->main_words : words[st];
+}
 #define player_of duel_player_of
 
 /* A present monster's stack holds at least its base card. */
@@ -594,7 +604,7 @@ int duel_in_step(duel_judge *j, duel_step step, const char *what)
      * "Its turn sequence includes additional resource steps" */
     if (s->step > step)
         return ILLEGAL(j, "duel:turn.order", "%s %s in the %s; the %s comes before it and has passed.", who(s, p), what,
-                       s->fmt->step_words[s->step], s->fmt->step_words[step]);
+                       duel_step_words(s, s->step), duel_step_words(s, step));
     s->step = step;
     return 0;
 }
@@ -1048,7 +1058,11 @@ static void do_prime(duel_judge *j)
     prime_entry(j, p, c, ev->slot);
 }
 
-duel_monster *duel_attack_checks(duel_judge *j)
+/* The checks every attack declaration makes (first turn, a monster of the
+ * player's, Defense Position, once per turn, switched, evolved, a Prime
+ * Evolution's entry): the attacking monster, or NULL with the judgement
+ * failed. */
+static duel_monster *attack_checks(duel_judge *j)
 {
     duel_state *s = j->s;
     const olevent *ev = j->o.ev;
@@ -1099,6 +1113,13 @@ duel_monster *duel_attack_checks(duel_judge *j)
         return NULL;
     }
     return m;
+}
+
+static void do_attack(duel_judge *j)
+{
+    duel_monster *m = attack_checks(j);
+    if (m)
+        j->s->fmt->attack(j, m);
 }
 
 static void do_discard(duel_judge *j)
@@ -1176,14 +1197,12 @@ static const duel_handler handlers[OL_TYPE_COUNT] = {
     [OL_MATCH] = do_header_again, [OL_SELECT] = do_select,     [OL_SUMMON] = do_summon,
     [OL_SPELL] = do_spell,        [OL_COUNTER] = do_counter,   [OL_PASS] = do_pass,
     [OL_POSITION] = do_position,  [OL_EVOLVE] = do_evolve,     [OL_PRIME] = do_prime,
-    [OL_DISCARD] = do_discard,    [OL_END] = do_end,           [OL_CONCEDE] = do_concede,
+    [OL_ATTACK] = do_attack,      [OL_DISCARD] = do_discard,    [OL_END] = do_end,           [OL_CONCEDE] = do_concede,
     [OL_CLAIM] = do_claim,        [OL_JUDGE] = do_judge,
 };
 
 static duel_handler handler_of(const duel_format *fmt, ol_type t)
 {
-    if (t == OL_ATTACK)
-        return fmt->attack;
     return fmt->own[t] ? fmt->own[t] : handlers[t];
 }
 
@@ -1319,4 +1338,46 @@ int duel_check_invariants(const duel_state *s)
         }
     }
     return 0;
+}
+
+/* ---- the engine behind verifier.h (DUEL_VERIFIER_OPS) ---------------------------- */
+
+void duel_ops_apply(void *st, const olevent *ev, olverdict *v)
+{
+    duel_apply(st, ev, v);
+}
+
+void duel_ops_log_ended(void *st)
+{
+    duel_silence(st);
+}
+
+int duel_ops_finished(const void *st, int *winner)
+{
+    return duel_finished(st, winner);
+}
+
+unsigned duel_ops_round(const void *st)
+{
+    return duel_round(st);
+}
+
+void duel_ops_unverified(const void *st, unsigned out[2])
+{
+    duel_unverifiable(st, out);
+}
+
+int duel_ops_board_json(const void *st, const openlog_sight *sight, jtext *t)
+{
+    return duel_board_json(st, sight, t);
+}
+
+int duel_ops_board_words(const void *st, const openlog_sight *sight, jtext *t)
+{
+    return duel_board_words(st, sight, t);
+}
+
+int duel_ops_encode(const void *st, jtext *t)
+{
+    return duel_encode(st, t);
 }

@@ -177,6 +177,18 @@ typedef struct {
 
 typedef void (*duel_handler)(duel_judge *j);
 
+/* What a format adds to the board (duel_board.c), each at a fixed place;
+ * a NULL hook adds nothing. */
+typedef struct {
+    void (*monster_json)(jtext *t, const duel_state *s, int p, const duel_monster *m);
+    void (*player_json)(jtext *t, const duel_state *s, const openlog_sight *sight, int p);
+    void (*pending_json)(jtext *t, const duel_state *s, int p);
+    void (*attack_json)(jtext *t, const duel_state *s);
+    void (*monster_words)(jtext *t, const duel_state *s, int p, const duel_monster *m);
+    void (*player_words)(jtext *t, const duel_state *s, const openlog_sight *sight, int p);
+    void (*attack_words)(jtext *t, const duel_state *s);
+} duel_board;
+
 /* What a card is paid for as (Master: each cites its own cost rule). */
 typedef enum { DUEL_PAY_SPELL, DUEL_PAY_COUNTER, DUEL_PAY_EVOLVE, DUEL_PAY_SINGULAR } duel_pay;
 
@@ -185,7 +197,7 @@ typedef enum { DUEL_PAY_SPELL, DUEL_PAY_COUNTER, DUEL_PAY_EVOLVE, DUEL_PAY_SINGU
 typedef struct duel_format {
     ol_format format;
     const char *prefix;               /* "advanced": its rule ids' prefix */
-    const char *const *step_words;    /* per duel_step, for sentences     */
+    const char *main_words;           /* the Main Phase's name in sentences */
     uint32_t clock_ms;                /* the shot clock                   */
     const char *clock_rule;
     duel_step first_step;             /* where a turn begins (MANA or SELECT) */
@@ -212,8 +224,9 @@ typedef struct duel_format {
     /* a summon's kind and card, checked once the card is known (Master: a
      * Normal Summon's level, a Mana Summon's cost); NULL: nothing more */
     int (*summon)(duel_judge *j, int p, const card *c);
-    /* the attack: declared (after duel_attack_checks) and fought */
-    void (*attack)(duel_judge *j);
+    /* the attack: its declaration once every shared check held (its
+     * target, what it costs), and the fight when its window closes */
+    void (*attack)(duel_judge *j, duel_monster *m);
     void (*fight)(duel_state *s);
     /* a turn begins (after the shared bookkeeping) */
     void (*turn_begins)(duel_state *s, int p);
@@ -221,9 +234,10 @@ typedef struct duel_format {
     duel_handler own[OL_TYPE_COUNT];
     /* what must come before anything else, beyond the selections: 0 or -1 */
     int (*obligations)(duel_judge *j);
+    const duel_board *board;
 } duel_format;
 
-/* ---- the engine's entry points (each format's ops table forwards) ---- */
+/* ---- the engine's entry points ---- */
 
 void duel_start(duel_state *s, const duel_format *fmt, const cards *db, const olevent *header, olverdict *v);
 void duel_apply(duel_state *s, const olevent *ev, olverdict *v);
@@ -246,6 +260,8 @@ const char *duel_rule(const duel_state *s, const char *rule, char *buf);
 int duel_illegal(duel_judge *j, const char *rule, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 const char *duel_who(const duel_state *s, int p);
+/* A step's name in sentences: "Selection Step", "Attack Phase". */
+const char *duel_step_words(const duel_state *s, duel_step st);
 int duel_player_of(const olevent *ev);
 const card *duel_top(const duel_monster *m);
 duel_monster *duel_monster_at(duel_state *s, int p, int slot);
@@ -254,12 +270,6 @@ const char *duel_class_title(card_class c);
 
 /* The turn's steps go forward only: moves to `step`, or fails. */
 int duel_in_step(duel_judge *j, duel_step step, const char *what);
-
-/* The checks every attack declaration makes (first turn, a monster of the
- * player's, Defense Position, once per turn, switched, evolved, a Prime
- * Evolution's entry): the attacking monster, or NULL with the judgement
- * failed. */
-duel_monster *duel_attack_checks(duel_judge *j);
 
 /* The attack is declared: its window opens. */
 void duel_declare_attack(duel_state *s, int slot, ol_ref target);
@@ -283,24 +293,52 @@ int duel_from_hand(duel_judge *j, int p, const char *id, const char *nonce, cons
 
 /* ---- the board: the parts both formats draw alike (duel_board.c) ---- */
 
-/* Hooks a format gives the board; each writes what it adds, or nothing. */
-typedef struct {
-    void (*monster_json)(jtext *t, const duel_state *s, int p, const duel_monster *m);
-    void (*player_json)(jtext *t, const duel_state *s, const openlog_sight *sight, int p);
-    void (*pending_json)(jtext *t, const duel_state *s, int p);
-    void (*attack_json)(jtext *t, const duel_state *s);
-    void (*monster_words)(jtext *t, const duel_state *s, int p, const duel_monster *m);
-    void (*player_words)(jtext *t, const duel_state *s, const openlog_sight *sight, int p);
-    void (*attack_words)(jtext *t, const duel_state *s);
-} duel_board;
-
-int duel_board_json(const duel_state *s, const duel_board *b, const openlog_sight *sight, jtext *t);
+/* The board through the match's format (s->fmt->board): JSON, words, and
+ * the canonical encoding (the JSON at full sight, whose BLAKE2b-256 is the
+ * record's state hash).  Appended to t; 0, or -1 when t->bad. */
+int duel_board_json(const duel_state *s, const openlog_sight *sight, jtext *t);
+int duel_board_words(const duel_state *s, const openlog_sight *sight, jtext *t);
+int duel_encode(const duel_state *s, jtext *t);
 
 /* A hidden zone in words after its count: ": Name, Name" for the cards the
  * sight names, or ": N committed, not yet revealed", or ": N unknown".
  * `cards` holds n entries `stride` bytes apart, each starting with an
  * openlog_card (a hand, or Master's Mana Zone). */
 void duel_hidden_words(jtext *t, const openlog_sight *sight, int p, const openlog_card *zone, int n, size_t stride);
-int duel_board_words(const duel_state *s, const duel_board *b, const openlog_sight *sight, jtext *t);
+
+/* ---- the engine behind verifier.h ---- */
+
+/* The verifier_ops of a duel format, written once for all of them: a
+ * format's file says DUEL_VERIFIER_OPS(advanced_verifier_ops,
+ * advanced_format, OL_FORMAT_ADVANCED, "advanced/1", advanced_rules). */
+void duel_ops_apply(void *st, const olevent *ev, olverdict *v);
+void duel_ops_log_ended(void *st);
+int duel_ops_finished(const void *st, int *winner);
+unsigned duel_ops_round(const void *st);
+void duel_ops_unverified(const void *st, unsigned out[2]);
+int duel_ops_board_json(const void *st, const openlog_sight *sight, jtext *t);
+int duel_ops_board_words(const void *st, const openlog_sight *sight, jtext *t);
+int duel_ops_encode(const void *st, jtext *t);
+
+#define DUEL_VERIFIER_OPS(name, fmt, fmt_id, engine_name, rules_fn)                                   \
+    static void name##_start(void *st, const cards *db, const olevent *header, olverdict *v)          \
+    {                                                                                                 \
+        duel_start(st, &fmt, db, header, v);                                                          \
+    }                                                                                                 \
+    static int name##_has_type(ol_type t) { return duel_has_type(&fmt, t); }                         \
+    const verifier_ops name = {.format = fmt_id,                                                      \
+                               .engine = engine_name,                                                 \
+                               .state_size = sizeof(duel_state),                                      \
+                               .has_type = name##_has_type,                                           \
+                               .rules = rules_fn,                                                     \
+                               .start = name##_start,                                                 \
+                               .apply = duel_ops_apply,                                               \
+                               .log_ended = duel_ops_log_ended,                                       \
+                               .finished = duel_ops_finished,                                         \
+                               .round = duel_ops_round,                                               \
+                               .unverified = duel_ops_unverified,                                     \
+                               .board_json = duel_ops_board_json,                                     \
+                               .board_words = duel_ops_board_words,                                   \
+                               .encode = duel_ops_encode}
 
 #endif

@@ -67,7 +67,8 @@ static void monster_json(jtext *t, const duel_state *s, const duel_board *b, int
     }
     jtext_lit(t, "],\"position\":");
     jtext_str(t, m->pos == OL_POS_AP ? "ap" : "dp");
-    b->monster_json(t, s, p, m);
+    if (b->monster_json)
+        b->monster_json(t, s, p, m);
     jtext_lit(t, ",\"attacked\":");
     jtext_bool(t, m->attacked);
     jtext_lit(t, ",\"switched\":");
@@ -111,14 +112,16 @@ static void player_json(jtext *t, const duel_state *s, const duel_board *b, cons
     }
     jtext_lit(t, "],\"lost\":");
     jtext_int(t, sd->lost);
-    b->player_json(t, s, sight, p);
+    if (b->player_json)
+        b->player_json(t, s, sight, p);
     jtext_lit(t, ",\"pending\":{\"select\":");
     jtext_int(t, sd->select_due);
     jtext_lit(t, ",\"selection_prevented\":");
     /* `prevent` is set only for the active player, as their turn begins,
      * and cleared as they end it (duel.c begin_turn, do_end) */
     jtext_bool(t, sd->prevent_next || sd->prevent);
-    b->pending_json(t, s, p);
+    if (b->pending_json)
+        b->pending_json(t, s, p);
     jtext_lit(t, "}}");
 }
 
@@ -141,12 +144,14 @@ static void attack_json(jtext *t, const duel_state *s, const duel_board *b)
         jtext_lit(t, "null");
     jtext_lit(t, "},\"fizzled\":");
     jtext_bool(t, s->fizzled);
-    b->attack_json(t, s);
+    if (b->attack_json)
+        b->attack_json(t, s);
     jtext_lit(t, "}");
 }
 
-int duel_board_json(const duel_state *s, const duel_board *b, const openlog_sight *sight, jtext *t)
+int duel_board_json(const duel_state *s, const openlog_sight *sight, jtext *t)
 {
+    const duel_board *b = s->fmt->board;
     jtext_lit(t, "{\"round\":");
     jtext_int(t, duel_round(s));
     jtext_lit(t, ",\"turn\":");
@@ -182,7 +187,8 @@ static void monster_words(jtext *t, const duel_state *s, const duel_board *b, in
     }
     const card *c = duel_top(m);
     jtext_fmt(t, "%s  %s", c->name, m->pos == OL_POS_AP ? "AP" : "DP");
-    b->monster_words(t, s, p, m);
+    if (b->monster_words)
+        b->monster_words(t, s, p, m);
     if (m->depth > 1) {
         jtext_fmt(t, "  stack:");
         for (int i = 0; i < m->depth; i++)
@@ -230,7 +236,8 @@ static void player_words(jtext *t, const duel_state *s, const duel_board *b, con
     for (int i = 0; i < sd->n_grave; i++)
         jtext_fmt(t, "%s %s", i ? "," : ":", sd->grave[i]->name);
     jtext_fmt(t, "\n  defeated   %u monster%s\n", sd->lost, sd->lost == 1 ? "" : "s");
-    b->player_words(t, s, sight, p);
+    if (b->player_words)
+        b->player_words(t, s, sight, p);
     if (sd->select_due)
         jtext_fmt(t, "  pending    select %u card%s\n", sd->select_due, sd->select_due == 1 ? "" : "s");
 }
@@ -244,7 +251,7 @@ static void moment_words(jtext *t, const duel_state *s, const duel_board *b)
     else if (!s->setup_done)
         jtext_fmt(t, "setup: opening selections\n");
     else
-        jtext_fmt(t, "round %u, %s to play, %s\n", duel_round(s), s->ol.names[s->turn], s->fmt->step_words[s->step]);
+        jtext_fmt(t, "round %u, %s to play, %s\n", duel_round(s), s->ol.names[s->turn], duel_step_words(s, s->step));
     jtext_fmt(t, "window: %s\n", w ? w : "none");
     chain_words(t, s->chain, s->n_chain);
     /* An attack on the board is one whose window is open, or was when the
@@ -254,7 +261,8 @@ static void moment_words(jtext *t, const duel_state *s, const duel_board *b)
     if (s->attack_on) {
         const duel_monster *a = &s->side[s->turn].zone[s->attacker];
         jtext_fmt(t, "attack: %s %s (zone %d)", pname(s->turn), duel_top(a)->name, s->attacker);
-        b->attack_words(t, s);
+        if (b->attack_words)
+            b->attack_words(t, s);
         if (s->attack_target.kind == OL_REF_PLAYER) {
             jtext_fmt(t, " -> %s directly\n", pname(s->attack_target.p));
         } else {
@@ -264,10 +272,17 @@ static void moment_words(jtext *t, const duel_state *s, const duel_board *b)
     }
 }
 
-int duel_board_words(const duel_state *s, const duel_board *b, const openlog_sight *sight, jtext *t)
+int duel_board_words(const duel_state *s, const openlog_sight *sight, jtext *t)
 {
+    const duel_board *b = s->fmt->board;
     moment_words(t, s, b);
     for (int p = 0; p < 2; p++)
         player_words(t, s, b, sight, p);
     return t->bad ? -1 : 0;
+}
+
+int duel_encode(const duel_state *s, jtext *t)
+{
+    static const openlog_sight all = {{1, 1}};
+    return duel_board_json(s, &all, t);
 }

@@ -413,9 +413,4 @@ static const verifier_rule contract_rules[] = {
      "A record that failed its check takes no more events until a judge has looked at it."},
 };
 
-const verifier_rule *openlog_rules(size_t *n)
-{
-    if (n)
-        *n = sizeof contract_rules / sizeof contract_rules[0];
-    return contract_rules;
-}
+RULE_CATALOGUE(openlog_rules, contract_rules)

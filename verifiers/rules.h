@@ -21,4 +21,14 @@ typedef struct {
     const char *summary;      /* one plain sentence in the project's words      */
 } verifier_rule;
 
+/* The accessor every catalogue gives, written once: `fn` returns `table`
+ * (a static array of verifier_rule) and its count in *n (n may be NULL). */
+#define RULE_CATALOGUE(fn, table)                                                                      \
+    const verifier_rule *fn(size_t *n)                                                                 \
+    {                                                                                                  \
+        if (n)                                                                                         \
+            *n = sizeof table / sizeof table[0];                                                       \
+        return table;                                                                                  \
+    }
+
 #endif

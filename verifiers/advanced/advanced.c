@@ -18,6 +18,8 @@
 #include "verifiers/openlog.h"
 #include "verifiers/verifier.h"
 
+extern const duel_board advanced_board;   /* board.c */
+
 #define OTHER(p) (1 - (p))
 
 static int32_t atk_of(const duel_monster *m)
@@ -70,15 +72,14 @@ static int start(duel_state *s, const cards *db, const ol_header *h, const oleve
 
 /* ---- the attack ------------------------------------------------------------ */
 
-static void attack(duel_judge *j)
+/* The targets of an attack: the opponent's monsters, or the opponent when
+ * they control none. */
+static void attack(duel_judge *j, duel_monster *m)
 {
-    duel_state *s = j->s;
     const olevent *ev = j->o.ev;
-    int p = duel_player_of(ev), d = OTHER(p);
-    duel_monster *m = duel_attack_checks(j);
-    if (!m)
-        return;
+    duel_state *s = j->s;
     const char *name = duel_top(m)->name;
+    int p = duel_player_of(ev), d = OTHER(p);
     if (ev->target.kind == OL_REF_PLAYER) {
         /* advanced.md: "Direct attacks: allowed if opponent controls no monsters" */
         if ((int)ev->target.p != d || duel_monsters_of(s, d)) {
@@ -145,15 +146,10 @@ static void fight(duel_state *s)
 
 /* ---- the format ---------------------------------------------------------------- */
 
-static const char *const step_words[] = {"setup",         "Mana Step",     "Selection Step", "Main Phase",
-                                         "Summon Phase",  "Position Step", "Evolution Step", "Attack Phase",
-                                         "End Phase",     "game over"};
-_Static_assert(sizeof step_words / sizeof step_words[0] == DUEL_OVER + 1, "a word for every step");
-
 static const duel_format advanced_format = {
     .format = OL_FORMAT_ADVANCED,
     .prefix = "advanced",
-    .step_words = step_words,
+    .main_words = "Main Phase",
     /* advanced.md: "Decision shot-clock: 45 seconds." */
     .clock_ms = 45000,
     .clock_rule = "advanced:clock.shot",
@@ -167,11 +163,14 @@ static const duel_format advanced_format = {
     /* advanced.md: "DP: monster uses its DEF value; cannot attack" */
     .rule_attack_dp = "advanced:attack.dp",
     .start = start,
+    /* the card's Advanced properties */
     .effects = effects_of,
     .printed = printed,
     .def = def_of,
+    /* ATK against ATK or DEF */
     .attack = attack,
     .fight = fight,
+    .board = &advanced_board,
 };
 
 void advanced_start(advanced_state *s, const cards *db, const olevent *header, olverdict *v)
@@ -179,64 +178,4 @@ void advanced_start(advanced_state *s, const cards *db, const olevent *header, o
     duel_start(s, &advanced_format, db, header, v);
 }
 
-void advanced_apply(advanced_state *s, const olevent *ev, olverdict *v)
-{
-    duel_apply(s, ev, v);
-}
-
-void advanced_silence(advanced_state *s)
-{
-    duel_silence(s);
-}
-
-void advanced_unverifiable(const advanced_state *s, unsigned out[2])
-{
-    duel_unverifiable(s, out);
-}
-
-int advanced_check_invariants(const advanced_state *s)
-{
-    return duel_check_invariants(s);
-}
-
-/* ---- the engine behind verifier.h ---------------------------------------------- */
-
-static int has_type(ol_type t)
-{
-    return duel_has_type(&advanced_format, t);
-}
-
-VERIFIER_OPS_ADAPTERS(advanced_state, advanced_start, advanced_apply, advanced_silence, advanced_board_json,
-                      advanced_board_words, advanced_encode)
-
-static int ops_finished(const void *st, int *winner)
-{
-    return duel_finished(st, winner);
-}
-
-static unsigned ops_round(const void *st)
-{
-    return duel_round(st);
-}
-
-static void ops_unverified(const void *st, unsigned out[2])
-{
-    duel_unverifiable(st, out);
-}
-
-const verifier_ops advanced_verifier_ops = {
-    .format = OL_FORMAT_ADVANCED,
-    .engine = ADVANCED_ENGINE,
-    .state_size = sizeof(advanced_state),
-    .has_type = has_type,
-    .rules = advanced_rules,
-    .start = ops_start,
-    .apply = ops_apply,
-    .log_ended = ops_log_ended,
-    .finished = ops_finished,
-    .round = ops_round,
-    .unverified = ops_unverified,
-    .board_json = ops_board_json,
-    .board_words = ops_board_words,
-    .encode = ops_encode,
-};
+DUEL_VERIFIER_OPS(advanced_verifier_ops, advanced_format, OL_FORMAT_ADVANCED, ADVANCED_ENGINE, advanced_rules);

@@ -7,8 +7,8 @@
  * and the modifiers of both stats to each monster, nothing else.
  *
  * The canonical encoding of engine advanced/1 is the board in JSON at full
- * sight.  Records keep hashes of it: a key added for viewers stays out of
- * advanced_encode, or comes with a new engine version.
+ * sight (duel_encode).  Records keep hashes of it: a key added for viewers
+ * stays out of it, or comes with a new engine version.
  */
 #include <stdint.h>
 
@@ -43,44 +43,8 @@ static void monster_words(jtext *t, const duel_state *s, int p, const duel_monst
         jtext_fmt(t, " (%+ld)", (long)m->def_mod);
 }
 
-/* Advanced has nothing to add here. */
-static void nothing_player(jtext *t, const duel_state *s, const openlog_sight *sight, int p)
-{
-    (void)t, (void)s, (void)sight, (void)p;
-}
-
-static void nothing_pending(jtext *t, const duel_state *s, int p)
-{
-    (void)t, (void)s, (void)p;
-}
-
-static void nothing_attack(jtext *t, const duel_state *s)
-{
-    (void)t, (void)s;
-}
-
-static const duel_board board = {
+/* Advanced adds ATK to each monster, nothing to a player or the attack. */
+const duel_board advanced_board = {
     .monster_json = monster_json,
-    .player_json = nothing_player,
-    .pending_json = nothing_pending,
-    .attack_json = nothing_attack,
     .monster_words = monster_words,
-    .player_words = nothing_player,
-    .attack_words = nothing_attack,
 };
-
-int advanced_board_json(const advanced_state *s, const openlog_sight *sight, jtext *t)
-{
-    return duel_board_json(s, &board, sight, t);
-}
-
-int advanced_encode(const advanced_state *s, jtext *t)
-{
-    static const openlog_sight all = {{1, 1}};
-    return advanced_board_json(s, &all, t);
-}
-
-int advanced_board_words(const advanced_state *s, const openlog_sight *sight, jtext *t)
-{
-    return duel_board_words(s, &board, sight, t);
-}

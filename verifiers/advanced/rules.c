@@ -404,9 +404,4 @@ static const verifier_rule rules[] = {
      "An effect with nothing to choose."},
 };
 
-const verifier_rule *advanced_rules(size_t *n)
-{
-    if (n)
-        *n = sizeof rules / sizeof rules[0];
-    return rules;
-}
+RULE_CATALOGUE(advanced_rules, rules)

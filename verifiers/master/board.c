@@ -10,7 +10,7 @@
  *
  * The canonical encoding of engine master/1 is the board in JSON at full
  * sight; records keep hashes of it, so a key added later stays out of
- * master_encode or comes with a new engine version.
+ * duel_encode or comes with a new engine version.
  */
 #include <stdint.h>
 
@@ -48,12 +48,9 @@ static void monster_json(jtext *t, const duel_state *s, int p, const duel_monste
 {
     const card *c = duel_top(m);
     int slot = slot_of(s, p, m);
-    jtext_lit(t, ",\"def\":");
-    jtext_int(t, c->master.def);
-    jtext_lit(t, ",\"def_mod\":");
-    jtext_int(t, m->def_mod);
-    jtext_lit(t, ",\"def_kept\":");
-    jtext_int(t, m->def_kept);
+    jtext_member_int(t, ",\"def\":", c->master.def);
+    jtext_member_int(t, ",\"def_mod\":", m->def_mod);
+    jtext_member_int(t, ",\"def_kept\":", m->def_kept);
     jtext_lit(t, ",\"attacks\":[");
     for (int i = 0; i < c->master.n_attacks; i++) {
         const master_attack *a = &c->master.attacks[i];
@@ -186,7 +183,7 @@ static void attack_words(jtext *t, const duel_state *s)
     jtext_fmt(t, ", %s", s->attack_card->master.attacks[s->attack_index].name);
 }
 
-static const duel_board board = {
+const duel_board master_board = {
     .monster_json = monster_json,
     .player_json = player_json,
     .pending_json = pending_json,
@@ -195,19 +192,3 @@ static const duel_board board = {
     .player_words = player_words,
     .attack_words = attack_words,
 };
-
-int master_board_json(const master_state *s, const openlog_sight *sight, jtext *t)
-{
-    return duel_board_json(s, &board, sight, t);
-}
-
-int master_encode(const master_state *s, jtext *t)
-{
-    static const openlog_sight all = {{1, 1}};
-    return master_board_json(s, &all, t);
-}
-
-int master_board_words(const master_state *s, const openlog_sight *sight, jtext *t)
-{
-    return duel_board_words(s, &board, sight, t);
-}

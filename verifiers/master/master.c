@@ -23,6 +23,8 @@
 #include "verifiers/openlog.h"
 #include "verifiers/verifier.h"
 
+extern const duel_board master_board;   /* board.c */
+
 #define P(s, i) (&(s)->side[(i)])
 #define OTHER(p) (1 - (p))
 
@@ -427,15 +429,13 @@ int master_attack_usable(const master_state *s, int p, int slot, int index)
     return duel_condition_met(s, p, c, a->condition) && payable(s, p, &a->cost);
 }
 
-static void attack(duel_judge *j)
+/* Which attack, its condition, its target and its cost (M7). */
+static void attack(duel_judge *j, duel_monster *m)
 {
+    const card *c = duel_top(m);
     duel_state *s = j->s;
     const olevent *ev = j->o.ev;
     int p = duel_player_of(ev), d = OTHER(p);
-    duel_monster *m = duel_attack_checks(j);
-    if (!m)
-        return;
-    const card *c = duel_top(m);
     /* master.md: "Each monster may declare 1 attack per turn (choose 1 of
      * its available attacks)." */
     if (!ev->has_attack || ev->attack >= c->master.n_attacks) {
@@ -504,39 +504,34 @@ static void fight(duel_state *s)
 
 /* ---- the format ---------------------------------------------------------------- */
 
-static const char *const step_words[] = {"setup",        "Mana Step",     "Selection Step", "Main/Spell Phase",
-                                         "Summon Phase", "Position Step", "Evolution Step", "Attack Phase",
-                                         "End Phase",    "game over"};
-_Static_assert(sizeof step_words / sizeof step_words[0] == DUEL_OVER + 1, "a word for every step");
-
 static const duel_format master_format = {
-    .format = OL_FORMAT_MASTER,
-    .prefix = "master",
-    .step_words = step_words,
-    /* master.md: "Shot-clock: 60 seconds per decision." */
-    .clock_ms = 60000,
-    .clock_rule = "master:clock.shot",
-    /* master.md: "Mana Step ... Selection Step ... Main/Spell Phase ...
-     * Summon Phase" */
-    .first_step = DUEL_MANA,
-    .summon_step = DUEL_SUMMON,
-    .first_turn_selects = 1,   /* M11 */
-    .rule_first_turn = NULL,
-    .rule_attack_dp = "master:M6",
-    .has_mana = 1,
     .start = start,
-    .effects = effects_of,
-    .printed = printed,
-    .def = def_of,
-    .pay = pay,
-    .ongoing = ongoing,
-    .condition = condition,
-    .summon = summon,
-    .attack = attack,
-    .fight = fight,
+    /* the Mana Zone */
     .turn_begins = turn_begins,
     .own = {[OL_MANA] = do_mana, [OL_MANA_REMOVE] = do_mana_remove},
     .obligations = obligations,
+    .pay = pay,
+    /* summons and attacks */
+    .summon = summon,
+    .attack = attack, .fight = fight, .condition = condition,
+    /* read from each card's "master" members (fixtures/cards/README.md 6) */
+    .effects = effects_of, .printed = printed, .def = def_of, .ongoing = ongoing,
+    .board = &master_board,
+    .format = OL_FORMAT_MASTER,
+    .prefix = "master",
+    .has_mana = 1,
+    /* master.md: "Mana Step ... Selection Step ... Main/Spell Phase ...
+     * Summon Phase": the Mana Step opens each turn, Player 1 selects in
+     * their first (M11), summons have their own phase */
+    .first_step = DUEL_MANA,
+    .first_turn_selects = 1,
+    .summon_step = DUEL_SUMMON,
+    .main_words = "Main/Spell Phase",
+    /* M6: a monster in Defense Position cannot attack */
+    .rule_attack_dp = "master:M6",
+    /* master.md: "Shot-clock: 60 seconds per decision." */
+    .clock_ms = 60000,
+    .clock_rule = "master:clock.shot",
 };
 
 void master_start(master_state *s, const cards *db, const olevent *header, olverdict *v)
@@ -544,64 +539,4 @@ void master_start(master_state *s, const cards *db, const olevent *header, olver
     duel_start(s, &master_format, db, header, v);
 }
 
-void master_apply(master_state *s, const olevent *ev, olverdict *v)
-{
-    duel_apply(s, ev, v);
-}
-
-void master_silence(master_state *s)
-{
-    duel_silence(s);
-}
-
-void master_unverifiable(const master_state *s, unsigned out[2])
-{
-    duel_unverifiable(s, out);
-}
-
-int master_check_invariants(const master_state *s)
-{
-    return duel_check_invariants(s);
-}
-
-/* ---- the engine behind verifier.h ---------------------------------------------- */
-
-static int has_type(ol_type t)
-{
-    return duel_has_type(&master_format, t);
-}
-
-VERIFIER_OPS_ADAPTERS(master_state, master_start, master_apply, master_silence, master_board_json, master_board_words,
-                      master_encode)
-
-static int ops_finished(const void *st, int *winner)
-{
-    return duel_finished(st, winner);
-}
-
-static unsigned ops_round(const void *st)
-{
-    return duel_round(st);
-}
-
-static void ops_unverified(const void *st, unsigned out[2])
-{
-    duel_unverifiable(st, out);
-}
-
-const verifier_ops master_verifier_ops = {
-    .format = OL_FORMAT_MASTER,
-    .engine = MASTER_ENGINE,
-    .state_size = sizeof(master_state),
-    .has_type = has_type,
-    .rules = master_rules,
-    .start = ops_start,
-    .apply = ops_apply,
-    .log_ended = ops_log_ended,
-    .finished = ops_finished,
-    .round = ops_round,
-    .unverified = ops_unverified,
-    .board_json = ops_board_json,
-    .board_words = ops_board_words,
-    .encode = ops_encode,
-};
+DUEL_VERIFIER_OPS(master_verifier_ops, master_format, OL_FORMAT_MASTER, MASTER_ENGINE, master_rules);

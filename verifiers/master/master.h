@@ -2,7 +2,7 @@
  *
  * The engine replays one Master match (../shared/rulebooks/master.md, with
  * the rulings of verifiers/master/RULINGS.md) one open-log event at a time:
- * master_apply(state, event) -> verdict.  Pure: no I/O, no clock, no
+ * duel_apply(state, event) -> verdict.  Pure: no I/O, no clock, no
  * globals.  Its events are logformat/SPEC.md 7.4.
  *
  * Master is a duel (verifiers/duel.h): what it shares with Advanced -- Life
@@ -32,13 +32,10 @@
 
 typedef duel_state master_state;
 
+/* Start a match from its header; then duel_apply(), duel_silence(),
+ * duel_board_json() and the rest of duel.h judge and draw it.  `db` must
+ * outlive the state. */
 void master_start(master_state *s, const cards *db, const olevent *header, olverdict *v);
-void master_apply(master_state *s, const olevent *ev, olverdict *v);
-void master_silence(master_state *s);
-
-/* Hidden cards whose identity was never checked: in the hands and in the
- * Mana Zones. */
-void master_unverifiable(const master_state *s, unsigned out[2]);
 
 /* Mana of class c the player has ready now (M2). */
 unsigned master_ready(const master_state *s, int p, card_class c);
@@ -47,12 +44,6 @@ unsigned master_ready(const master_state *s, int p, card_class c);
  * its turn's Attack Phase still to come or under way, the monster free to
  * attack, the condition met, the cost payable from ready mana. */
 int master_attack_usable(const master_state *s, int p, int slot, int index);
-
-int master_board_json(const master_state *s, const openlog_sight *sight, jtext *t);
-int master_board_words(const master_state *s, const openlog_sight *sight, jtext *t);
-int master_encode(const master_state *s, jtext *t);
-
-int master_check_invariants(const master_state *s);
 
 /* The catalogue of every rule id the engine may cite (rules.c): for each
  * the decisive sentence of master.md or the ruling's answer, and a

@@ -744,9 +744,4 @@ static const verifier_rule rules[] = {
      "A Counter written against an attack is played only during one."},
 };
 
-const verifier_rule *snap_rules(size_t *n)
-{
-    if (n)
-        *n = sizeof rules / sizeof rules[0];
-    return rules;
-}
+RULE_CATALOGUE(snap_rules, rules)
