@@ -164,6 +164,11 @@ json_t *view_event_json(const olevent *ev, view_kind v, const olevent *header)
     case OL_LOCK:
         hide_href_list(json_object_get(o, "cards"), visible);
         break;
+    case OL_MANA:
+        /* Master: a card placed face-down as mana; its class is public
+         * (SPEC.md 7.4) */
+        hide_href(o, "card", json_object_get(o, "card"), visible);
+        break;
     default:
         break;   /* every other card an event names is public (openlog 6) */
     }

@@ -20,6 +20,7 @@
 #include "src/quarantine.h"
 #include "src/seal.h"
 #include "src/store.h"
+#include "src/view.h"
 
 static char dir[64];
 
@@ -457,4 +458,38 @@ Test(parts, list_reads_a_bounded_number_of_summaries_a_request)
     cr_assert_eq(found, 1, "the one illegal match is found once");
     cr_assert_eq(requests, 3, "%d summaries in pages of at most %d read: %d requests", total, QUERY_LIST_SCAN, requests);
     store_close(&st);
+}
+
+/* The public view of a Master `mana` event hides the card placed
+ * face-down, keeps its class; its owner and the judge see the card; a
+ * commitment is public in every view (SPEC.md 7.4, openlog.md 6). */
+Test(parts, view_of_a_mana_event_hides_the_face_down_card)
+{
+    static const struct {
+        const char *card;
+        view_kind view;
+        const char *want;
+    } cases[] = {
+        {"\"cor-backdraft\"", VIEW_PUBLIC, "\"card\":null"},
+        {"\"cor-backdraft\"", VIEW_P2, "\"card\":null"},
+        {"\"cor-backdraft\"", VIEW_P1, "\"card\":\"cor-backdraft\""},
+        {"\"cor-backdraft\"", VIEW_JUDGE, "\"card\":\"cor-backdraft\""},
+        {"{\"c\":\"00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\"}", VIEW_PUBLIC,
+         "\"card\":{\"c\":\"00112233"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "{\"match\":\"m\",\"seq\":3,\"type\":\"mana\",\"by\":\"p1\",\"card\":%s,"
+                 "\"class\":\"coreon\"}", cases[i].card);
+        olevent *ev = NULL;
+        olerror err;
+        cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &ev, &err), OL_OK, "%s", err.msg);
+        json_t *j = view_event_json(ev, cases[i].view, NULL);
+        char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        cr_assert(strstr(s, cases[i].want), "case %zu: %s", i, s);
+        cr_assert(strstr(s, "\"class\":\"coreon\""), "%s", s);
+        free(s);
+        json_decref(j);
+        olevent_destroy(&ev);
+    }
 }
