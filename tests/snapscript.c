@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "logformat/jtext.h"
 #include "logformat/olcodec.h"
 #include "src/carddb.h"
 #include "tests/snapscript.h"
@@ -161,6 +162,15 @@ void expect(olverdict v, ol_status status, const char *rule)
 void illegal(const char *body, const char *rule)
 {
     expect(play(body), OL_V_ILLEGAL, rule);
+}
+
+int judge_board_has(const char *text)
+{
+    jtext t = {0};
+    cr_assert_eq(snap_encode(&st, &t), 0);
+    int has = t.buf && strstr(t.buf, text);
+    jtext_free(&t);
+    return has;
 }
 
 /* ---- core.json rewritten, for rulings no core card exercises --------- */

@@ -54,6 +54,10 @@ void big_hand_opening(size_t n);
 void expect(olverdict v, ol_status status, const char *rule);
 void illegal(const char *body, const char *rule);
 
+/* Does the judge board of `st` (snap_encode(): every hidden card shown,
+ * the board whose hash every record keeps) hold `text`? */
+int judge_board_has(const char *text);
+
 /* core.json's text (malloc'd), for tests that rewrite a card: no core card
  * exercises some rulings.  replace_after() replaces the first `old` after
  * `anchor` with `new_` (it frees `text` and returns the new text);

@@ -391,6 +391,18 @@ Test(snap, snap_12_2_only_a_face_up_blocker_blocks)
     cr_assert(st.side[1].active.present, "the original target survives");
 }
 
+/* snap 12.2: "The Blocker replaces the original target": until the combat,
+ * the judge board shows the attack aimed at the Blocker, and blocked. */
+Test(snap, snap_12_2_the_board_shows_the_attack_blocked)
+{
+    start(NULL);
+    base(15);
+    ok("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\",\"s\":\"a\"}");
+    cr_assert(judge_board_has("\"name\":\"Crypt Rat\"},\"blocked\":false}"));
+    ok("\"type\":\"block\",\"by\":\"p2\",\"slot\":1");   /* Grave Bat */
+    cr_assert(judge_board_has("\"name\":\"Grave Bat\"},\"blocked\":true}"));
+}
+
 /* ---- 13: evolution ------------------------------------------------- */
 
 Test(snap, snap_13_1_exact_next_stage_only)
@@ -877,6 +889,27 @@ Test(snap, snap_9_9_remove_only_the_opponents_locked_support)
     cr_assert_eq(st.side[1].n_locked, 2, "9.9: the Locked Support is gone");
 }
 
+/* snap 9.9: a removed Locked Support's "position in the lock order is
+ * lost": those locked after it move up.  p2 holds Grave Whisper, Eclipse
+ * Ritual, Soul Reap; Crucible Rite removes the first. */
+Test(snap, snap_9_9_the_locked_supports_after_a_removed_one_move_up)
+{
+    start(NULL);
+    base(30);
+    ok("\"type\":\"unlock\",\"by\":\"p1\",\"lock\":0,\"card\":\"cor-crucible-rite\"");
+    ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-crucible-rite\",\"targets\":[{\"p\":\"p2\",\"lock\":0}]");
+    ok("\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-firewall\"]");   /* closes the window */
+    ok("\"type\":\"end\",\"by\":\"p1\"");
+    illegal_saying("\"type\":\"unlock\",\"by\":\"p2\",\"lock\":0,\"card\":\"obs-grave-whisper\"", "openlog:6",
+                   "reveals Grave Whisper, but the card there is Eclipse Ritual");
+    illegal_saying("\"type\":\"unlock\",\"by\":\"p2\",\"lock\":2,\"card\":\"obs-soul-reap\"", "snap:9.6",
+                   "they hold 2, numbered 0 to 1");
+    ok("\"type\":\"unlock\",\"by\":\"p2\",\"lock\":1,\"card\":\"obs-soul-reap\"");
+    ok("\"type\":\"lock\",\"by\":\"p2\",\"cards\":[\"obs-dissonant-whisper\"]");
+    cr_assert_eq(st.side[1].n_locked, 2);
+    cr_assert_str_eq(st.side[1].locked[0].card->id, "obs-eclipse-ritual");
+}
+
 /* snap 3.3: "exhausting the Support Deck has no automatic consequence." */
 Test(snap, snap_3_3_an_empty_support_deck_gives_nothing_more)
 {
@@ -1310,7 +1343,8 @@ Test(snap, snap_openlog_6_an_announced_spell_is_a_card_of_the_support_deck)
     ok("\"type\":\"bench\",\"by\":\"p1\",\"slot\":0,\"card\":null");
     ok("\"type\":\"flip\",\"by\":\"p1\",\"slot\":1,\"card\":\"flx-current-eel\"");
     /* Crushing Depths is a Fluxion Spell of core, not of P1_DECK */
-    illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"flx-crushing-depths\",\"targets\":[]", "openlog:6");
+    illegal_saying("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"flx-crushing-depths\",\"targets\":[]", "openlog:6",
+                   "The Spell reveals Crushing Depths, which is not in p1 (alice)'s Support Deck.");
     ok("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"flx-riptide-shift\",\"targets\":[{\"p\":\"p2\",\"s\":\"a\"}]");
     ok("\"type\":\"pass\",\"by\":\"p2\"");
     cr_assert_eq(st.side[1].active.mod, -1500, "the Spell named when played resolved");
@@ -1669,7 +1703,7 @@ Test(snap, snap_openlog_6_an_announced_unlock_reveals_a_card_of_the_support_deck
         ok(rounds[i]);
     cr_assert_eq(st.round, 2);
     illegal_saying("\"type\":\"unlock\",\"by\":\"p1\",\"lock\":0,\"card\":\"obs-night-terror\"",
-                   "openlog:6", "Night Terror, which is not in p1 (alice)'s Support Deck");
+                   "openlog:6", "The unlock reveals Night Terror, which is not in p1 (alice)'s Support Deck");
     cr_assert_eq(st.side[0].n_locked, 3);
     ok("\"type\":\"unlock\",\"by\":\"p1\",\"lock\":0,\"card\":\"cor-heat-haze\"");
     cr_assert_eq(st.side[0].n_locked, 2);

@@ -711,6 +711,9 @@ Test(snap, snap_a22_a_chain_link_that_wins_stops_the_chain)
     cr_assert(!st.side[0].prevent_next.draw, "A22: Death Grip, below it, did not resolve");
     cr_assert_eq(st.side[0].active.mod, 0);
     cr_assert_eq(st.side[0].lost, 0, "and no combat followed");
+    /* 3.4: "the game ends immediately": the board is the one the winning
+     * link left, its attack still declared, never ended (A32) */
+    cr_assert(judge_board_has("\"attack\":{\"attacker\":{\"player\":\"p1\""));
 }
 
 /* ---- A23: zone boundaries ---------------------------------------------------------- */

@@ -561,6 +561,28 @@ Test(snap, snap_r9_lever_swaps_per_game)
     ok(BASE[24]);
 }
 
+/* snap R9 with the lever swap_refresh_on_prime_defeat off (18.4): a defeat
+ * does not give the Swap back.  p1 swaps Magma Tortoise 1500 in; Crypt Rat
+ * 1800 defeats it in p2's turn. */
+Test(snap, snap_r9_a_defeat_does_not_give_the_swap_back)
+{
+    start(NULL);
+    base(15);
+    ok("\"type\":\"swap\",\"by\":\"p1\",\"slot\":1");
+    ok(BASE[15]);
+    ok(BASE[16]);
+    ok("\"type\":\"attack\",\"by\":\"p2\",\"target\":{\"p\":\"p1\",\"s\":\"a\"}");
+    ok("\"type\":\"promote\",\"by\":\"p1\",\"slot\":1");   /* closes the window: the combat */
+    cr_assert_eq(st.side[0].lost, 1);
+    cr_assert(is(st.side[0].active.stack[0], "cor-forge-golem"));
+    ok(BASE[17]);
+    ok(BASE[18]);
+    olverdict v = play("\"type\":\"swap\",\"by\":\"p1\",\"slot\":2");
+    expect(v, OL_V_ILLEGAL, "snap:R9");
+    cr_assert(strstr(v.msg, "p1 (alice) swapped again"), "%s", v.msg);
+    ok(BASE[19]);
+}
+
 /* ---- R10: a Prime Singular's threshold ------------------------------------ */
 
 /* BASE with P1_PRIME_DECK (no fifth monster: BASE[6] is left out), p1
