@@ -8,10 +8,11 @@
 # must be measured the same way.  This builds the tree a second time in DIR
 # with gcc's --coverage at -O0 (so every branch gcov counts is one the source
 # shows), never touching the plain build, runs the engine suites
-# (tests/test_snap*, tests/test_advanced*, tests/test_cards, tests/test_deck,
-# tests/test_verifier: the seam, openlog.c and the boards) and the end-to-end
-# scripts of the Snap engine (e2e_snap_fixtures: every fixture game;
-# e2e_replay: the board drawings; e2e_rule_coverage: the rule catalogue)
+# (tests/test_snap*, tests/test_advanced*, tests/test_master*, tests/test_cards,
+# tests/test_deck, tests/test_verifier: the seam, openlog.c and the boards)
+# and the end-to-end scripts of the Snap engine (e2e_snap_fixtures: every
+# fixture game; e2e_replay: the board drawings; e2e_rule_coverage: the rule
+# catalogue)
 # against that build's arbiter, then asks gcov (no other
 # tool needed) for each file of verifiers/: lines executed, branches taken
 # at least once.  The per-file table and the totals are printed and kept in
@@ -23,7 +24,7 @@ dir=${2:-build-coverage}
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 suites="tests/test_snap tests/test_snap_rulings tests/test_snap_arbiter tests/test_cards tests/test_deck tests/test_verifier"
-for f in "$src"/tests/test_advanced*.c; do   # the Advanced engine's suites, where the tree has them
+for f in "$src"/tests/test_advanced*.c "$src"/tests/test_master*.c; do   # the duel engines' suites, where the tree has them
     [ -e "$f" ] && suites="$suites tests/$(basename "$f" .c)"
 done
 e2e="tests/e2e_snap_fixtures.sh tests/e2e_advanced_fixtures.sh tests/e2e_replay.sh tests/e2e_rule_coverage.sh"

@@ -13,18 +13,37 @@
 #   tests/advanced-client-illegal.jsonl (Advanced, open mode: p1's second
 #                                        Normal Summon of a turn at seq 4,
 #                                        then p1 concedes)
-# through the client (the Advanced logs were written by hand from
-# advanced.md and logformat/SPEC.md 7.2, with the client), stops the daemon
-# with SIGTERM (it must exit 0) and passes only if the client passed on all
-# four.  With $ARBITER (default $top_builddir/arbiter) the client also holds
-# the daemon to the command line: live verdicts, summary and verify op as
-# `arbiter verify --json`, Advanced boards as `arbiter replay --json`.  As a
-# sanity check of the run itself, a legal log must get no illegal verdict and
-# an illegal one the rule it is run with (the Advanced rule id is not on the
-# pages -- SPEC 8 gives only its form, a named section -- so any
-# `advanced:NAME` is taken, at the one seq given; the client's comparison
-# with `arbiter verify` pins the id).  Skips (77) when /usr/bin/python3 lacks
-# zmq or msgpack (Debian: python3-zmq python3-msgpack).
+#   tests/master-client-legal.jsonl     (Master, commit mode, legal: mana
+#                                        placed by commitment, a Mana Summon,
+#                                        attacks by index, a mana_remove, an
+#                                        Ongoing Spell, claims of lp; p2 wins
+#                                        when p1's LP reach 0)
+#   tests/master-client-illegal.jsonl   (Master, open mode: a second Mana Step
+#                                        placement at 4, an attack paid with
+#                                        the wrong class at 11, a Mana Summon
+#                                        paid short at 17, a mana card of
+#                                        another class at 22, a mana_remove no
+#                                        effect obliges at 25; a claim of lp
+#                                        the engine finds mismatch at 21)
+#   tests/master-client-announced.jsonl (Master, announced mode, levers
+#                                        mana_rate 2 and opening hands 6/7,
+#                                        legal: two mana a Mana Step, a
+#                                        mana_remove of one of two Obscura
+#                                        mana, one of them spent; p2 concedes)
+# through the client (the Advanced and Master logs were written by hand from
+# the rulebooks and logformat/SPEC.md 7.2 and 7.4, checked with `arbiter
+# verify`), stops the daemon with SIGTERM (it must exit 0) and passes only if
+# the client passed on all seven.  With $ARBITER (default
+# $top_builddir/arbiter) the client also holds the daemon to the command
+# line: live verdicts, summary and verify op as `arbiter verify --json`,
+# Advanced and Master boards as `arbiter replay --json`; with
+# $ARBITER_CARDS it knows the card names, and no public text may name a card
+# not yet revealed.  As a sanity check of the run itself, a legal log must get
+# no illegal verdict and an illegal one the rule it is run with (the Advanced
+# and Master rule ids are not on the pages -- SPEC 8 gives only their form, a
+# named section -- so any `FORMAT:NAME` is taken, at the seqs given; the
+# client's comparison with `arbiter verify` pins the ids).  Skips (77) when
+# /usr/bin/python3 lacks zmq or msgpack (Debian: python3-zmq python3-msgpack).
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${top_builddir:=$top_srcdir/build}"
@@ -78,11 +97,12 @@ else
     echo "# no arbiter command at $ARBITER: the client does not compare with it"
 fi
 
-# run_log FILE WANT_RULE [SEQ]: FILE under $top_srcdir; WANT_RULE "" for a
-# legal log, else an extended regular expression for the rule; with SEQ, the
-# log must get exactly one illegal verdict, at that seq.
+# run_log FILE WANT_RULE [SEQS]: FILE under $top_srcdir; WANT_RULE "" for a
+# legal log, else an extended regular expression for the rule; with SEQS
+# ("4" or "4 11 17"), the log must get exactly those illegal verdicts, each
+# citing WANT_RULE.
 run_log() {
-    local log="$top_srcdir/$1" want="$2" seq="${3:-}" name out rc n
+    local log="$top_srcdir/$1" want="$2" seq="${3:-}" name out rc got s
     name=$(basename "$1" .jsonl)
     out="$TMP/$name.out"
     rc=0
@@ -108,11 +128,14 @@ run_log() {
             fail "$name: no verdict 'illegal $want': $(grep -E '^[0-9]+ ' "$out" | grep -v ' ok ' | head -3)"
         fi
     else
-        n=$(grep -Ec '^[0-9]+ illegal ' "$out")
-        if [ "$n" -eq 1 ] && grep -Eq "^$seq illegal $want " "$out"; then
-            pass "$name: one illegal verdict, seq $seq, $(grep -E '^[0-9]+ illegal ' "$out" | cut -d' ' -f3)"
+        got=$(grep -E '^[0-9]+ illegal ' "$out" | cut -d' ' -f1 | tr '\n' ' ')
+        for s in $seq; do
+            grep -Eq "^$s illegal $want " "$out" || got="$got(seq $s: not $want)"
+        done
+        if [ "$got" = "$seq " ]; then
+            pass "$name: illegal verdicts at seqs $seq: $(grep -E '^[0-9]+ illegal ' "$out" | cut -d' ' -f3 | tr '\n' ' ')"
         else
-            fail "$name: not exactly one 'illegal $want' at seq $seq: $(grep -E '^[0-9]+ ' "$out" | grep -v ' ok ' | head -3)"
+            fail "$name: not exactly 'illegal $want' at seqs $seq: got seqs $got; $(grep -E '^[0-9]+ ' "$out" | grep -v ' ok ' | head -3)"
         fi
     fi
 }
@@ -121,6 +144,9 @@ run_log fixtures/snap/legal-commit-concede.jsonl ""
 run_log fixtures/snap/illegal-snap_9_4-lock-in-freeze.jsonl snap:9.4
 run_log tests/advanced-client-legal.jsonl ""
 run_log tests/advanced-client-illegal.jsonl 'advanced:[A-Za-z0-9._-]+' 4
+run_log tests/master-client-legal.jsonl ""
+run_log tests/master-client-illegal.jsonl 'master:[A-Za-z0-9._-]+' "4 11 17 22 25"
+run_log tests/master-client-announced.jsonl ""
 
 kill -TERM "$pid"
 rc=0; wait "$pid" || rc=$?

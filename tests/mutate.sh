@@ -10,8 +10,9 @@
 #        MUTATE_E2E=1 to run the format's fixtures too (e2e_<format>_fixtures.sh,
 #        slower)
 # The suites are the format's own (tests/test_<format>*, the file's
-# verifiers/<format>/) and the card and deck suites; a shared file of
-# verifiers/ is run against every engine's.
+# verifiers/<format>/) and the card and deck suites; verifiers/duel*.c
+# (Advanced's and Master's shared rules) against both their suites; any
+# other shared file of verifiers/ against every engine's.
 #
 # Why: coverage says a line ran, not that a test would notice it being
 # wrong.  Each mutant (tests/mutants.py: one operator, condition, constant
@@ -44,7 +45,12 @@ fmt=$(printf '%s' "$file" | sed -n 's|^verifiers/\([a-z]*\)/.*|\1|p')
 case $fmt in
     snap) suites="tests/test_snap tests/test_snap_rulings tests/test_snap_arbiter" ;;
     advanced) suites="tests/test_advanced" ;;
-    *) fmt=snap; suites="tests/test_snap tests/test_snap_rulings tests/test_snap_arbiter tests/test_advanced" ;;
+    master) suites="tests/test_master" ;;
+    *)
+        case $file in
+            verifiers/duel*) fmt=advanced; suites="tests/test_advanced tests/test_master" ;;   # the duel's two formats
+            *) fmt=snap; suites="tests/test_snap tests/test_snap_rulings tests/test_snap_arbiter tests/test_advanced tests/test_master" ;;
+        esac ;;
 esac
 suites="$suites tests/test_cards tests/test_deck"
 [ -f "$src/$file" ] || { echo "mutate: no $src/$file" >&2; exit 2; }

@@ -8,7 +8,7 @@ table, a spectator and a query tool against the daemon; every place where it
 fails is a deviation of the server from the page (or a gap in the page).
 
     /usr/bin/python3 openlog_client.py --ingest EP --feed EP --query EP
-                                       [--arbiter PATH] LOG.jsonl
+                                       [--arbiter PATH] [--cards FILE] LOG.jsonl
 
 LOG.jsonl is one open log (section 2: one JSON object per line) as a table
 sends it: the header first, seq 0, 1, 2, ... in order.  The client
@@ -44,11 +44,35 @@ enter it by `select` (hrefs) and leave it revealed by `summon`, `spell`,
     the end), against the hand the client keeps from the log itself: public
     `players.pN.hand` = {count: n, cards: [null] * n}; judge: the card ids
     (open mode), "committed" (commit mode), null (announced); pN: its own hand
-    as the judge sees it, the other's as the public does; `deck` = 40 - cards
-    selected; an accepted `claim`'s `lp` is the board's LP; the last board's
+    as the judge sees it, the other's as the public does; `deck` = the
+    decklist's length - cards selected; an accepted `claim`'s `lp` is the board's LP; the last board's
     `over`/`winner` are the match summary's;
   - with --arbiter PATH, that each `state` board is `arbiter replay FILE --at
     SEQ --view V --json` (README: "as arbiter replay --json draws it").
+Master logs (header `format: "master"`) are read the same way from SPEC.md 7.4,
+7.5 and 9 and README.md's Master board: Master is Advanced's family, so every
+check above holds for them (one code path, `DUEL`), with a second hidden zone,
+the Mana Zone: a `mana` event moves a hand card there face-down, naming it by
+its href (the id in open mode, the hand card's commitment in commit mode, null
+announced) and its class, which is public; `mana_remove` reveals one (`card`,
+`nonce`) on its way to the Graveyard; `pay` names the mana a cost is paid with.
+For them the client also checks
+  - the public view (feed, events): every `mana` href hidden as a `select` one
+    is, its `class` kept; the p1/p2 views show their own mana hrefs as sent;
+    every other field (`pay`, `attack`, `kind`, `class`, ...) as sent in every
+    view (SPEC 9 takes out hidden identities, nonces and decklists only);
+  - `state` (also after each `mana`, `mana_remove` and payment): `players.pN.
+    mana.cards` holds one {class, card} per card the log put there, classes in
+    every view, `card` null to the public and the other player, the id /
+    "committed" / null (by mode) to the owner and the judge; `mana.ready` per
+    class within what the log's payments allow (a card that paid is spent until
+    its controller's next turn begins, SPEC 7.4).
+For Advanced and Master, `state` in the public and player views is also the
+judge's board with the hidden cards (hand, Mana Zone) masked -- README: "face-
+up monsters, the chain, the attack, graveyards and counts are public in every
+view" -- and a `claim` the engine found `mismatch` with `lp` alone disagrees
+with the board's Life Points.  With --cards (default $ARBITER_CARDS) the card
+names are known too, and no public text may name a card not yet revealed.
 For every format: an accepted `concede` by pX makes the other player the
 match's winner (openlog 7: concede; the summary's winner); with --arbiter,
 the live verdicts are `arbiter verify --json`'s (openlog 10: batch and live
@@ -83,10 +107,20 @@ RULED = ("warning", "illegal", "mismatch")
 # always carry the public card"; evolve and prime name a public card too (7).
 # SPEC 7.2 adds the Advanced ones: summon and discard (a card leaves the hand
 # revealed, with `card`).
+# SPEC 7.4 adds Master's: mana_remove (a mana card revealed to the Graveyard).
 REVEALING = ("flip", "unlock", "spell", "counter", "promote", "evolve", "prime",
-             "summon", "discard")
-# SPEC 7.2: the events that take a card out of an Advanced hand
-ADV_FROM_HAND = ("summon", "spell", "counter", "evolve", "prime", "discard")
+             "summon", "discard", "mana_remove")
+# SPEC 7.2: the events that take a card out of an Advanced hand; 7.4: the same
+# in Master (and `mana`, which moves it to the Mana Zone)
+FROM_HAND = ("summon", "spell", "counter", "evolve", "prime", "discard")
+# SPEC 7.4: "Master is Advanced's family" -- one hand, Monster Zones, `lp`
+DUEL = ("advanced", "master")
+CLASSES = ("coreon", "fluxion", "synaphera", "obscura", "aetherion")
+# README (An Advanced board, A Master board): the board's step and window
+STEPS = {"advanced": ("setup", "select", "main", "position", "evolve", "attack", "end", "over"),
+         "master": ("setup", "select", "main", "position", "evolve", "attack", "end", "over",
+                    "mana", "summon")}
+WINDOWS = (None, "spell", "attack", "counter")
 RULE_RE = re.compile(r"^(snap|advanced|master|openlog):[A-Za-z0-9._-]+$")
 MATCH_RE = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 TIMEOUT_MS = 5000
@@ -140,6 +174,8 @@ def hidden_hrefs(ev):
     elif t in ("select", "lock"):
         if isinstance(ev.get("cards"), list):
             out += [("cards[%d]" % i, v) for i, v in enumerate(ev["cards"])]
+    elif t == "mana" and "card" in ev:
+        out.append(("card", ev["card"]))          # SPEC 7.4: the hand card's href
     return out
 
 
@@ -163,12 +199,25 @@ def strings(obj):
     return [(p, v) for p, _k, v in walk(obj) if isinstance(v, str)]
 
 
+def card_db(path):
+    """{id: card} of a card database (fixtures/cards/README.md 1-2), or {}."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            db = json.load(f)
+        return {c["id"]: c for c in db["cards"]
+                if isinstance(c.get("id"), str) and isinstance(c.get("name"), str)}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
 class Secrets:
     """What the public view must not show, from the original log."""
 
-    def __init__(self, events):
+    def __init__(self, events, cards=None):
         self.mode = events[0].get("hidden") if events else None
         self.format = events[0].get("format") if events else None
+        self.cards = cards or {}     # card id -> card, when the database is known
+        self.names = {c: x["name"] for c, x in self.cards.items()}
         self.universe = set()        # every card id the log mentions
         self.nonces = set()
         self.revealed_at = {}        # card id -> first seq it was shown
@@ -215,6 +264,10 @@ def leaks(obj, secrets, seq, where):
     for p, k, v in walk(obj):
         if k == "nonce" and v is not None:
             bad.append("%s: %s carries a nonce (%s)" % (where, p, short(v, 60)))
+    # a card's name gives it away as well as its id; a revealed card of the
+    # same name (another copy) makes the name public
+    shown = {secrets.names.get(c) for c in secrets.universe - hide}
+    names = {c: n for c, n in secrets.names.items() if c in hide and n not in shown}
     for p, s in strings(obj):
         if s in secrets.nonces:
             bad.append("%s: %s is a nonce of the log" % (where, p))
@@ -224,6 +277,9 @@ def leaks(obj, secrets, seq, where):
             for c in hide:
                 if c in s:
                     bad.append("%s: %s names unrevealed card %r in %r" % (where, p, c, s))
+        for c, n in names.items():
+            if re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(n), s):
+                bad.append("%s: %s names unrevealed card %r (%s) in %r" % (where, p, c, n, s))
     return bad
 
 
@@ -234,8 +290,8 @@ def check_public_event(pub, orig, secrets, where):
     seq = orig.get("seq")
     for b in leaks(pub, secrets, seq, where):
         R.fail("public view leaks (9: no unrevealed identities, no nonces)", b)
-    if secrets.format == "advanced":
-        check_adv_hidden(pub, orig, None, where)
+    if secrets.format in DUEL:
+        check_duel_hidden(pub, orig, None, where)
     # hrefs: null, or a commitment {"c": hex} and nothing else -- never a card id
     for path, v in hidden_hrefs(pub):
         ok = v is None or (isinstance(v, dict) and set(v) == {"c"})
@@ -254,7 +310,7 @@ def check_public_event(pub, orig, secrets, where):
                 "%s: %s = %r, sent %r" % (where, k, pub.get(k), orig.get(k)))
 
 
-# ---------------------------------------------------------------- Advanced
+# ---------------------------------------------------------------- Advanced, Master
 
 def commitment(card, nonce):
     """SPEC 7: BLAKE2b-256(card id || 0x00 || nonce bytes), hex."""
@@ -268,12 +324,40 @@ def commitment(card, nonce):
 _own_nonce_noted = set()
 
 
-def check_adv_hidden(got, orig, me, where):
-    """An Advanced event as view `me` shows it (None: public; "p1"/"p2").
+def check_own_href(got, orig, key, want_own, view, me, where):
+    """One href field (`cards` of a select, `card` of a mana) as view `me` shows
+    it: the owner's as sent; another's as the public sees it -- null, or the
+    commitment as sent (SPEC 9, 7.2, 7.4)."""
+    g, o = got.get(key), orig[key]
+    if orig.get("by") == me:
+        R.check(g == o, "the %s view shows %s's own %s as sent (SPEC 9)" % (view, me, want_own),
+                "%s: %s = %s, sent %s" % (where, key, short(g, 120), short(o, 120)))
+        return
+    pairs = [(key, g, o)]
+    if isinstance(o, list):
+        if not R.check(isinstance(g, list) and len(g) == len(o),
+                       "the %s view keeps one href per card selected (SPEC 9: counts)" % view,
+                       "%s: %s = %s" % (where, key, short(g, 120))):
+            return
+        pairs = [("%s[%d]" % (key, i), gi, oi) for i, (gi, oi) in enumerate(zip(g, o))]
+    for path, gi, oi in pairs:
+        want = oi if isinstance(oi, dict) else None
+        R.check(gi == want, "the %s view hides %s's %s: an href is null, or the commitment "
+                "as sent (SPEC 9, 7.2, 7.4)" % (view, orig.get("by"), want_own),
+                "%s: %s = %s, sent %s" % (where, path, short(gi, 90), short(oi, 90)))
+
+
+# what a view may change in an event: the hrefs and nonces (SPEC 9), a
+# header's decklists; everything else is public and kept as sent
+VIEW_HIDES = ("cards", "card", "nonce", "players")
+
+
+def check_duel_hidden(got, orig, me, where):
+    """An Advanced or Master event as view `me` shows it (None: public; "p1"/"p2").
 
     SPEC 9: public -- no card id a hidden zone holds (hrefs null), no nonce, no
     decklist, commitments {"c": hex} stay; pN -- that player's own hidden cards
-    and decklist too."""
+    and decklist too.  SPEC 7.4: a mana card's class is public, always."""
     if not isinstance(got, dict):
         return
     view = me or "public"
@@ -293,19 +377,15 @@ def check_adv_hidden(got, orig, me, where):
                         "the %s view shows no decklist of %s (SPEC 9)" % (view, p),
                         "%s: players.%s.deck = %s" % (where, p, short(g.get("deck"), 80)))
     if t == "select" and isinstance(orig.get("cards"), list):
-        gc = got.get("cards")
-        if orig.get("by") == me:
-            R.check(gc == orig["cards"],
-                    "the %s view shows %s's own select hrefs as sent (SPEC 9)" % (view, me),
-                    "%s: cards = %s, sent %s" % (where, short(gc, 120), short(orig["cards"], 120)))
-        elif R.check(isinstance(gc, list) and len(gc) == len(orig["cards"]),
-                     "the %s view keeps one href per card selected (SPEC 9: counts)" % view,
-                     "%s: cards = %s" % (where, short(gc, 120))):
-            for i, (g, o) in enumerate(zip(gc, orig["cards"])):
-                want = o if isinstance(o, dict) else None
-                R.check(g == want, "the %s view hides %s's hand: a select href is null, or "
-                        "the commitment as sent (SPEC 9, 7.2)" % (view, orig.get("by")),
-                        "%s: cards[%d] = %s, sent %s" % (where, i, short(g, 90), short(o, 90)))
+        check_own_href(got, orig, "cards", "hand (select hrefs)", view, me, where)
+    if t == "mana" and "card" in orig:
+        check_own_href(got, orig, "card", "Mana Zone (mana href)", view, me, where)
+    for k in orig:
+        if k not in VIEW_HIDES:
+            R.check(got.get(k) == orig[k], "the %s view keeps every public field as sent (SPEC "
+                    "9: only hidden identities, nonces, decklists go; 7.4: a mana card's class "
+                    "is public)" % view,
+                    "%s: %s = %s, sent %s" % (where, k, short(got.get(k), 90), short(orig[k], 90)))
     if "nonce" in orig:
         if orig.get("by") != me:
             R.check(got.get("nonce") is None, "the %s view carries no nonce of another "
@@ -329,18 +409,27 @@ def check_adv_hidden(got, orig, me, where):
 REPLAY_META = ("match", "seq", "view", "verdicts", "note")
 
 
-class AdvHands:
-    """The hands and decks as the log itself says they stand, after each seq.
+class DuelZones:
+    """The hidden zones and the decks as the log itself says they stand, after each seq.
 
     SPEC 7.2: `select` puts its hrefs in the hand, a revealing event from the
-    hand (summon, spell, counter, evolve, prime, discard) takes the card out;
-    only events the engine applied (ok, warning) count (8)."""
+    hand (summon, spell, counter, evolve, prime, discard) takes the card out.
+    SPEC 7.4 (Master): `mana` moves a hand card -- its href -- to the Mana Zone
+    with its class, `mana_remove` takes one out, revealed; a `pay` spends that
+    many ready mana of each class "until its controller's next turn begins"
+    (after the other player's `end`).  Which card a `mana_remove` takes, a
+    spent or a ready one, the log does not say: readiness is kept as a range.
+    Only events the engine applied (ok, warning) count (8)."""
 
-    def __init__(self, events, verdicts, mode):
+    def __init__(self, events, verdicts, mode, cards=None):
         self.mode = mode
+        self.cards = cards or {}
         self.after = {}
         self.problems = []
+        self.untold = set()            # players whose Mana Zone the log no longer tells
         hand = {"p1": [], "p2": []}
+        mana = {"p1": [], "p2": []}    # [(href, class)]
+        ready = {"p1": {}, "p2": {}}   # class -> [lo, hi] ready
         deck = {}
         for p in ("p1", "p2"):
             try:
@@ -351,41 +440,84 @@ class AdvHands:
             seq, by, t = ev.get("seq"), ev.get("by"), ev.get("type")
             applied = isinstance(v, dict) and v.get("status") in ("ok", "warning")
             if applied and by in hand:
+                card = ev.get("card")
                 if t == "select" and isinstance(ev.get("cards"), list):
                     hand[by] += ev["cards"]
                     if deck[by] is not None:
                         deck[by] -= len(ev["cards"])
-                elif t in ADV_FROM_HAND and isinstance(ev.get("card"), str):
-                    self._take(hand[by], ev, seq)
-            self.after[seq] = ({p: list(h) for p, h in hand.items()}, dict(deck))
+                elif t in FROM_HAND and isinstance(card, str):
+                    self._take(hand[by], self._href(ev), ev, "hand")
+                elif t == "mana":
+                    self._take(hand[by], card, ev, "hand")
+                    mana[by].append((card, ev.get("class")))
+                    r = ready[by].setdefault(ev.get("class"), [0, 0])
+                    r[0] += 1
+                    r[1] += 1
+                elif t == "mana_remove" and isinstance(card, str):
+                    self._remove_mana(mana[by], ready[by], ev, by)
+                if isinstance(ev.get("pay"), dict):
+                    for cls, k in ev["pay"].items():
+                        r = ready[by].get(cls)
+                        if r is not None and isinstance(k, int):
+                            r[0], r[1] = max(r[0] - k, 0), r[1] - k
+                if t == "end":
+                    nxt = "p2" if by == "p1" else "p1"
+                    for cls in ready[nxt]:
+                        n = sum(1 for _h, c in mana[nxt] if c == cls)
+                        ready[nxt][cls] = [n, n]
+            self.after[seq] = ({p: list(h) for p, h in hand.items()},
+                               {p: list(m) for p, m in mana.items()},
+                               {p: {c: tuple(r) for c, r in x.items()} for p, x in ready.items()},
+                               dict(deck), set(self.untold))
 
-    def _take(self, h, ev, seq):
-        card = ev["card"]
+    def _href(self, ev):
+        """The href the revealed card went into its hidden zone with (SPEC 7)."""
         if self.mode == "commit":
-            c = commitment(card, ev.get("nonce", ""))
-            want = {"c": c}
-        elif self.mode == "open":
-            want = card
+            return {"c": commitment(ev["card"], ev.get("nonce", ""))}
+        return ev["card"] if self.mode == "open" else None
+
+    def _take(self, zone, want, ev, name):
+        if want in zone:
+            zone.remove(want)
         else:
-            want = None
-        if want in h:
-            h.remove(want)
-        else:
-            self.problems.append("seq %s: %s's %s of %s opens no card of the hand the log "
-                                 "gives, yet the engine accepted it" % (seq, ev.get("by"),
-                                                                       ev.get("type"), card))
+            self.problems.append("seq %s: %s's %s of %s opens no card of the %s the log "
+                                 "gives, yet the engine accepted it" % (
+                                     ev.get("seq"), ev.get("by"), ev.get("type"),
+                                     short(ev.get("card"), 80), name))
+
+    def _remove_mana(self, zone, ready, ev, by):
+        want = self._href(ev)
+        cls = (self.cards.get(ev["card"]) or {}).get("class")
+        cands = [e for e in zone if e[0] == want and (want is not None or e[1] == cls)]
+        if want is None and cls is None:
+            self.untold.add(by)    # announced, no card database: which class left?
+            cands = [e for e in zone if e[0] is None]
+        if not cands:
+            self.problems.append("seq %s: %s's mana_remove of %s opens no card of the Mana "
+                                 "Zone the log gives, yet the engine accepted it" % (
+                                     ev.get("seq"), by, ev["card"]))
+            return
+        zone.remove(cands[0])
+        left = sum(1 for _h, c in zone if c == cands[0][1])
+        r = ready.get(cands[0][1], [0, 0])
+        r[0], r[1] = max(r[0] - 1, 0), min(r[1], left)   # a ready card or a spent one left
+
+    def hidden(self, owner, view, href):
+        """What view may see of owner's hidden card (README: HIDDEN)."""
+        if view == "public" or (view in ("p1", "p2") and view != owner):
+            return None
+        if self.mode == "open":
+            return href
+        return "committed" if self.mode == "commit" else None
 
     def expect(self, seq, owner, view):
         """The `hand.cards` a view must show for owner's hand after seq."""
-        hands, _deck = self.after[seq]
-        h = hands[owner]
-        if view == "public" or (view in ("p1", "p2") and view != owner):
-            return [None] * len(h)
-        if self.mode == "open":
-            return list(h)
-        if self.mode == "commit":
-            return ["committed"] * len(h)
-        return [None] * len(h)
+        return [self.hidden(owner, view, h) for h in self.after[seq][0][owner]]
+
+    def expect_mana(self, seq, owner, view):
+        """The `mana.cards` a view must show for owner's Mana Zone after seq."""
+        return [{"class": c, "card": self.hidden(owner, view, h)}
+                for h, c in self.after[seq][1][owner]]
 
 
 def board_of(r):
@@ -411,28 +543,155 @@ def replay_board(arbiter, log, at, view):
         return None, "not JSON: %s" % e
 
 
-def check_state_advanced(q, M, events, verdicts, secrets, summary, arbiter=None, log=None):
+def masked(b):
+    """A duel board with what only some views see taken out: the cards of the
+    hand and of the Mana Zone (README: face-up monsters, the chain, the attack,
+    graveyards and counts are public in every view; the Mana Zone's classes and
+    readiness are public, its cards hidden as the hand is)."""
+    out = json.loads(json.dumps(b))
+    out.pop("view", None)
+    for pl in (out.get("players") or {}).values():
+        if not isinstance(pl, dict):
+            continue
+        for zone in ("hand", "mana"):
+            z = pl.get(zone)
+            if isinstance(z, dict) and isinstance(z.get("cards"), list):
+                z["cards"] = [dict(c, card=None) if isinstance(c, dict) else None
+                              for c in z["cards"]]
+    return out
+
+
+def sortkey(x):
+    return json.dumps(x, sort_keys=True)
+
+
+def check_hidden_list(got, want, owner, view, zone, what, where):
+    """players.<owner>.<zone>.cards as a view shows it, against the log's."""
+    R.check(isinstance(got, dict) and got.get("count", len(want)) == len(want) == len(got["cards"]),
+            "%s.count is the %s the log gives, one entry a card (README, SPEC 7.2, 7.4)"
+            % (zone, what), "%s: %s %s count %r, %d entries, the log gives %d" % (
+                where, owner, zone, got.get("count"), len(got["cards"]), len(want)))
+    R.check(sorted(got["cards"], key=sortkey) == sorted(want, key=sortkey),
+            "the %s view shows %s's %s as the engine knows it (README: HIDDEN null when the "
+            "view may not see it, else the id in open mode, \"committed\" in commit mode, null "
+            "announced)" % (view, owner, what),
+            "%s: players.%s.%s.cards = %s, the log gives %s" % (
+                where, owner, zone, short(got["cards"], 200), short(want, 200)))
+
+
+def check_board_player(b, p, view, zones, at, where):
+    """One player of a duel board: hand and deck against the log's."""
+    pl = b["players"].get(p)
+    hd = pl.get("hand") if isinstance(pl, dict) else None
+    if not R.check(isinstance(hd, dict) and isinstance(hd.get("cards"), list),
+                   "a duel board has players.pN.hand.{count,cards} (README)",
+                   "%s: players.%s.hand = %s" % (where, p, short(hd, 120))):
+        return
+    check_hidden_list(hd, zones.expect(at, p, view), p, view, "hand", "hand", where)
+    expect_deck = zones.after[at][3]
+    if expect_deck.get(p) is not None:
+        R.check(pl.get("deck") == expect_deck[p],
+                "deck is the cards not yet selected (README: deck count)",
+                "%s: players.%s.deck = %r, the log gives %d" %
+                (where, p, pl.get("deck"), expect_deck[p]))
+
+
+def check_board_mana(b, p, view, zones, at, where):
+    """README (Master board): mana {cards: [{class, card: HIDDEN}], ready: {class: n}},
+    and ongoing; SPEC 7.4: classes public, cards hidden as the hand is."""
+    pl = b["players"].get(p) or {}
+    mn = pl.get("mana")
+    if not R.check(isinstance(mn, dict) and isinstance(mn.get("cards"), list)
+                   and isinstance(mn.get("ready"), dict) and isinstance(pl.get("ongoing"), list),
+                   "a Master board has players.pN.mana.{cards,ready} and ongoing (README)",
+                   "%s: players.%s.mana = %s, ongoing = %s" % (
+                       where, p, short(mn, 120), short(pl.get("ongoing"), 80))):
+        return
+    if p in zones.after[at][4]:
+        return
+    check_hidden_list(mn, zones.expect_mana(at, p, view), p, view, "mana", "Mana Zone", where)
+    ready = zones.after[at][2][p]
+    for cls in set(CLASSES) | set(ready) | set(mn["ready"]):
+        lo, hi = ready.get(cls, (0, 0))
+        n = mn["ready"].get(cls, 0)
+        R.check(isinstance(n, int) and lo <= n <= hi,
+                "mana.ready is the mana the log's payments leave ready (SPEC 7.4: a card that "
+                "paid is spent until its controller's next turn begins)",
+                "%s: players.%s.mana.ready.%s = %r, the log gives %s" % (
+                    where, p, cls, n, lo if lo == hi else "%d..%d" % (lo, hi)))
+
+
+def state_points(events, verdicts):
+    """The seqs worth a board: after the opening selections, at each ruling, at
+    each claim with lp, and in Master after each mana, mana_remove and payment;
+    the middle and the end."""
     N = len(events)
-    hands = AdvHands(events, verdicts, secrets.mode)
-    for pr in hands.problems:
-        R.note("hand kept from the log: " + pr)
     opening = [ev["seq"] for ev in events if ev.get("type") == "select"][:2]
-    points = set()
-    if opening:
-        points.add(max(opening))
+    points = {max(opening)} if opening else set()
     for ev, v in zip(events, verdicts):
-        if isinstance(v, dict) and v.get("status") in ("illegal", "mismatch"):
+        st = v.get("status") if isinstance(v, dict) else None
+        if st in ("illegal", "mismatch"):
             points.add(ev["seq"])
-        if (ev.get("type") == "claim" and isinstance(ev.get("lp"), dict) and isinstance(v, dict)
-                and v.get("status") in ("ok", "warning")):
+        if st in ("ok", "warning") and (
+                (ev.get("type") == "claim" and isinstance(ev.get("lp"), dict))
+                or ev.get("type") in ("mana", "mana_remove") or ev.get("pay")):
             points.add(ev["seq"])
     points.update({N // 2, N - 1})
-    points = sorted(p for p in points if 0 < p < N)
-    R.info("state (advanced) checked at seqs %s in views public, p1, p2, judge" % points)
+    return sorted(p for p in points if 0 < p < N)
+
+
+def check_claim_lp(b, ev, v, where):
+    """SPEC 7.2 (and 7.4 for Master): a claim whose lp differs from the engine's
+    Life Points is a mismatch -- so an accepted one is the board's, and one the
+    engine found mismatch (claiming lp alone) is not."""
+    if ev.get("type") != "claim" or not isinstance(ev.get("lp"), dict) or not isinstance(v, dict):
+        return
+    board_lp = {p: (b["players"].get(p) or {}).get("lp") for p in ev["lp"]}
+    if v.get("status") in ("ok", "warning"):
+        R.check(board_lp == ev["lp"], "an accepted claim's lp is the board's (SPEC 7.2: "
+                "mismatch otherwise)", "%s: lp %s, claim %s" % (where, board_lp, ev["lp"]))
+    elif v.get("status") == "mismatch" and not ({"defeated", "winner"} & set(ev)):
+        R.check(board_lp != ev["lp"], "a claim of lp found mismatch disagrees with the "
+                "board's lp (SPEC 7.2)", "%s: lp %s, claim %s" % (where, board_lp, ev["lp"]))
+
+
+def compare_replay(b, arbiter, log, at, view, where):
+    want_b, err = replay_board(arbiter, log, at, view)
+    if want_b is None:
+        R.note("%s: arbiter replay failed (%s); board not compared" % (where, err))
+        return
+    # README: `state` is "the board ... as arbiter replay --json draws it";
+    # the audit's `board` is "replay --json's board keys".  Whether the
+    # replay's own keys (match, seq, view, verdicts, note) are part of the
+    # board is not said.
+    meta = [k for k in REPLAY_META if k in want_b and k not in b]
+    if meta and "replay-meta" not in _own_nonce_noted:
+        _own_nonce_noted.add("replay-meta")
+        R.note("the state board leaves out arbiter replay --json's keys %s "
+               "(README does not say whether they belong to 'the board'; "
+               "seq is in the reply) -- accepted" % meta)
+    diff = sorted(k for k in set(want_b) | set(b)
+                  if k not in meta and want_b.get(k) != b.get(k))
+    R.check(not diff, "the state is the board arbiter replay --json draws "
+            "(README: state)", "%s: keys %s differ: daemon %s, replay %s" % (
+                where, diff, short({k: b.get(k) for k in diff}, 200),
+                short({k: want_b.get(k) for k in diff}, 200)))
+
+
+def check_state_duel(q, M, events, verdicts, secrets, summary, arbiter=None, log=None):
+    """`state` of an Advanced or Master match in every view (SPEC 9, README)."""
+    N = len(events)
+    master = secrets.format == "master"
+    zones = DuelZones(events, verdicts, secrets.mode, secrets.cards)
+    for pr in zones.problems:
+        R.note("zones kept from the log: " + pr)
+    points = state_points(events, verdicts)
+    R.info("state (%s) checked at seqs %s in views public, p1, p2, judge"
+           % (secrets.format, points))
     last = None
     for at in points:
-        expect_hands, expect_deck = hands.after[at]
-        for view in ("public", "p1", "p2", "judge"):
+        boards = {}
+        for view in ("judge", "public", "p1", "p2"):
             where = "state view=%s at %d" % (view, at)
             r = q.ask({"op": "state", "match": M, "at": at, "view": view}, where)
             if r is None or not R.check(r.get("ok") is True, "state answers ok:true", short(r)):
@@ -442,6 +701,10 @@ def check_state_advanced(q, M, events, verdicts, secrets, summary, arbiter=None,
                            "the state reply holds a board with players (README: as "
                            "arbiter replay --json draws it)", "%s: %s" % (where, short(r, 300))):
                 continue
+            boards[view] = b
+            R.check(b.get("step") in STEPS[secrets.format] and b.get("window") in WINDOWS,
+                    "a %s board's step and window are README's" % secrets.format,
+                    "%s: step %r, window %r" % (where, b.get("step"), b.get("window")))
             R.check(r.get("seq", b.get("seq")) == at and b.get("seq", at) == at,
                     "the state is the board after the event asked for (SPEC 9)",
                     "%s: seq %r (reply) / %r (board)" % (where, r.get("seq"), b.get("seq")))
@@ -449,67 +712,24 @@ def check_state_advanced(q, M, events, verdicts, secrets, summary, arbiter=None,
                 for x in leaks(b, secrets, at, where):
                     R.fail("the public state shows no hidden identity (9)", x)
             for p in ("p1", "p2"):
-                pl = b["players"].get(p)
-                hd = pl.get("hand") if isinstance(pl, dict) else None
-                want = hands.expect(at, p, view)
-                if not R.check(isinstance(hd, dict) and isinstance(hd.get("cards"), list),
-                               "an Advanced board has players.pN.hand.{count,cards} (README)",
-                               "%s: players.%s.hand = %s" % (where, p, short(hd, 120))):
-                    continue
-                R.check(hd.get("count") == len(want) == len(hd["cards"]),
-                        "hand.count is the hand the log gives, one entry a card (README, 7.2)",
-                        "%s: %s hand count %r, %d entries, the log gives %d" %
-                        (where, p, hd.get("count"), len(hd["cards"]), len(want)))
-                sortkey = lambda x: json.dumps(x, sort_keys=True)
-                if view == "public" or (view != "judge" and view != p):
-                    R.check(all(c is None for c in hd["cards"]),
-                            "the %s view shows no card identity in %s's hand (README: "
-                            "HIDDEN null when the view may not see it)" % (
-                                "public" if view == "public" else "other player's", p),
-                            "%s: players.%s.hand.cards = %s" % (where, p, short(hd["cards"], 200)))
-                else:
-                    R.check(sorted(hd["cards"], key=sortkey) == sorted(want, key=sortkey),
-                            "the %s view shows %s's hand as the engine knows it (README: card "
-                            "ids in open mode, \"committed\" in commit mode, null announced)"
-                            % (view, p),
-                            "%s: players.%s.hand.cards = %s, the log gives %s" %
-                            (where, p, short(hd["cards"], 200), short(want, 200)))
-                if expect_deck.get(p) is not None:
-                    R.check(pl.get("deck") == expect_deck[p],
-                            "deck is the cards not yet selected (README: deck count)",
-                            "%s: players.%s.deck = %r, the log gives %d" %
-                            (where, p, pl.get("deck"), expect_deck[p]))
-            ev = events[at]
-            if (ev.get("type") == "claim" and isinstance(ev.get("lp"), dict)
-                    and isinstance(verdicts[at], dict)
-                    and verdicts[at].get("status") in ("ok", "warning")):
-                for p, lp in ev["lp"].items():
-                    pl = b["players"].get(p)
-                    R.check(isinstance(pl, dict) and pl.get("lp") == lp,
-                            "an accepted claim's lp is the board's (SPEC 7.2: mismatch otherwise)",
-                            "%s: players.%s.lp = %r, claim %r" % (
-                                where, p, pl.get("lp") if isinstance(pl, dict) else None, lp))
+                check_board_player(b, p, view, zones, at, where)
+                if master:
+                    check_board_mana(b, p, view, zones, at, where)
+            check_claim_lp(b, events[at], verdicts[at], where)
+            if view != "judge" and "judge" in boards:
+                mv, mj = masked(b), masked(boards["judge"])
+                diff = sorted(k for k in set(mv) | set(mj) if mv.get(k) != mj.get(k))
+                if diff == ["players"]:
+                    diff = ["players.%s.%s" % (p, k) for p in mj["players"]
+                            for k in set(mv["players"].get(p) or {}) | set(mj["players"][p])
+                            if (mv["players"].get(p) or {}).get(k) != mj["players"][p].get(k)]
+                R.check(not diff, "the %s board is the judge's but for the hidden cards (README: "
+                        "face-up monsters, the chain, the attack, graveyards, counts%s are "
+                        "public in every view)" % (view, ", mana classes and readiness"
+                                                   if master else ""),
+                        "%s: %s differ" % (where, diff))
             if arbiter and log:
-                want_b, err = replay_board(arbiter, log, at, view)
-                if want_b is None:
-                    R.note("%s: arbiter replay failed (%s); board not compared" % (where, err))
-                else:
-                    # README: `state` is "the board ... as arbiter replay --json
-                    # draws it"; the audit's `board` is "replay --json's board
-                    # keys".  Whether the replay's own keys (match, seq, view,
-                    # verdicts, note) are part of the board is not said.
-                    meta = [k for k in REPLAY_META if k in want_b and k not in b]
-                    if meta and "replay-meta" not in _own_nonce_noted:
-                        _own_nonce_noted.add("replay-meta")
-                        R.note("the state board leaves out arbiter replay --json's keys %s "
-                               "(README does not say whether they belong to 'the board'; "
-                               "seq is in the reply) -- accepted" % meta)
-                    diff = sorted(k for k in set(want_b) | set(b)
-                                  if k not in meta and want_b.get(k) != b.get(k))
-                    R.check(not diff, "the state is the board arbiter replay --json draws "
-                            "(README: state)", "%s: keys %s differ: daemon %s, replay %s" % (
-                                where, diff, short({k: b.get(k) for k in diff}, 200),
-                                short({k: want_b.get(k) for k in diff}, 200)))
+                compare_replay(b, arbiter, log, at, view, where)
             if at == N - 1 and view == "judge":
                 last = b
     if last is not None and isinstance(summary, dict):
@@ -761,7 +981,11 @@ def main():
     ap.add_argument("--window", type=int, default=8, help="events in flight (default 8)")
     ap.add_argument("--arbiter", help="the arbiter command: compare the live verdicts, the "
                     "summary and the verify op with `arbiter verify --json`, and each Advanced "
-                    "state board with `arbiter replay --json` (needs ARBITER_CARDS or its default)")
+                    "and Master state board with `arbiter replay --json` (needs ARBITER_CARDS or "
+                    "its default)")
+    ap.add_argument("--cards", default=os.environ.get("ARBITER_CARDS"),
+                    help="the card database (default $ARBITER_CARDS): with it, no public text "
+                    "may name a card not yet revealed")
     ap.add_argument("log")
     a = ap.parse_args()
 
@@ -783,7 +1007,10 @@ def main():
         print("openlog_client: bad match id %r" % M, file=sys.stderr)
         return 2
     N = len(events)
-    secrets = Secrets(events)
+    cards = card_db(a.cards) if a.cards else {}
+    if a.cards and not cards:
+        R.note("no card database read from %s: card names are not checked" % a.cards)
+    secrets = Secrets(events, cards)
     R.info("log %s: match %s, %d events, hidden mode %s" % (a.log, M, N, secrets.mode))
 
     ctx = zmq.Context()
@@ -862,7 +1089,7 @@ def main():
     R.check(seen == sorted(seen), "the feed is in seq order", "feed seqs %s" % seen)
     R.info("feed checked: two frames, topic = match id, {event, verdict}, no key "
            "`nonce`, no nonce value, no card id of an href (bench slots/card, "
-           "select and lock cards) nor any unrevealed card id anywhere (also in "
+           "select and lock cards, mana card) nor any unrevealed card id anywhere (also in "
            "msg), hrefs null or {c} only, revealing events keep `card`")
 
     # -- 4. the query socket
@@ -877,8 +1104,8 @@ def main():
 
     summary = check_match(q, M, events, verdicts, tally)
     check_events(q, M, events, verdicts, secrets)
-    if secrets.format == "advanced":
-        check_state_advanced(q, M, events, verdicts, secrets, summary,
+    if secrets.format in DUEL:
+        check_state_duel(q, M, events, verdicts, secrets, summary,
                              a.arbiter, os.path.abspath(a.log))
     else:
         check_state(q, M, events, secrets)
@@ -951,7 +1178,7 @@ def check_match(q, M, events, verdicts, tally):
             R.check(found["winner"] == other,
                     "an accepted concession makes the other player the winner (7: concede)",
                     "winner %r, seq %s: %s conceded" % (found["winner"], ev["seq"], ev["by"]))
-    if events[0].get("format") == "advanced":
+    if events[0].get("format") in DUEL:
         hdr_pub = hdr if isinstance(hdr, dict) else {}
         # SPEC 9: the header in the view (default public): no decklist
         for p, x in (hdr_pub.get("players") or {}).items():
@@ -971,7 +1198,7 @@ def check_match(q, M, events, verdicts, tally):
 def check_events(q, M, events, verdicts, secrets):
     N = len(events)
     by_seq = {ev["seq"]: ev for ev in events}
-    adv = secrets.format == "advanced"
+    adv = secrets.format in DUEL
     for view in ("public", "judge", "p1", "p2") if adv else ("public", "judge", "p1"):
         r = q.ask({"op": "events", "match": M, "from": 0, "to": N - 1, "view": view},
                   "events view=%s" % view)
@@ -1010,7 +1237,7 @@ def check_events(q, M, events, verdicts, secrets):
             elif adv:
                 # SPEC 9 defines them: the public view plus the player's own
                 # hidden cards and decklist
-                check_adv_hidden(e, orig, view, where)
+                check_duel_hidden(e, orig, view, where)
                 if v is not None and orig.get("by") != view:
                     for b in leaks(v, secrets, seq, where + " verdict"):
                         R.fail("the %s view leaks in a verdict (SPEC 9)" % view, b)

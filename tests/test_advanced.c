@@ -819,6 +819,35 @@ Test(advanced, advanced_end_hand_limit)
     end_turn("p2");
 }
 
+/* advanced.md: "The active player discards down to the hand limit (normally
+ * 9 cards)." -- the default, with no hand_limit lever: 10 cards cannot end
+ * a turn, 9 can. */
+Test(advanced, advanced_end_hand_limit_default_9)
+{
+    adv_start("open", "\"selection_rate\":2");
+    adv_open();
+    end_turn("p1");
+    ok(SELECT("p2", "[\"obs-crypt-rat\",\"obs-crypt-rat\"]"));   /* 8 cards */
+    end_turn("p2");
+    ok(SELECT("p1", "[\"cor-forge-golem\",\"cor-forge-golem\"]"));
+    end_turn("p1");
+    ok(SELECT("p2", "[\"obs-hollow-mask\",\"obs-hollow-mask\"]"));   /* 10 cards */
+    illegal("\"type\":\"end\",\"by\":\"p2\"", "advanced:end.hand_limit");
+    ok("\"type\":\"discard\",\"by\":\"p2\",\"card\":\"obs-crypt-rat\"");   /* 9 */
+    end_turn("p2");
+}
+
+/* advanced.md: "Decision shot-clock: 45 seconds." -- at the millisecond:
+ * 45.000 s is within it, 45.001 s is not. */
+Test(advanced, advanced_clock_shot_at_the_millisecond)
+{
+    adv_start("open", NULL);
+    adv_open();
+    cr_assert_eq(play_t(SUMMON("p1", 0, "cor-ember-whelp", "ap"), 1000000).status, OL_V_OK);
+    cr_assert_eq(play_t("\"type\":\"end\",\"by\":\"p1\"", 1000000 + 45000).status, OL_V_OK);
+    expect(play_t(SELECT("p2", "[\"obs-crypt-rat\"]"), 1000000 + 45000 + 45001), OL_V_WARNING, "advanced:clock.shot");
+}
+
 Test(advanced, advanced_clock_shot)
 {
     adv_start("open", NULL);
@@ -856,18 +885,8 @@ static void third_turn(const char *rules, const char *p1cards, const char *p2car
 #define JUDGE_LOSS(p) "\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"game_loss\",\"player\":\"" p "\",\"text\":\"x\""
 
 /* The board of `st` as the judge sees it (sees both hands), or as one
- * player does; the caller frees the text. */
-static char *board(int json, int sees_p1, int sees_p2)
-{
-    jtext t = {0};
-    openlog_sight sight = {{(uint8_t)sees_p1, (uint8_t)sees_p2}};
-    cr_assert_eq(json ? duel_board_json(&st, &sight, &t) : duel_board_words(&st, &sight, &t), 0);
-    cr_assert_not_null(t.buf);
-    return t.buf;
-}
-
-#define HAS(text, what) cr_assert(strstr((text), (what)), "want <%s> in:\n%s", (what), (text))
-#define HAS_NOT(text, what) cr_assert(!strstr((text), (what)), "do not want <%s> in:\n%s", (what), (text))
+ * player does (duelscript.h); the caller frees the text. */
+#define board duel_script_board
 
 /* advanced.md: "Player 1: selects 5 cards. Player 2: selects 6 cards." --
  * and the verdict says which count was owed. */
@@ -1231,6 +1250,39 @@ Test(advanced, advanced_combat_ap_vs_dp_equal_destroys_nothing)
     cr_assert_eq(st.side[1].lp, 6000);
 }
 
+/* advanced.md: "ATK > DEF: defender destroyed" -- down to the smallest
+ * values: an ATK of 1 against a DEF of 0 (the Kitten rewritten to DEF 0,
+ * which no DEF below it can undercut). */
+Test(advanced, advanced_combat_ap_vs_dp_atk_1_destroys_def_0)
+{
+    adv_rewrite_card("cor-ember-whelp", "\"atk\": 1200", "\"atk\": 1");
+    adv_rewrite_card("obs-umbral-kitten", "\"def\": 900", "\"def\": 0");
+    two_turns("obs-crypt-rat", "dp");
+    end_turn("p2");
+    select_one("p1", "cor-forge-golem");
+    ok(ATTACK("p1", 0, "{\"p\":\"p2\",\"s\":0}"));
+    end_turn("p1");
+    cr_assert(!st.side[1].zone[0].present, "ATK 1 > DEF 0: the defender is destroyed");
+    cr_assert(st.side[0].zone[0].present);
+    cr_assert_eq(st.side[1].lp, 6000, "no LP damage against a monster in Defense Position");
+}
+
+/* advanced.md: "Higher ATK destroys lower; difference dealt as LP damage."
+ * -- the attacker the lower: it is destroyed and its controller takes the
+ * difference (A5). */
+Test(advanced, advanced_combat_ap_vs_ap_a_weaker_attacker_is_destroyed)
+{
+    two_turns("obs-crypt-rat", "ap");   /* Whelp 1200 against Kitten 1500 */
+    end_turn("p2");
+    select_one("p1", "cor-forge-golem");
+    ok(ATTACK("p1", 0, "{\"p\":\"p2\",\"s\":0}"));
+    end_turn("p1");
+    cr_assert(!st.side[0].zone[0].present, "the weaker attacker is destroyed");
+    cr_assert(st.side[1].zone[0].present);
+    cr_assert_eq(st.side[0].lp, 5700, "its controller takes the difference, 300");
+    cr_assert_eq(st.side[1].lp, 6000);
+}
+
 /* ---- the board (board.c): what a viewer and the judge are shown ------------------- */
 
 /* Before the opening hands, and for a header that starts no match. */
@@ -1557,23 +1609,8 @@ Test(advanced, advanced_evolve_next_stage_nothing_follows_a_prime_evolution)
 #define POSITION(by, slot) "\"type\":\"position\",\"by\":\"" by "\",\"slot\":" #slot
 #define DISCARD(by, card) "\"type\":\"discard\",\"by\":\"" by "\",\"card\":\"" card "\""
 
-/* The board `board` draws for that sight has `want` (has 1) or has not. */
-static void board_has(int json, int sees_p1, int sees_p2, const char *want, int has)
-{
-    char *b = board(json, sees_p1, sees_p2);
-    cr_assert(!strstr(b, want) == !has, "%s <%s> in:\n%s", has ? "want" : "do not want", want, b);
-    free(b);
-}
-
-/* Rewrite the one effect of card `id` (core.json: "op" then "target", one
- * line each) to `to`, its members on one line: the database checks the op
- * and its target together, so they change together. */
-static void rewrite_effect(const char *id, const char *op, const char *target, const char *to)
-{
-    char from[160];
-    snprintf(from, sizeof from, "\"op\": \"%s\",\n            \"target\": \"%s\"", op, target);
-    adv_rewrite_card(id, from, to);
-}
+/* Rewrite the one effect of card `id` (duelscript.h). */
+#define rewrite_effect(...) duel_script_rewrite_effect("advanced", __VA_ARGS__)
 
 /* Player 2's first turn with `p2cards` as the opening hand: Umbral Kitten
  * (AP) faces Ember Whelp (AP), and attacks it. */

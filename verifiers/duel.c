@@ -157,6 +157,19 @@ void duel_start(duel_state *s, const duel_format *fmt, const cards *db, const ol
 
 /* ---- the deck and the hand (openlog.md 6) ------------------------------- */
 
+int duel_class_unclaimed(const duel_state *s, int p, card_class c)
+{
+    /* a started match's decklist has every card in the database (a header
+     * naming another starts none); in announced mode no mana card is known */
+    const duel_side *sd = &s->side[p];
+    int left = 0;
+    for (int i = 0; i < sd->n_deck; i++)
+        left += sd->deck[i]->cls == c && !sd->deck_used[i];
+    for (int i = 0; i < sd->n_mana; i++)
+        left -= sd->mana[i].cls == c;
+    return left;
+}
+
 /* Take the revealed card `id` out of p's hand: it must be there (known,
  * committed, or -- announced mode -- a card the decklist still holds). */
 int duel_from_hand(duel_judge *j, int p, const char *id, const char *nonce, const char *what, const card **out)
@@ -180,6 +193,13 @@ int duel_from_hand(duel_judge *j, int p, const char *id, const char *nonce, cons
      * (in the decklist, not already used)". */
     if (!sd->hand[at].card && openlog_deck_take(&j->o, sd->deck, sd->deck_used, sd->n_deck, c, p, what, "decklist"))
         return -1;
+    /* Master, announced mode (M1): each face-down mana card of a class
+     * stands for an unused card of that class of the decklist -- a card
+     * revealed from the hand leaves them theirs (no Mana Zone: no change) */
+    if (s->ol.hidden == OL_HIDDEN_ANNOUNCED && duel_class_unclaimed(s, p, c->cls) < 0)
+        return ILLEGAL(j, "openlog:6", "%s %s, but the %s cards %s's decklist has left are the face-down %s mana "
+                       "cards of their Mana Zone.", what, c->name, class_title(c->cls), who(s, p),
+                       class_title(c->cls));
     memmove(&sd->hand[at], &sd->hand[at + 1], (size_t)(sd->n_hand - at - 1) * sizeof sd->hand[0]);
     sd->n_hand--;
     *out = c;
@@ -374,19 +394,22 @@ static duel_monster *effect_monster(duel_state *s, int p, fx_target t, const ol_
 
 /* `amount` damage against the target's DEF: destroyed when it is at least
  * the DEF (master.md "If damage ≥ DEF: monster is destroyed (stack goes to
- * Graveyard)."); with no monster to aim at, LP damage to the opponent
- * (master.md "LP damage = listed value of the chosen attack."). */
+ * Graveyard)."); with no monster to aim at -- no target was chosen, the
+ * opponent controlling none when the attack was declared (M7) -- LP damage
+ * to the opponent (master.md "LP damage = listed value of the chosen
+ * attack.").  `damage` is an attack's only, and an attack's chosen target
+ * is an opposing monster (M7). */
 static void damage(duel_state *s, int p, const ol_ref *target, int32_t amount)
 {
-    if (target && target->kind == OL_REF_MONSTER) {
-        duel_monster *m = monster_at(s, target->p, target->slot);
-        /* master.md: "If damage < DEF: attack fails, unless effect says
-         * otherwise." */
-        if (m && amount >= s->fmt->def(m))
-            destroy(s, target->p, target->slot);
-    } else if (!monsters_of(s, OTHER(p))) {
+    if (!target) {
         lose_lp(s, OTHER(p), amount);
+        return;
     }
+    duel_monster *m = monster_at(s, target->p, target->slot);
+    /* master.md: "If damage < DEF: attack fails, unless effect says
+     * otherwise."  A target an earlier effect destroyed takes nothing. */
+    if (m && amount >= s->fmt->def(m))
+        destroy(s, target->p, target->slot);
 }
 
 /* Apply effects for controller p (duel.h).  A target gone since the card
@@ -597,6 +620,11 @@ int duel_in_step(duel_judge *j, duel_step step, const char *what)
 {
     duel_state *s = j->s;
     int p = player_of(j->o.ev);
+    /* openlog 3: a turn's actions are announced by the player who makes
+     * them -- never by the table or the judge */
+    if (p < 0)
+        return ILLEGAL(j, "openlog:3", "The %s %s; only a player acts in a turn's steps.", ol_by_name(j->o.ev->by),
+                       what);
     if (p != s->turn)
         return ILLEGAL(j, "duel:turn.order", "%s %s in %s's turn; only the active player acts in their turn's steps.",
                        who(s, p), what, who(s, s->turn));
@@ -777,8 +805,9 @@ static void do_summon(duel_judge *j)
     if (c->kind != CARD_MONSTER) {
         char kind[32];
         kind_words(c, kind, sizeof kind);
-        ILLEGAL(j, "duel:summon.normal", "%s summoned %s, %s; a %s Summon places a Monster card.", who(s, p), c->name,
-                kind, ev->kind == OL_SUMMON_MANA ? "Mana" : "Normal");
+        ILLEGAL(j, ev->kind == OL_SUMMON_MANA ? s->fmt->rule_mana_summon : "duel:summon.normal",
+                "%s summoned %s, %s; a %s Summon places a Monster card.", who(s, p), c->name, kind,
+                ev->kind == OL_SUMMON_MANA ? "Mana" : "Normal");
         return;
     }
     if (s->fmt->summon && s->fmt->summon(j, p, c))
@@ -803,8 +832,9 @@ static void do_spell(duel_judge *j)
     const card *c;
     const card_effect *fx;
     /* advanced.md: "Played during your own turn." -- in the Main Phase;
-     * master.md: "Main/Spell Phase: Play any number of Spells" */
-    if (p != s->turn) {
+     * master.md: "Main/Spell Phase: Play any number of Spells" (by a
+     * player: the table's and the judge's are in_step's) */
+    if (p >= 0 && p != s->turn) {
         ILLEGAL(j, "duel:spell.own_turn", "%s played a Spell in %s's turn; Spells are played in their own turn.",
                 who(s, p), who(s, s->turn));
         return;
@@ -1325,8 +1355,12 @@ int duel_check_invariants(const duel_state *s)
         const duel_side *sd = &s->side[p];
         if (sd->lp < 0 || (sd->lp == 0 && !s->ol.over))
             return 1;
-        if (monsters_of(s, p) > s->zones)
-            return 3;
+        /* a monster only in one of the match's zones, a stack of 1-3 cards */
+        for (int i = 0; i < DUEL_ZONES_MAX; i++) {
+            const duel_monster *m = &sd->zone[i];
+            if (m->present && (i >= s->zones || m->depth < 1 || m->depth > 3))
+                return 3;
+        }
         if (s->chain_count[p] > s->chain_cap)
             return 4;
         for (int c = 0; c < CLASS_COUNT; c++) {
@@ -1336,6 +1370,20 @@ int duel_check_invariants(const duel_state *s)
             if (sd->spent[c] > n)
                 return 5;
         }
+        /* M5: a monster's kept DEF change is what the Ongoing Spells on
+         * the field keep for it, and each of them changed one there */
+        for (int i = 0; i < DUEL_ZONES_MAX; i++) {
+            int32_t kept = 0;
+            for (int q = 0; q < 2; q++)
+                for (int k = 0; k < s->side[q].n_ongoing; k++)
+                    if (s->side[q].ongoing[k].p == p && s->side[q].ongoing[k].slot == i)
+                        kept += s->side[q].ongoing[k].def;
+            if (kept != sd->zone[i].def_kept)
+                return 6;
+        }
+        for (int k = 0; k < sd->n_ongoing; k++)
+            if (!s->side[sd->ongoing[k].p].zone[sd->ongoing[k].slot].present)
+                return 6;
     }
     return 0;
 }

@@ -45,10 +45,12 @@
  *
  * INVARIANTS (duel_check_invariants)
  *   - 0 <= lp; lp == 0 for a player only when the game is over.
- *   - Monsters on the field <= the zones lever; a zone holds one monster, a
- *     stack of at most 3 cards, all face-up.
+ *   - Monsters only in the zones the lever gives; a zone holds one monster,
+ *     a stack of 1 to 3 cards, all face-up.
  *   - Counters per player on the chain <= chain_cap.
  *   - A mana card is either ready or spent: spent[c] <= the cards of class c.
+ *   - Every Ongoing Spell on the field changed a monster on the field, and a
+ *     monster's def_kept is the sum of the changes they keep for it (M5).
  *   - An illegal event changes nothing but the window its arrival closed:
  *     duel_apply closes it, then judges in place and puts back a copy taken
  *     after that when the verdict is not ok or warning.
@@ -206,6 +208,7 @@ typedef struct duel_format {
     const char *rule_first_turn;      /* ... when not: the rule it cites  */
     const char *rule_attack_dp;       /* a monster in DP cannot attack    */
     uint8_t has_mana;                 /* mana Summons, payments, Mana Zone */
+    const char *rule_mana_summon;     /* ... a Mana Summon's rule (has_mana) */
     /* levers and the deck at the header: 0, or a verdict written to v */
     int (*start)(duel_state *s, const cards *db, const ol_header *h, const olevent *header, olverdict *v);
     /* the card's effects in this format, and a Prime Singular's printed
@@ -287,6 +290,12 @@ void duel_apply_effects(duel_state *s, int p, const card_effect *fx, int n, cons
 unsigned duel_choosing(const duel_state *s, const card_effect *fx, int n_fx, int p);
 int duel_check_targets(duel_judge *j, const card_effect *fx, int n_fx, int p, const char *what);
 int duel_condition_met(const duel_state *s, int p, const card *c, card_condition cond);
+
+/* Announced mode (Master, M1): the unused cards of class c in p's decklist
+ * less the Mana Zone's cards of that class (none of which is revealed in
+ * that mode), each of which stands for one of them.  Below 0: more
+ * face-down mana of the class than the decklist can account for. */
+int duel_class_unclaimed(const duel_state *s, int p, card_class c);
 
 /* Take the revealed card `id` out of p's hand (openlog.md 6). */
 int duel_from_hand(duel_judge *j, int p, const char *id, const char *nonce, const char *what, const card **out);

@@ -68,9 +68,11 @@ static int start(duel_state *s, const cards *db, const ol_header *h, const oleve
     s->opening[0] = (uint8_t)ol_header_lever(h, "p1_hand", 7);
     s->opening[1] = (uint8_t)ol_header_lever(h, "p2_hand", 8);
     for (int p = 0; p < 2; p++) {
-        deck_violation dv[8];
+        /* deck_check reports in rule order: an unknown card, the size, then
+         * the rest -- of two, one breaks a rule other than the size */
+        deck_violation dv[2];
         size_t n = 0, main = h->players[p].deck.main.n;
-        deck_check(FORMAT_MASTER, db, &h->players[p].deck, p ? "p2" : "p1", dv, 8, &n);
+        deck_check(FORMAT_MASTER, db, &h->players[p].deck, p ? "p2" : "p1", dv, 2, &n);
         /* master.md: "60 cards total" -- or the deck_size lever ("Deck
          * size: 60 (default); 50 or 70 in experimental formats.") */
         if (main != s->deck_size) {
@@ -79,11 +81,13 @@ static int start(duel_state *s, const cards *db, const ol_header *h, const oleve
                           s->deck_size);
             return -1;
         }
-        for (size_t i = 0; i < n && i < 8; i++)
-            if (strcmp(dv[i].rule, "master:deck.size")) {
-                olverdict_set(v, header->match, header->seq, OL_V_ILLEGAL, dv[i].rule, "%s", dv[i].msg);
-                return -1;
-            }
+        /* the size is the lever's, judged above; any other rule's verdict */
+        const deck_violation *other = !n ? NULL : strcmp(dv[0].rule, "master:deck.size") ? &dv[0]
+                                    : n > 1 ? &dv[1] : NULL;
+        if (other) {
+            olverdict_set(v, header->match, header->seq, OL_V_ILLEGAL, other->rule, "%s", other->msg);
+            return -1;
+        }
     }
     return 0;
 }
@@ -103,12 +107,11 @@ unsigned master_ready(const master_state *s, int p, card_class c)
     return mana_of(s, p, c) - s->side[p].spent[c];
 }
 
-/* Append a formatted part to out (cap bytes), cut to fit. */
+/* Append a part to out (cap bytes, a string already), cut to fit. */
 static void append(char *out, size_t cap, const char *part)
 {
     size_t k = strlen(out);
-    if (k + 1 < cap)
-        olverdict_format(out + k, cap - k, "%s", part);
+    olverdict_format(out + k, cap - k, "%s", part);
 }
 
 /* "2 Coreon and 1 of any class", "nothing": a cost in words. */
@@ -153,36 +156,34 @@ static void ready_words(const duel_state *s, int p, char *out, size_t cap)
 static int pay_exactly(duel_judge *j, int p, const mana_cost *cost, const char *rule, const char *what)
 {
     duel_state *s = j->s;
-    const olevent *ev = j->o.ev;
+    const olevent *ev = j->o.ev;   /* pay[] is all 0 when the event has none */
     unsigned owed = cost->any, paid = 0;
     char cw[160], rw[160];
-    int short_class = -1;
+    int short_class = 0;
     for (int c = 0; c < CLASS_COUNT; c++) {
-        unsigned x = ev->has_pay ? ev->pay[c] : 0;
         owed += cost->by_class[c];
-        paid += x;
-        if (x < cost->by_class[c] && short_class < 0)
-            short_class = c;
+        paid += ev->pay[c];
+        short_class |= ev->pay[c] < cost->by_class[c];
     }
     cost_words(cost, cw, sizeof cw);
-    if (short_class >= 0 || paid != owed) {
+    if (short_class || paid != owed) {
         char pw[160];
         mana_cost as_paid = {{0}, 0};
         for (int c = 0; c < CLASS_COUNT; c++)
-            as_paid.by_class[c] = ev->has_pay ? ev->pay[c] : 0;
+            as_paid.by_class[c] = ev->pay[c];
         cost_words(&as_paid, pw, sizeof pw);
         return duel_illegal(j, rule, "%s paid %s for %s, which costs %s%s.", duel_who(s, p), pw, what, cw,
-                            short_class >= 0 && paid == owed ? ": each class of a cost is paid with mana of that class"
-                            : paid < owed ? "" : "; a cost is paid exactly, no more");
+                            paid < owed ? "" : paid > owed ? "; a cost is paid exactly, no more"
+                            : ": each class of a cost is paid with mana of that class");
     }
     for (int c = 0; c < CLASS_COUNT; c++)
-        if (ev->has_pay && ev->pay[c] > master_ready(s, p, (card_class)c)) {
+        if (ev->pay[c] > master_ready(s, p, (card_class)c)) {
             ready_words(s, p, rw, sizeof rw);
             return duel_illegal(j, rule, "%s paid %u %s for %s (%s), but had %s.", duel_who(s, p), ev->pay[c],
                                 duel_class_title((card_class)c), what, cw, rw);
         }
     for (int c = 0; c < CLASS_COUNT; c++)
-        P(s, p)->spent[c] = (uint8_t)(P(s, p)->spent[c] + (ev->has_pay ? ev->pay[c] : 0));
+        P(s, p)->spent[c] = (uint8_t)(P(s, p)->spent[c] + ev->pay[c]);
     return 0;
 }
 
@@ -217,18 +218,20 @@ static int summon(duel_judge *j, int p, const card *c)
         return duel_illegal(j, "duel:summon.normal", "%s made a Normal Summon of %s, a level %u monster; a Normal "
                             "Summon is of level 3 or below (a Mana Summon pays for any level).", duel_who(s, p),
                             c->name, c->master.level);
-    for (int k = 0; ev->has_pay && k < OL_CLASS_COUNT; k++)
+    for (int k = 0; k < OL_CLASS_COUNT; k++)   /* all 0 when the event has no pay */
         if (ev->pay[k])
             return duel_illegal(j, "duel:summon.normal", "%s paid mana for a Normal Summon, which is made without "
                                 "mana cost.", duel_who(s, p));
     return 0;
 }
 
-/* A condition only Master has (M3): mana of the card's class in the Mana
- * Zone, ready or spent. */
+/* The condition only Master has that duel_condition_met() leaves to the
+ * format, class_mana_min (M3): mana of the card's class in the Mana Zone,
+ * ready or spent.  (once_per_game, the other, is an attack's only, and the
+ * attack checks it itself.) */
 static int condition(const duel_state *s, int p, const card *c, card_condition cond)
 {
-    return cond.kind == COND_CLASS_MANA_MIN && mana_of(s, p, c->cls) >= (unsigned)cond.amount;
+    return mana_of(s, p, c->cls) >= (unsigned)cond.amount;
 }
 
 /* ---- the Mana Step and the mana effects (M1, M9, M10) -------------------- */
@@ -237,13 +240,14 @@ static int condition(const duel_state *s, int p, const card *c, card_condition c
  * be, by the decklist (announced mode, M1)? */
 static int class_left(const duel_state *s, int p, card_class c)
 {
-    const duel_side *sd = &s->side[p];
-    int left = 0;
-    for (int i = 0; i < sd->n_deck; i++)
-        left += sd->deck[i] && sd->deck[i]->cls == c && !sd->deck_used[i];
-    for (int i = 0; i < sd->n_mana; i++)
-        left -= !openlog_known(&sd->mana[i].card) && sd->mana[i].cls == c;
-    return left > 0;
+    return duel_class_unclaimed(s, p, c) > 0;
+}
+
+/* "a Coreon", "an Obscura": a class with its article, for sentences. */
+static void a_class(card_class c, char *out, size_t cap)
+{
+    const char *t = duel_class_title(c);
+    olverdict_format(out, cap, "%s %s", strchr("AEIOU", t[0]) ? "an" : "a", t);
 }
 
 static void do_mana(duel_judge *j)
@@ -258,10 +262,11 @@ static void do_mana(duel_judge *j)
     }
     duel_side *sd = P(s, p);
     int in_mana_step = p == s->turn && s->step == DUEL_MANA;
+    int by_step = in_mana_step && sd->placed < s->mana_rate;   /* else by an effect's mana_add */
     /* master.md: "At the start of your turn, you may place 1 card from hand
      * face-down into your Mana Zone." (mana_rate) -- or as an effect lets
      * the player (mana_add, M9) */
-    if (!(in_mana_step && sd->placed < s->mana_rate) && !sd->mana_add) {
+    if (!by_step && !sd->mana_add) {
         if (in_mana_step)
             duel_illegal(j, "master:mana.step", "%s placed a card as mana beyond the %u a Mana Step allows.",
                          duel_who(s, p), s->mana_rate);
@@ -278,28 +283,30 @@ static void do_mana(duel_judge *j)
         if (h.has_commit)
             duel_illegal(j, "openlog:commit", "%s placed as mana a card whose commitment matches no card of their "
                          "hand.", duel_who(s, p));
-        else
-            duel_illegal(j, "duel:field.from_hand", "%s placed %s as mana, which is not in their hand.",
-                         duel_who(s, p), h.card ? h.card->name : "a card");
+        else   /* the verdict is public and the card face-down: it is not named */
+            duel_illegal(j, "duel:field.from_hand", "%s placed as mana a card that is not in their hand.",
+                         duel_who(s, p));
         return;
     }
-    /* master.md: "Each card provides 1 mana of its class color" */
+    char cls[24];
+    /* master.md: "Each card provides 1 mana of its class color" -- the
+     * verdict, public, names the announced class, never the face-down card */
     if (h.card && h.card->cls != (card_class)ev->cls) {
-        duel_illegal(j, "master:mana.class", "%s placed %s, %s %s card, as %s mana.", duel_who(s, p), h.card->name,
-                     strchr("AEIOU", duel_class_title(h.card->cls)[0]) ? "an" : "a", duel_class_title(h.card->cls),
-                     duel_class_title((card_class)ev->cls));
+        duel_illegal(j, "master:mana.class", "%s placed as %s mana a card of another class; a card gives mana of its "
+                     "own class.", duel_who(s, p), duel_class_title((card_class)ev->cls));
         return;
     }
     if (!h.card && !h.has_commit && !class_left(s, p, (card_class)ev->cls)) {
-        duel_illegal(j, "openlog:6", "%s placed a %s card as mana, but no %s card is left unused in their decklist.",
-                     duel_who(s, p), duel_class_title((card_class)ev->cls), duel_class_title((card_class)ev->cls));
+        a_class((card_class)ev->cls, cls, sizeof cls);
+        duel_illegal(j, "openlog:6", "%s placed %s card as mana, but no %s card is left unused in their decklist.",
+                     duel_who(s, p), cls, duel_class_title((card_class)ev->cls));
         return;
     }
     sd->mana[sd->n_mana].card = sd->hand[at];
     sd->mana[sd->n_mana++].cls = (uint8_t)ev->cls;
     memmove(&sd->hand[at], &sd->hand[at + 1], (size_t)(sd->n_hand - at - 1) * sizeof sd->hand[0]);
     sd->n_hand--;
-    if (in_mana_step && sd->placed < s->mana_rate)
+    if (by_step)
         sd->placed++;
     else
         sd->mana_add--;
@@ -336,6 +343,21 @@ static void do_mana_remove(duel_judge *j)
             index[n++] = i;
         }
     int at = openlog_zone_find(of_class, n, c, ev->nonce);
+    if (at < 0 && s->ol.hidden == OL_HIDDEN_COMMIT) {
+        /* RULINGS M1: "in commit mode the class is checked when the card is
+         * revealed" -- a commitment of the zone opened under another class */
+        openlog_card all[DUEL_MANA_MAX];
+        for (int i = 0; i < sd->n_mana; i++)
+            all[i] = sd->mana[i].card;
+        int k = openlog_zone_find(all, sd->n_mana, c, ev->nonce);
+        if (k >= 0) {
+            char cls[24];
+            a_class(c->cls, cls, sizeof cls);
+            duel_illegal(j, "master:mana.class", "%s's mana card revealed as %s, %s card, was placed as %s mana.",
+                         duel_who(s, p), c->name, cls, duel_class_title((card_class)sd->mana[k].cls));
+            return;
+        }
+    }
     if (at < 0) {
         if (s->ol.hidden == OL_HIDDEN_COMMIT && n)
             duel_illegal(j, "openlog:commit", "The removal reveals %s, which matches no %s card committed to %s's Mana "
@@ -352,10 +374,9 @@ static void do_mana_remove(duel_judge *j)
     int i = index[at];
     memmove(&sd->mana[i], &sd->mana[i + 1], (size_t)(sd->n_mana - i - 1) * sizeof sd->mana[0]);
     sd->n_mana--;
-    /* M10: a removed card is a spent one first */
-    unsigned left = mana_of(s, p, c->cls);
-    if (sd->spent[c->cls] > left)
-        sd->spent[c->cls] = (uint8_t)left;
+    /* M10: "A removed card is taken from the spent mana of its class first." */
+    if (sd->spent[c->cls])
+        sd->spent[c->cls]--;
     duel_to_grave(sd, c);
     sd->mana_remove_due--;
 }
@@ -417,7 +438,7 @@ static int payable(const duel_state *s, int p, const mana_cost *cost)
 int master_attack_usable(const master_state *s, int p, int slot, int index)
 {
     const duel_monster *m = &s->side[p].zone[slot];
-    if (!m->present || s->ol.over || !s->setup_done || p != s->turn || s->turns == 1 || s->step > DUEL_ATTACK ||
+    if (!m->present || s->ol.over || p != s->turn || s->turns == 1 || s->step > DUEL_ATTACK ||
         m->pos != OL_POS_AP || m->attacked || m->switched || m->evolved || m->prime_entered)
         return 0;
     const card *c = duel_top(m);
@@ -446,20 +467,33 @@ static void attack(duel_judge *j, duel_monster *m)
     }
     const master_attack *a = &c->master.attacks[ev->attack];
     /* master.md: "Pay the attack’s mana cost and check its condition." */
-    if (a->condition.kind == COND_ONCE_PER_GAME ? once_used(s, p, c, (int)ev->attack)
-                                                : !duel_condition_met(s, p, c, a->condition)) {
+    if (a->condition.kind == COND_ONCE_PER_GAME && once_used(s, p, c, (int)ev->attack)) {
+        duel_illegal(j, "master:attack.condition", "%s's %s declared %s, which is usable once per game and was "
+                     "declared before.", duel_who(s, p), c->name, a->name);
+        return;
+    }
+    if (a->condition.kind != COND_ONCE_PER_GAME && !duel_condition_met(s, p, c, a->condition)) {
         duel_illegal(j, "master:attack.condition", "%s's %s declared %s without meeting its condition (%s %d).",
                      duel_who(s, p), c->name, a->name, cond_kind_name(a->condition.kind), (int)a->condition.amount);
         return;
     }
     unsigned mask = duel_choosing(s, a->effects, a->n_effects, p);
     if (chooses(a) && duel_monsters_of(s, d)) {
+        /* master.md: "If opponent controls no monsters, monsters may attack
+         * LP directly." -- and only then */
+        if (ev->target.kind == OL_REF_PLAYER) {
+            duel_illegal(j, "master:attack.direct", "%s's %s aimed %s at %s directly, but %s.", duel_who(s, p), c->name,
+                         a->name, ol_player_name(ev->target.p),
+                         (int)ev->target.p != d ? "a player attacks only the opponent"
+                                                : "the opponent controls monsters");
+            return;
+        }
         /* master.md: "Target (LP, opposing monster, board, or global)." --
          * an attack that chooses a monster aims at one of the opponent's */
-        if (ev->target.kind != OL_REF_MONSTER || (int)ev->target.p != d || !duel_monster_at(s, d, ev->target.slot)) {
-            duel_illegal(j, "master:attack.target", "%s's %s aimed %s at %s, not at a monster of the opponent.",
-                         duel_who(s, p), c->name, a->name,
-                         ev->target.kind == OL_REF_MONSTER ? "an empty zone or its own side" : "a player");
+        if ((int)ev->target.p != d || !duel_monster_at(s, d, ev->target.slot)) {
+            duel_illegal(j, "master:attack.target", "%s's %s aimed %s at %s's Monster Zone %d, not at a monster of "
+                         "the opponent.", duel_who(s, p), c->name, a->name, ol_player_name(ev->target.p),
+                         ev->target.slot);
             return;
         }
     } else if (ev->target.kind != OL_REF_PLAYER || (int)ev->target.p != d) {
@@ -487,18 +521,26 @@ static void attack(duel_judge *j, duel_monster *m)
 }
 
 /* master.md, Damage Resolution: the attack's effects in order, damage
- * against DEF; nothing when the attack fizzled, or its attacker left the
- * field or Attack Position (M8, as A16 and A17). */
+ * against DEF; nothing when the attack fizzled, its attacker left the field
+ * or Attack Position, or its target monster left the field (M8, A16, A17). */
 static void fight(duel_state *s)
 {
     duel_monster *att = duel_monster_at(s, s->turn, s->attacker);
-    if (!s->attack_on || s->fizzled || !att || att->pos != OL_POS_AP) {
+    /* A17: "... or whose target monster is gone, resolves none of its
+     * effects" -- not even those that do not act on it */
+    int gone = s->attack_target.kind == OL_REF_MONSTER &&
+               !duel_monster_at(s, s->attack_target.p, s->attack_target.slot);
+    if (!s->attack_on || s->fizzled || !att || att->pos != OL_POS_AP || gone) {
         duel_end_attack(s);
         return;
     }
     const master_attack *a = &s->attack_card->master.attacks[s->attack_index];
-    ol_ref target = s->attack_target;
-    duel_apply_effects(s, s->turn, a->effects, a->n_effects, &target, 1, s->attack_chose, s->attacker);
+    /* M7: the attack names one target; every effect of it that chooses a
+     * monster aims at that one */
+    ol_ref targets[CARD_MAX_EFFECTS];
+    for (int i = 0; i < a->n_effects; i++)
+        targets[i] = s->attack_target;
+    duel_apply_effects(s, s->turn, a->effects, a->n_effects, targets, a->n_effects, s->attack_chose, s->attacker);
     duel_end_attack(s);
 }
 
@@ -520,6 +562,9 @@ static const duel_format master_format = {
     .format = OL_FORMAT_MASTER,
     .prefix = "master",
     .has_mana = 1,
+    /* master.md: "Mana Summon: play any monster by paying its mana cost." --
+     * a Monster card, which a Mana Summon of any other kind breaks */
+    .rule_mana_summon = "master:summon.mana",
     /* master.md: "Mana Step ... Selection Step ... Main/Spell Phase ...
      * Summon Phase": the Mana Step opens each turn, Player 1 selects in
      * their first (M11), summons have their own phase */

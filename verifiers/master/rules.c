@@ -148,6 +148,8 @@ static const verifier_rule rules[] = {
      "The steps come in the Timing Sequence's order, never revisited (A21)."},
     {MASTER("select.prevented"), "Opponents cannot interfere unless a card explicitly prevents selection.",
      "An effect that prevents selection removes the next Selection Step (A14)."},
+    {MASTER("spell.own_turn"), "The active player may cast any number of Spells, paying their mana costs.",
+     "Spells are played by the active player, in their own turn."},
     {MASTER("window.spell"), "The opponent may respond with Counters, creating chains that resolve in LIFO order.",
      "After a Spell the opponent may answer with Counters."},
     {MASTER("attack.declare"), "Attack Declaration: The chosen monster and attack option are declared, along with the "
@@ -239,9 +241,10 @@ static const verifier_rule rules[] = {
      "open mode, the hand card's commitment in commit mode, `null` in announced mode -- but "
      "its **class is announced and public**. In open mode the class must be the card's "
      "(`master:mana.class`); in announced mode the decklist must still hold an unused card of "
-     "that class beside the Mana Zone's other unrevealed cards of that class (`openlog:6`); in "
-     "commit mode the class is checked when the card is revealed. A Mana Zone card that is "
-     "never revealed counts as unverified, as a hand card does.",
+     "that class beside the Mana Zone's other unrevealed cards of that class (`openlog:6`), and "
+     "a card revealed from the hand later must leave one for each of them (`openlog:6`); in "
+     "commit mode the class is checked when the card is revealed (`master:mana.class`). A Mana "
+     "Zone card that is never revealed counts as unverified, as a hand card does.",
      "A card placed as mana."},
     {MASTER("M2"), "Each mana card pays once per turn of its controller: once it has paid it is spent, and "
      "every mana card of a player is ready again when that player's next turn begins (mana "
