@@ -655,9 +655,8 @@ static const verifier_rule rules[] = {
      "player's Counters in that chain.",
      "The chain cap is counted per window: one Spell's, one attack's or one trigger's."},
     {SNAP("A20"),
-     "A Resonance Counter answers a Trigger, and a chain is created only in response to a Spell or a "
-     "Counter (15.1) while Triggers do not use the chain (15.5): the Resonance Counter resolves at "
-     "once and starts no chain, so no Counter may be played after it in that Trigger's window.",
+     "No. A Resonance Counter resolves at once against the Trigger and starts no chain; any Counter played "
+     "after it in that Trigger's window is illegal, citing `snap:A20`.",
      "A Resonance Counter starts no chain: nothing may answer it."},
     {SNAP("A21"),
      "A monster replaced by a Prime Singular goes to the Graveyard with its whole stack but is not "
@@ -686,12 +685,13 @@ static const verifier_rule rules[] = {
      "(17.4, 17.12).",
      "Simultaneous keyword effects follow section 17, with the active player choosing any open order."},
     {SNAP("A26"),
-     "A window closes when an event that does not belong to it arrives, whether or not that event is "
-     "legal; R12 keeps the event itself from changing anything.",
+     "Yes. The window closes (its chain, trigger or combat resolves) because an event that does not belong to "
+     "it arrived; then that event is judged against the state after the resolution, and if it is illegal it "
+     "changes nothing further.",
      "A window closes by an event's arrival, even when that event is illegal."},
     {SNAP("A27"),
-     "After the game has ended, a claim is still compared with the engine's outcome: it is the table's "
-     "account of the end, not an action in the game.",
+     "A `claim` after the end is compared with the engine's outcome (ok or `mismatch`), like any claim. Every "
+     "other event but `judge` stays illegal (snap:3.4).",
      "A claim after the end of the game is compared, not refused."},
     {SNAP("A28"),
      "An effect that prevents unlocking, locking or drawing applies to its target player's next turn, "
@@ -699,19 +699,22 @@ static const verifier_rule rules[] = {
      "ends; a next turn in the Lock Freeze still uses it up.",
      "A prevention waits for its target's next turn and lasts through it."},
     {SNAP("A29"),
-     "With the lever bench_facedown N (18.6, fewer face-down Bench Monsters at setup), the Bench slots "
-     "from N on are placed face-up at setup, so their cards are named in the bench event in every hidden "
-     "mode; they count as revealed (R10) and fire no trigger.",
+     "With `bench_facedown` N, the Bench slots from N on are placed face-up at setup: the `bench` event names "
+     "their cards as plain ids in every hidden mode; they count as revealed (R10) and fire no trigger (they "
+     "were not flipped in a Flip Step, nor did they enter the Combat Field).",
      "In the bench_facedown variant, the other Bench monsters start face-up and are named."},
     {SNAP("A30"),
-     "A Trigger cannot be declined, so when a target it must choose has no candidate at all, its "
-     "announcement leaves that choice out and that effect does nothing; the Trigger's other effects "
-     "still resolve. A Spell or Counter, which is optional, needs a candidate for every choice.",
+     "The announcement leaves that choice out and that effect does nothing; the Trigger's other effects still "
+     "resolve. If a candidate exists, the choice must be named (`openlog:7`); naming fewer references than the "
+     "choices that have candidates cites `snap:A30`. A Spell or Counter is optional and needs a candidate for "
+     "every choice: playing one without is still `openlog:7` (or the zone rule the named target breaks).",
      "A Trigger whose target does not exist is announced without it, and that effect is skipped."},
     {SNAP("A31"),
-     "The end of a log is the table's last silence: a Blocker, Counter or Resonance Window still open "
-     "closes (R6), and its chain, trigger and combat resolve, which may end the game. A live match "
-     "never ends by silence.",
+     "In batch verification the end of a file is silence for good: the open window closes and its chain, "
+     "trigger and combat resolve (`verifier_log_ended`, `snap_silence`), which may end the game and name the "
+     "winner in the final record. No verdict is given: there is no event. `arbiter replay --at SEQ` still "
+     "shows the window open at SEQ, and the daemon never closes a window on its own (a live table may still "
+     "speak).",
      "A window open at the end of the log closes, and what waits in it resolves."},
     {SNAP("A32"),
      "A temporary IMP modifier given while an attack is in progress (by an effect of that attack's "
