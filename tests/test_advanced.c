@@ -1022,7 +1022,13 @@ Test(advanced, advanced_openlog_7_snap_slot_in_a_target_or_a_claim)
 {
     two_turns("obs-crypt-rat", "ap");
     illegal(ATTACK("p2", 0, "{\"p\":\"p1\",\"s\":\"a\"}"), "openlog:7");
-    illegal(SPELL("p2", "obs-night-terror", "[{\"p\":\"p2\",\"s\":\"a\"}]"), "openlog:7");
+    /* the first of a card's targets, and a later one: each is read */
+    olverdict v = play(SPELL("p2", "obs-night-terror", "[{\"p\":\"p2\",\"s\":\"a\"}]"));
+    expect(v, OL_V_ILLEGAL, "openlog:7");
+    cr_assert(strstr(v.msg, "which is Snap's"), "%s", v.msg);
+    v = play(SPELL("p2", "obs-night-terror", "[{\"p\":\"p2\",\"s\":0},{\"p\":\"p2\",\"s\":\"a\"}]"));
+    expect(v, OL_V_ILLEGAL, "openlog:7");
+    cr_assert(strstr(v.msg, "which is Snap's"), "%s", v.msg);
     illegal("\"type\":\"claim\",\"by\":\"table\",\"defeated\":[{\"p\":\"p1\",\"s\":\"a\"}]", "openlog:7");
     illegal("\"type\":\"claim\",\"by\":\"table\",\"defeated\":[{\"p\":\"p1\",\"s\":0},{\"p\":\"p1\",\"s\":\"a\"}]",
             "openlog:7");
@@ -1196,6 +1202,27 @@ Test(advanced, advanced_A4_the_replaced_stack_goes_to_the_graveyard)
     cr_assert_str_eq(st.side[0].grave[1]->id, "cor-ember-drake");
     cr_assert_eq(st.side[0].lost, 0);
     cr_assert_eq(st.side[1].lost, 1);
+}
+
+/* A27: a `monster` selector has a candidate while either player controls a
+ * monster -- here only its own player does (no core card has one: Soul
+ * Reap is rewritten to choose any monster), so it must name one. */
+Test(advanced, advanced_A27_a_monster_selector_takes_the_players_own_monster)
+{
+    adv_rewrite_card("obs-soul-reap", "\"opp_monster\"", "\"monster\"");
+    adv_start("open", NULL);
+    adv_open();
+    end_turn("p1");   /* p1 summons nothing */
+    select_one("p2", "obs-soul-reap");
+    summon("p2", 0, "obs-umbral-kitten", "ap");
+    cr_assert_eq(duel_monsters_of(&st, 0), 0);
+    /* its one candidate is not left out */
+    olverdict v = play(SPELL("p2", "obs-soul-reap", "[]"));
+    expect(v, OL_V_ILLEGAL, "openlog:7");
+    cr_assert(strstr(v.msg, "names 0 targets; its effects choose 1"), "%s", v.msg);
+    ok(SPELL("p2", "obs-soul-reap", "[{\"p\":\"p2\",\"s\":0}]"));
+    ok(PASS("p1"));
+    cr_assert(!st.side[1].zone[0].present, "Soul Reap destroyed p2's own Kitten");
 }
 
 /* openlog 7: a `player` selector takes a player reference (no core card

@@ -280,7 +280,7 @@ Test(master, master_win_no_deck_out)
     for (int i = 0; i < 54; i++)
         strcat(body, i ? ",\"cor-meltdown\"" : "\"cor-meltdown\"");
     strcat(body, "]");
-    illegal_says(body, "their deck holds 53", "master:win.no_deck_out");
+    illegal_says(body, "p1 (carol) selected 54 cards; their deck holds 53.", "master:win.no_deck_out");
     select_one("p1", "cor-ember-drake");
     st.side[1].deck_left = 0; /* p2's deck selected to the last card: set, not played */
     end_turn("p1");
@@ -288,7 +288,8 @@ Test(master, master_win_no_deck_out)
     cr_assert_eq(st.step, DUEL_MANA);
     ok(MANA("p2", "obs-umbral-decoy", "obscura"));
     summon("p2", 0, "obs-umbral-kitten", "ap"); /* no Selection Step holds it up */
-    illegal(PICK("p2", "[\"obs-crypt-rat\"]"), "master:win.no_deck_out");
+    illegal_says(PICK("p2", "[\"obs-crypt-rat\"]"), "p2 (dave) selected 1 card; their deck holds 0.",
+                 "master:win.no_deck_out");
     board_has(0, 1, 1, "  deck       0 cards\n", 1);
 }
 
@@ -484,6 +485,52 @@ Test(master, master_M1_commit_mode_checks_the_class_at_the_reveal)
     cr_assert_eq(st.side[0].n_mana, 1);
     duel_unverifiable(&st, out);
     cr_assert_eq(out[0], 7, "six hand cards and the mana card never revealed");
+}
+
+/* M2: a cost of any class only -- Grave Bat's Bat Brace, 1 of any class --
+ * said in words, and paid with mana of any class. */
+Test(master, master_attack_cost_of_any_class_only)
+{
+    two_turns("obs-grave-bat", "ap");
+    illegal_says(STRIKE("p2", 0, 1, "{\"p\":\"p1\"}", FREE),
+                 "p2 (dave) paid nothing for Bat Brace, which costs 1 of any class.", "master:attack.cost");
+    ok(STRIKE("p2", 0, 1, "{\"p\":\"p1\"}", OBS(1)));
+}
+
+/* M1 and M10, commit mode: the class is checked at the reveal wherever the
+ * card lies in the Mana Zone -- here the first card placed. */
+Test(master, master_M1_commit_mode_checks_the_first_mana_card_too)
+{
+    static const char *const p1[7] = {"cor-ember-whelp", "cor-cinder-hound", "cor-forge-golem",    "cor-searing-brand",
+                                      "cor-kindle-fury", "cor-backdraft",    "cor-stoke-the-forge"};
+    static const char *const p2[8] = {"obs-umbral-kitten", "obs-crypt-rat",   "obs-grave-bat",   "obs-night-terror",
+                                      "obs-void-denial",   "obs-hollow-mask", "obs-shadow-step", "obs-umbral-decoy"};
+    cr_assert_eq(mst_start("commit", NULL).status, OL_V_OK);
+    select_committed("p1", p1, 7, NONCE);
+    select_committed("p2", p2, 8, NONCE);
+    /* Searing Brand, a Coreon card, announced as Obscura: not checked yet */
+    cr_assert_eq(mana_committed("p1", "cor-searing-brand", "obscura").status, OL_V_OK);
+    select_one_committed("p1", "cor-ember-drake");
+    ok(NORMAL("p1", 0, "cor-ember-whelp", "ap") WITH_NONCE);
+    end_turn("p1");
+    cr_assert_eq(mana_committed("p2", "obs-umbral-decoy", "obscura").status, OL_V_OK);
+    select_one_committed("p2", "obs-grave-whisper");
+    ok(NORMAL("p2", 0, "obs-umbral-kitten", "ap") WITH_NONCE);
+    end_turn("p2");
+    cr_assert_eq(mana_committed("p1", "cor-backdraft", "coreon").status, OL_V_OK);
+    select_one_committed("p1", "cor-meltdown");
+    end_turn("p1");
+    cr_assert_eq(mana_committed("p2", "obs-crypt-rat", "obscura").status, OL_V_OK);
+    select_one_committed("p2", "obs-soul-siphon");
+    ok(CAST("p2", "obs-grave-whisper", "[]", OBS(2)) WITH_NONCE);
+    ok(SILENT("p1"));
+    /* M10: Player 1's removal comes first, before Player 2 acts again */
+    illegal_says("\"type\":\"end\",\"by\":\"p2\"",
+                 "p1 (carol) must first send the 1 mana card an effect took to the Graveyard.", "master:mana.remove");
+    illegal_says(REMOVE("p1", "cor-searing-brand") WITH_NONCE,
+                 "p1 (carol)'s mana card revealed as Searing Brand, a Coreon card, was placed as Obscura mana.",
+                 "master:mana.class");
+    ok(REMOVE("p1", "cor-backdraft") WITH_NONCE);
 }
 
 /* M10: a mana_remove comes before any other action, of a card the zone
@@ -1284,11 +1331,10 @@ Test(master, master_evolve_face_up_next_stage_cost_once)
     illegal_says(STRIKE("p1", 0, 0, AT2(0), FREE), "evolved this turn and cannot attack", "master:evolve.no_attack");
 }
 
-/* master.md: "If top card is destroyed, the stack is destroyed." -- the
- * whole stack, Monster and Evolution, to its owner's Graveyard, one
- * monster defeated (announced mode and two mana a Mana Step, so that p2
- * pays for Soul Reap on its second turn). */
-Test(master, master_evolve_graveyard_the_whole_stack_is_destroyed)
+/* Announced mode, two mana a Mana Step: p1's Ember Whelp evolved into Ember
+ * Drake in zone 0, p2 with Umbral Kitten (DP) and 4 Obscura ready, in its
+ * second turn's Main/Spell Phase with Soul Reap to play. */
+static void evolved_stack_before_soul_reap(void)
 {
     cr_assert_eq(mst_start("announced", "\"mana_rate\":2").status, OL_V_OK);
     mst_open_with("[null,null,null,null,null,null,null]", "[null,null,null,null,null,null,null,null]");
@@ -1309,11 +1355,41 @@ Test(master, master_evolve_graveyard_the_whole_stack_is_destroyed)
     ok(MANA_AS("p2", "null", "obscura"));
     ok(MANA_AS("p2", "null", "obscura"));
     ok(PICK("p2", "[null]"));
+}
+
+/* master.md: "If top card is destroyed, the stack is destroyed." -- the
+ * whole stack, Monster and Evolution, to its owner's Graveyard, one
+ * monster defeated. */
+Test(master, master_evolve_graveyard_the_whole_stack_is_destroyed)
+{
+    evolved_stack_before_soul_reap();
     ok(CAST("p2", "obs-soul-reap", "[{\"p\":\"p1\",\"s\":0}]", OBS(4)));
     ok(SILENT("p1"));
     cr_assert(!st.side[0].zone[0].present, "the stack is destroyed");
     cr_assert(in_grave(0, "cor-ember-whelp") && in_grave(0, "cor-ember-drake"), "both its cards to the Graveyard");
     cr_assert_eq(st.side[0].lost, 1, "one monster defeated");
+}
+
+/* M5: an Ongoing Spell kept on a monster goes to the Graveyard when the
+ * monster leaves the field -- every one of them, at the most a side holds
+ * (DUEL_ONGOING_MAX, set rather than played), and nothing after the list
+ * is touched. */
+Test(master, master_M5_every_ongoing_spell_leaves_with_its_monster)
+{
+    evolved_stack_before_soul_reap();
+    const card *kept = cards_find(db, "cor-firewall");
+    cr_assert_not_null(kept);
+    for (int i = 0; i < DUEL_ONGOING_MAX; i++)
+        st.side[0].ongoing[i] = (duel_ongoing){kept, 0, 0, 0};
+    st.side[0].n_ongoing = DUEL_ONGOING_MAX;
+    st.side[0].n_once = 0;
+    cr_assert_eq(duel_check_invariants(&st), 0);
+    ok(CAST("p2", "obs-soul-reap", "[{\"p\":\"p1\",\"s\":0}]", OBS(4)));
+    ok(SILENT("p1"));
+    cr_assert_eq(st.side[0].n_ongoing, 0);
+    cr_assert_eq(st.side[0].n_grave, 2 + DUEL_ONGOING_MAX, "the stack and every Ongoing Spell on it");
+    cr_assert_eq(st.side[0].n_once, 0, "the list after the Ongoing Spells is untouched");
+    cr_assert_eq(duel_check_invariants(&st), 0);
 }
 
 /* A3: a Prime Evolution may not attack the turn it entered; its entry

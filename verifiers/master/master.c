@@ -114,23 +114,26 @@ static void append(char *out, size_t cap, const char *part)
     olverdict_format(out + k, cap - k, "%s", part);
 }
 
-/* "2 Coreon and 1 of any class", "nothing": a cost in words. */
+/* "2 Coreon and 1 of any class", "nothing": a cost in words.  `sep` is
+ * what goes before the next part: "" until one is written. */
 static void cost_words(const mana_cost *cost, char *out, size_t cap)
 {
     char part[48];
+    const char *sep = "";
     out[0] = 0;
     for (int c = 0; c < CLASS_COUNT; c++) {
         if (!cost->by_class[c])
             continue;
-        olverdict_format(part, sizeof part, "%s%u %s", out[0] ? " and " : "", cost->by_class[c],
-                         duel_class_title((card_class)c));
+        olverdict_format(part, sizeof part, "%s%u %s", sep, cost->by_class[c], duel_class_title((card_class)c));
         append(out, cap, part);
+        sep = " and ";
     }
     if (cost->any) {
-        olverdict_format(part, sizeof part, "%s%u of any class", out[0] ? " and " : "", cost->any);
+        olverdict_format(part, sizeof part, "%s%u of any class", sep, cost->any);
         append(out, cap, part);
+        sep = " and ";
     }
-    if (!out[0])
+    if (!*sep)
         append(out, cap, "nothing");
 }
 
@@ -138,15 +141,17 @@ static void cost_words(const mana_cost *cost, char *out, size_t cap)
 static void ready_words(const duel_state *s, int p, char *out, size_t cap)
 {
     char part[48];
+    const char *sep = "";
     out[0] = 0;
     for (int c = 0; c < CLASS_COUNT; c++) {
         unsigned n = master_ready(s, p, (card_class)c);
         if (!n)
             continue;
-        olverdict_format(part, sizeof part, "%s%u %s", out[0] ? ", " : "", n, duel_class_title((card_class)c));
+        olverdict_format(part, sizeof part, "%s%u %s", sep, n, duel_class_title((card_class)c));
         append(out, cap, part);
+        sep = ", ";
     }
-    append(out, cap, out[0] ? " ready" : "no mana ready");
+    append(out, cap, *sep ? " ready" : "no mana ready");
 }
 
 /* The event's payment for `cost`, checked exactly (M2): each class of the
