@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # e2e_daemon.sh -- a real arbiterd on ipc sockets with a real LMDB store in a
 # temporary folder (issue 4):
-#   - every Snap fixture streamed by several tables at once gets, event for
+#   - every fixture (Snap, Advanced, Master) streamed by several tables at once gets, event for
 #     event, the verdicts `arbiter verify` gives the file (openlog.md 10);
 #   - every stored record audits clean: chain intact, judged again as stored;
 #   - a tampered stored event breaks the audit's chain check at that event;
@@ -23,7 +23,7 @@ daemon_start --map-mb 1 --log-level info || { fail "arbiterd starts"; finish; ex
 pass "arbiterd starts and answers health"
 
 # ---- live = batch, for every fixture of every format ----------------------
-fixtures=(fixtures/snap/*.jsonl fixtures/advanced/*.jsonl)
+fixtures=(fixtures/snap/*.jsonl fixtures/advanced/*.jsonl fixtures/master/*.jsonl)
 "$ARBITER" send --endpoint "$EP_IN" --tables 8 --json "${fixtures[@]}" >"$TMP/live.jsonl" 2>"$TMP/send.err"
 n_live=$(wc -l <"$TMP/live.jsonl")
 n_events=$(cat "${fixtures[@]}" | wc -l)
@@ -36,7 +36,7 @@ for f in "${fixtures[@]}"; do
     "$ARBITER" verify --json "$f" | jq -c '.verdicts[]' >"$TMP/b"
     cmp -s "$TMP/l" "$TMP/b" || { bad=$((bad + 1)); echo "  live and batch differ for $f:"; diff "$TMP/b" "$TMP/l" | head -5; }
 done
-[ $bad -eq 0 ] && pass "live verdicts = batch verdicts for all ${#fixtures[@]} fixtures (Snap and Advanced)" ||
+[ $bad -eq 0 ] && pass "live verdicts = batch verdicts for all ${#fixtures[@]} fixtures (Snap, Advanced and Master)" ||
     fail "$bad fixtures judged differently live"
 
 grep -q 'store map full: grown' "$TMP/arbiterd.log" && pass "the map filled and grew; the batches were judged again" ||
