@@ -34,6 +34,7 @@ static const subcommand commands[] = {
     {"audit",   cmd_audit,   "a stored match: timeline, hash-chain check, board at an event"},
     {"list",    cmd_list,    "the matches in a store, with their status"},
     {"query",   cmd_query,   "one request to arbiterd's query socket"},
+    {"tournament", cmd_tournament, "a tournament's standings, next pairings and alarms from its records"},
     {"keygen",  cmd_keygen,  "make a key pair for arbiterd's CURVE sockets and seals"},
 };
 
@@ -78,7 +79,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: arbiter COMMAND [ARGS...]\n"
                "       arbiter --version | --help\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\n`arbiter COMMAND --help` describes one command.\n"
                "exit codes: 0 ok/legal, 1 illegal, 2 bad usage or input, 3 internal error\n");
 }

@@ -24,6 +24,7 @@ int cmd_send(int argc, char **argv);
 int cmd_audit(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_query(int argc, char **argv);
+int cmd_tournament(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 
 /* Load the card database at `path` (NULL: carddb_default_path()) into *db

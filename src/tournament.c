@@ -3064,6 +3064,12 @@ static int elim_later(const tournament *t, const tour_results *r, pairings_box *
         w[rr->game] = k2 >= 0 && active_in(t, rr->player[k2], b->pub.round) ? rr->player[k2] : -1;
         M = rr->game > M ? rr->game : M;
     }
+    /* the bracket's own count of that round's games, 2^(E - j) in its j-th
+     * elimination round: a game nobody was left to play (two empty seeds,
+     * T33, T34) is not published, yet it is one of the round's M games */
+    uint32_t j = prev - t->st.swiss_rounds, E = t->st.elimination_rounds;
+    if (j >= 1 && j <= E && E - j < 31 && (UINT32_C(1) << (E - j)) <= 2 * TOUR_CUT_MAX)
+        M = (UINT32_C(1) << (E - j)) > M ? UINT32_C(1) << (E - j) : M;
     for (uint32_t k = 1; k <= M / 2; k++) {
         int a = w[k], c = w[M + 1 - k];
         put_pair(&b->pub, a >= 0 ? a : c, a >= 0 ? c : -1, k, (int)k);

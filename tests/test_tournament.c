@@ -1941,3 +1941,979 @@ Test(tournament, T15_intentional_draw_is_zero_points_and_a_draw)
     tour_results_destroy(&r);
     tournament_destroy(&t);
 }
+
+/* ==== the tests TOURNAMENT.md named "(to write)" ==== */
+
+/* ---- T1, T2, T3 ---- */
+
+Test(tournament, T1_one_record_is_one_game)
+{
+    /* one record per pairing: each is that pairing's game, counted once.  A
+     * record of another tournament ("Cup", not "cup") of the same two
+     * players is no second record of it (T2: byte for byte). */
+    tournament *t = load(HEAD CUSTOM3 FOUR ",\"rounds\":[" R1 "]}");
+    tour_game g[3] = {game("m1", 1, "1", "a", "b", 2, 3, 1), game("m2", 1, "2", "d", "c", 1, 0, 4),
+                      game("x1", 1, "1", "a", "b", 1, 0, 0)};
+    g[2].tournament = "Cup";
+    tour_results *r = results(t, g, 3);
+    cr_assert_eq(r->n_results, 2);
+    cr_assert_eq(r->n_alarms, 0);
+    cr_assert_str_eq(r->results[0].match, "m1");
+    cr_assert_eq(r->results[0].by, TOUR_BY_ENGINE);
+    cr_assert_eq(r->results[0].outcome[0], TOUR_LOSS);
+    cr_assert_eq(r->results[0].outcome[1], TOUR_WIN);
+    cr_assert_eq(r->results[0].score[0], 3);
+    cr_assert_eq(r->results[0].score[1], 5);
+    cr_assert_str_eq(r->results[1].match, "m2");
+    cr_assert_eq(r->results[1].outcome[0], TOUR_LOSS);   /* c, the pairing's first, lost to d */
+    cr_assert_eq(r->results[1].outcome[1], TOUR_WIN);
+    cr_assert_eq(r->results[1].score[0], 4);
+    tour_standings *s;
+    cr_assert_eq(tournament_standings(t, r, 1, &s, NULL, 0), 0);
+    for (size_t i = 0; i < s->n_rows; i++)
+        cr_assert_eq(s->rows[i].rounds, 1, "place %zu", i + 1);   /* one game each, not two */
+    cr_assert_eq(row_of(t, s, "b")->points, 3);
+    cr_assert_eq(row_of(t, s, "a")->points, 0);
+    cr_assert_eq(s->provisional, 0);
+    tour_standings_destroy(&s);
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+}
+
+Test(tournament, T2_record_placed_by_its_event)
+{
+    /* round 1 a-b, c-d; round 2 a-c, b-d (of 3 Swiss rounds, no cut) */
+    tournament *t = load(HEAD CUSTOM3 FOUR ",\"rounds\":[" R1 ",{\"round\":2,\"pairings\":["
+                         "{\"table\":\"1\",\"p1\":\"a\",\"p2\":\"c\"},{\"table\":\"2\",\"p1\":\"b\",\"p2\":\"d\"}]}]}");
+    tour_game g[8] = {game("m1", 1, "1", "a", "b", 1, 0, 0),  game("m2", 1, "2", "c", "d", 1, 0, 0),
+                      /* round 2's a-c, played at table 9: still its game */
+                      game("m3", 2, "9", "c", "a", 1, 0, 2),
+                      /* no table; round 0; round 4 (the structure has 3) */
+                      game("u1", 2, NULL, "b", "d", 1, 0, 0), game("u2", 0, "2", "b", "d", 1, 0, 0),
+                      game("u3", 4, "1", "b", "d", 1, 0, 0),
+                      /* no event.tournament; another tournament: ignored */
+                      game("o1", 2, "2", "b", "d", 1, 0, 0), game("o2", 2, "2", "b", "d", 1, 0, 0)};
+    g[6].tournament = NULL;
+    g[7].tournament = "cup-2";
+    tour_results *r = results(t, g, 8);
+    cr_assert_eq(r->results[2].outcome[0], TOUR_LOSS);   /* a, the pairing's p1, lost to c */
+    cr_assert_eq(r->results[2].outcome[1], TOUR_WIN);
+    cr_assert_eq(r->results[2].score[0], 2);
+    cr_assert_str_eq(r->results[2].match, "m3");
+    cr_assert_eq(r->results[3].outcome[0], TOUR_PENDING);   /* b-d: no record of it placed */
+    cr_assert_str_eq(r->results[3].why, "no record");
+    cr_assert_eq(r->n_alarms, 4);
+    expect_alarm(&r->alarms[0], "table_differs", "T2", 2, "1", "m3", "c", "a",
+                 "Record m3 of the pairing at table 1 was played at table 9.");
+    expect_alarm(&r->alarms[1], "unplaced", "T2", 2, "", "u1", "b", "d",
+                 "Record u1 has no round or table of this tournament's structure.");
+    expect_alarm(&r->alarms[2], "unplaced", "T2", 0, "2", "u2", "b", "d",
+                 "Record u2 has no round or table of this tournament's structure.");
+    expect_alarm(&r->alarms[3], "unplaced", "T2", 4, "1", "u3", "b", "d",
+                 "Record u3 has no round or table of this tournament's structure.");
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+}
+
+Test(tournament, T2_unpaired_game_gives_no_result)
+{
+    /* a and c were not paired with each other in round 1; a and b were
+     * paired in round 1, not in round 2 (a-c, b-d) */
+    tournament *t = load(HEAD CUSTOM3 FOUR ",\"rounds\":[" R1 ",{\"round\":2,\"pairings\":["
+                         "{\"table\":\"1\",\"p1\":\"a\",\"p2\":\"c\"},{\"table\":\"2\",\"p1\":\"b\",\"p2\":\"d\"}]}]}");
+    tour_game g[2] = {game("m1", 1, "5", "a", "c", 1, 0, 0), game("m2", 2, "1", "b", "a", 1, 0, 0)};
+    tour_results *r = results(t, g, 2);
+    cr_assert_eq(r->n_alarms, 4);
+    expect_alarm(&r->alarms[0], "unpaired_game", "T2", 1, "5", "m1", "a", "c",
+                 "Record m1 is of a and c, who were not paired with each other in round 1.");
+    expect_alarm(&r->alarms[1], "unpaired_game", "T2", 2, "1", "m2", "b", "a",
+                 "Record m2 is of b and a, who were not paired with each other in round 2.");
+    /* round 1, closed by round 2, has no record of either pairing */
+    expect_alarm(&r->alarms[2], "unrecorded", "T16", 1, "1", "", "a", "b", "The pairing of a and b has no record.");
+    expect_alarm(&r->alarms[3], "unrecorded", "T16", 1, "2", "", "c", "d", "The pairing of c and d has no record.");
+    for (size_t i = 0; i < 4; i++) {
+        cr_assert_eq(r->results[i].outcome[0], TOUR_PENDING, "result %zu", i);
+        cr_assert_str_eq(r->results[i].why, "no record", "result %zu", i);
+        cr_assert_str_eq(r->results[i].match, "", "result %zu", i);
+    }
+    tour_standings *s;
+    cr_assert_eq(tournament_standings(t, r, 2, &s, NULL, 0), 0);
+    cr_assert_eq(row_of(t, s, "a")->rounds, 0);
+    cr_assert_eq(row_of(t, s, "a")->points, 0);
+    cr_assert_eq(row_of(t, s, "c")->rounds, 0);
+    cr_assert_eq(s->n_pending, 4);
+    tour_standings_destroy(&s);
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+}
+
+Test(tournament, T3_reported_result_differs)
+{
+    /* round 1 at time 1000, five tables; each report against its record */
+    tournament *t = load(HEAD CUSTOM3 "\"players\":[{\"id\":\"a\",\"name\":\"A\"},{\"id\":\"b\",\"name\":\"B\"},"
+        "{\"id\":\"c\",\"name\":\"C\"},{\"id\":\"d\",\"name\":\"D\"},{\"id\":\"e\",\"name\":\"E\"},"
+        "{\"id\":\"f\",\"name\":\"F\"},{\"id\":\"g\",\"name\":\"G\"},{\"id\":\"h\",\"name\":\"H\"},"
+        "{\"id\":\"i\",\"name\":\"I\"},{\"id\":\"j\",\"name\":\"J\"}],\"rounds\":[{\"round\":1,\"time_called\":1000,"
+        "\"pairings\":[{\"table\":\"1\",\"p1\":\"a\",\"p2\":\"b\"},{\"table\":\"2\",\"p1\":\"c\",\"p2\":\"d\"},"
+        "{\"table\":\"3\",\"p1\":\"e\",\"p2\":\"f\"},{\"table\":\"4\",\"p1\":\"g\",\"p2\":\"h\"},"
+        "{\"table\":\"5\",\"p1\":\"i\",\"p2\":\"j\"}],\"reports\":["
+        "{\"table\":\"1\",\"winner\":\"a\",\"scores\":{\"a\":5,\"b\":2}},"   /* agrees */
+        "{\"table\":\"2\",\"winner\":\"c\"},"                                /* d won */
+        "{\"table\":\"3\",\"winner\":\"e\",\"scores\":{\"e\":5,\"f\":3}},"   /* f scored 1 */
+        "{\"table\":\"4\",\"draw\":true,\"scores\":{\"g\":2,\"h\":2}},"      /* agrees: a time draw */
+        "{\"table\":\"5\",\"winner\":\"j\"}]}]}");                           /* pending: not compared */
+    tour_game g[5] = {game("m1", 1, "1", "a", "b", 1, 0, 2), game("m2", 1, "2", "c", "d", 2, 1, 0),
+                      game("m3", 1, "3", "e", "f", 1, 0, 1), timed_game("m4", 1, "4", "g", "h", 2, 2),
+                      timed_game("m5", 1, "5", "i", "j", 0, 3)};
+    g[4].ends_round = 0;   /* stops inside a game round: no result */
+    tour_results *r = results(t, g, 5);
+    cr_assert_eq(count_alarms(r, "report_differs"), 2);
+    cr_assert_eq(count_alarms(r, "time_round_incomplete"), 1);
+    cr_assert_eq(r->n_alarms, 3);
+    /* the pairings' alarms first, then the reports' (T45: each names its pairing) */
+    cr_assert_str_eq(r->alarms[0].kind, "time_round_incomplete");
+    expect_alarm(&r->alarms[1], "report_differs", "T3", 1, "2", "m2", "c", "d",
+                 "The result reported at table 2 differs from the verified one.");
+    expect_alarm(&r->alarms[2], "report_differs", "T3", 1, "3", "m3", "e", "f",
+                 "The result reported at table 3 differs from the verified one.");
+    /* reports are never counted */
+    cr_assert_eq(r->results[1].outcome[1], TOUR_WIN);
+    cr_assert_eq(r->results[2].score[1], 1);
+    cr_assert_eq(r->results[3].by, TOUR_BY_TIME);
+    cr_assert_eq(r->results[4].outcome[1], TOUR_PENDING);
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+}
+
+/* ---- T4, T6, T7, T8, T17 ---- */
+
+Test(tournament, T4_snap_score_counts_defeated_monsters)
+{
+    /* table 1: finished, b (p2) won having defeated 2; a defeated 4 and
+     * keeps 4.  Table 2: at time, c defeated 3 and d 1: each monster 1 */
+    tournament *t = load(HEAD CUSTOM3 FOUR "," TIMED_R1 "}");
+    tour_game g[2] = {game("m1", 1, "1", "a", "b", 2, 4, 2), timed_game("m2", 1, "2", "c", "d", 3, 1)};
+    tour_results *r = results(t, g, 2);
+    cr_assert_eq(r->n_alarms, 0);
+    cr_assert_eq(r->results[0].score[0], 4);
+    cr_assert_eq(r->results[0].score[1], 5);
+    cr_assert_eq(r->results[0].mov[0], 4);
+    cr_assert_eq(r->results[0].mov[1], 6);
+    cr_assert_eq(r->results[1].by, TOUR_BY_TIME);
+    cr_assert_eq(r->results[1].score[0], 3);
+    cr_assert_eq(r->results[1].score[1], 1);
+    cr_assert_eq(r->results[1].mov[0], 7);
+    cr_assert_eq(r->results[1].mov[1], 3);
+    cr_assert_eq(r->results[1].outcome[0], TOUR_WIN);
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+}
+
+Test(tournament, T6_mov_is_summed_over_swiss_rounds)
+{
+    /* 3 Swiss rounds and a cut to 4; e enters in round 2.
+     *   r1: a beats b (b scored 3), c beats d 5-0; e an unpaired loss
+     *   r2: a-c intentional draw; e beats b (b scored 1); d a bye
+     *   r3: a-d a double loss (judge); c beats b (b scored 2); e a bye
+     *   r4 (elimination): c beats d, e beats a -- never summed */
+    tournament *t = load(HEAD "\"structure\":{\"swiss_rounds\":3,\"cut\":4}," FIVE
+        ",\"late_entries\":[{\"player\":\"e\",\"round\":2}],\"rounds\":[" R1 ","
+        "{\"round\":2,\"pairings\":[{\"table\":\"1\",\"p1\":\"a\",\"p2\":\"c\",\"intentional_draw\":true},"
+        "{\"table\":\"2\",\"p1\":\"e\",\"p2\":\"b\"},{\"bye\":\"d\"}]},"
+        "{\"round\":3,\"pairings\":[{\"table\":\"1\",\"p1\":\"a\",\"p2\":\"d\"},{\"table\":\"2\",\"p1\":\"c\",\"p2\":\"b\"},"
+        "{\"bye\":\"e\"}]},"
+        "{\"round\":4,\"pairings\":[{\"game\":1,\"table\":\"1\",\"p1\":\"c\",\"p2\":\"d\"},"
+        "{\"game\":2,\"table\":\"2\",\"p1\":\"e\",\"p2\":\"a\"}]}],"
+        "\"judge_results\":[{\"round\":3,\"table\":\"1\",\"result\":\"double_loss\",\"judge\":\"hj\",\"text\":\"both\"}]}");
+    tour_game g[6] = {game("m1", 1, "1", "a", "b", 1, 0, 3), game("m2", 1, "2", "c", "d", 1, 0, 0),
+                      game("m3", 2, "2", "e", "b", 1, 0, 1), game("m4", 3, "2", "c", "b", 1, 0, 2),
+                      game("e1", 4, "1", "c", "d", 1, 0, 0), game("e2", 4, "2", "e", "a", 1, 0, 0)};
+    tour_results *r = results(t, g, 6);
+    cr_assert_eq(r->n_alarms, 1);   /* round 3 table 1 has no record: the double loss covers it */
+    cr_assert_str_eq(r->alarms[0].kind, "unrecorded");
+    cr_assert_eq(r->alarms[0].resolved, 1);
+    static const char *const ids[] = {"a", "b", "c", "d", "e"};
+    static const int64_t after2[] = {7 + 5, 3 + 1, 10 + 5, 0 + 10, 0 + 9};
+    static const int64_t after3[] = {7 + 5 + 0, 3 + 1 + 2, 10 + 5 + 8, 0 + 10 + 0, 0 + 9 + 10};
+    tour_standings *s;
+    cr_assert_eq(tournament_standings(t, r, 2, &s, NULL, 0), 0);
+    for (int i = 0; i < 5; i++)
+        cr_assert_eq(row_of(t, s, ids[i])->mov, after2[i], "%s after round 2", ids[i]);
+    tour_standings_destroy(&s);
+    cr_assert_eq(tournament_standings(t, r, 3, &s, NULL, 0), 0);
+    for (int i = 0; i < 5; i++)
+        cr_assert_eq(row_of(t, s, ids[i])->mov, after3[i], "%s after round 3", ids[i]);
+    cr_assert_eq(row_of(t, s, "e")->rounds, 3);   /* the unpaired loss is a round, MOV 0 */
+    tour_standings_destroy(&s);
+    /* the final standings keep the Swiss MOV: the elimination games add nothing */
+    cr_assert_eq(tournament_final(t, r, &s, NULL, 0), 0);
+    for (int i = 0; i < 5; i++)
+        cr_assert_eq(row_of(t, s, ids[i])->mov, after3[i], "%s in the final standings", ids[i]);
+    tour_standings_destroy(&s);
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+}
+
+Test(tournament, T7_concession_gives_the_winner_the_base)
+{
+    /* Snap: b concedes with a having defeated none; Advanced: d concedes
+     * during setup (game round 0), nothing taken on either side */
+    tournament *t = load(HEAD CUSTOM3 FOUR ",\"rounds\":[" R1 "]}");
+    tour_game g[2] = {game("m1", 1, "1", "a", "b", 1, 0, 2), game("m2", 1, "2", "c", "d", 1, 0, 0)};
+    g[1].rounds = 0;
+    g[1].ends_round = 0;
+    tour_results *r = results(t, g, 2);
+    cr_assert_eq(r->results[0].outcome[0], TOUR_WIN);
+    cr_assert_eq(r->results[0].score[0], 5);
+    cr_assert_eq(r->results[0].mov[0], 8);
+    cr_assert_eq(r->results[1].outcome[0], TOUR_WIN);
+    cr_assert_eq(r->results[1].outcome[1], TOUR_LOSS);
+    cr_assert_eq(r->results[1].score[0], 5);
+    cr_assert_eq(r->results[1].mov[0], 10);
+    cr_assert_eq(r->results[1].mov[1], 0);
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+    t = load(ADV_HEAD CUSTOM3 FOUR ",\"rounds\":[" R1 "]}");
+    tour_game h[1] = {game("m1", 1, "1", "a", "b", 2, 0, 0)};
+    h[0].format = "advanced";
+    h[0].rounds = 0;
+    h[0].ends_round = 0;
+    r = results(t, h, 1);
+    cr_assert_eq(r->results[0].outcome[1], TOUR_WIN);
+    cr_assert_eq(r->results[0].score[1], 6000);
+    cr_assert_eq(r->results[0].mov[1], 12000);
+    cr_assert_eq(r->results[0].mov[0], 0);
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+}
+
+Test(tournament, T7_conceder_keeps_their_score)
+{
+    /* Advanced: a concedes having taken 4500 LP of b's 6000; b had taken 1000 */
+    tournament *t = load(ADV_HEAD CUSTOM3 FOUR ",\"rounds\":[" R1 "]}");
+    tour_game g[1] = {game("m1", 1, "1", "a", "b", 2, 4500, 1000)};
+    g[0].format = "advanced";
+    g[0].ends_round = 0;
+    tour_results *r = results(t, g, 1);
+    cr_assert_eq(r->results[0].outcome[0], TOUR_LOSS);
+    cr_assert_eq(r->results[0].score[0], 4500);
+    cr_assert_eq(r->results[0].score[1], 6000);
+    cr_assert_eq(r->results[0].mov[0], 4500);
+    cr_assert_eq(r->results[0].mov[1], 7500);
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+}
+
+Test(tournament, T8_game_loss_scores_as_a_concession)
+{
+    /* a judge's game_loss for p1 ends the game with p2 the winner (the
+     * engine's finding): it scores exactly as p1's concession would */
+    tournament *t = load(HEAD CUSTOM3 FOUR ",\"rounds\":[" R1 "]}");
+    tour_game g[2] = {game("m1", 1, "1", "a", "b", 2, 3, 1), game("m2", 1, "2", "c", "d", 2, 3, 1)};
+    g[0].ends_round = 0;   /* the judge's event is not Player 2's end */
+    tour_results *r = results(t, g, 2);
+    for (int i = 0; i < 2; i++) {
+        cr_assert_eq(r->results[i].outcome[0], TOUR_LOSS, "table %d", i + 1);
+        cr_assert_eq(r->results[i].outcome[1], TOUR_WIN, "table %d", i + 1);
+        cr_assert_eq(r->results[i].score[0], 3, "table %d", i + 1);
+        cr_assert_eq(r->results[i].score[1], 5, "table %d", i + 1);
+        cr_assert_eq(r->results[i].mov[0], 3, "table %d", i + 1);
+        cr_assert_eq(r->results[i].mov[1], 7, "table %d", i + 1);
+        cr_assert_eq(r->results[i].by, TOUR_BY_ENGINE);
+    }
+    cr_assert_eq(r->n_alarms, 0);
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+}
+
+Test(tournament, T17_judge_accepts_the_engine_outcome)
+{
+    /* table 1: illegal, finished, a (p2 of the record) won with b's 2
+     * defeated monsters; table 2: illegal, c and d, no judge's result */
+    tour_game g[2] = {game("m1", 1, "1", "b", "a", 2, 2, 0), game("m2", 1, "2", "c", "d", 1, 0, 0)};
+    g[0].status = TOUR_REC_ILLEGAL;
+    g[0].first_bad = "#12 snap:11.2: no such monster";
+    g[1].status = TOUR_REC_UNREADABLE;
+    tournament *t;
+    tour_results *r = judged(&t, JUDGE("1", "\"result\":\"engine\""), g, 2);
+    cr_assert_eq(r->results[0].outcome[0], TOUR_WIN);
+    cr_assert_eq(r->results[0].outcome[1], TOUR_LOSS);
+    cr_assert_eq(r->results[0].score[0], 5);
+    cr_assert_eq(r->results[0].score[1], 2);
+    cr_assert_eq(r->results[0].mov[0], 8);
+    cr_assert_eq(r->results[0].by, TOUR_BY_JUDGE);
+    cr_assert_str_eq(r->results[0].match, "m1");
+    cr_assert_str_eq(r->results[0].judge, "hj");
+    cr_assert_str_eq(r->results[0].why, "ruled");
+    cr_assert_eq(r->results[1].outcome[0], TOUR_PENDING);
+    cr_assert_eq(r->n_alarms, 2);   /* accepting the engine overrides nothing */
+    expect_alarm(&r->alarms[0], "illegal_record", "T17", 1, "1", "m1", "a", "b",
+                 "Record m1: #12 snap:11.2: no such monster; the head judge rules.");
+    cr_assert_eq(r->alarms[0].resolved, 1);
+    expect_alarm(&r->alarms[1], "illegal_record", "T17", 1, "2", "m2", "c", "d",
+                 "Record m2: it is not legal; the head judge rules.");
+    cr_assert_eq(r->alarms[1].resolved, 0);
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+}
+
+/* ---- T21, T22, T24, T26 ---- */
+
+Test(tournament, T21_bye_adds_nothing_to_sos)
+{
+    /* r1: a beats b, c beats d, e a bye; r2: e beats a, c a bye, and b's
+     * opponent d dropped after round 1 (a bye for b, T22) */
+    tournament *t = load(HEAD CUSTOM3 FIVE ",\"drops\":[{\"player\":\"d\",\"after_round\":1,\"reason\":\"drop\"}],"
+                         "\"rounds\":[" "{\"round\":1,\"pairings\":[{\"table\":\"1\",\"p1\":\"a\",\"p2\":\"b\"},"
+                         "{\"table\":\"2\",\"p1\":\"c\",\"p2\":\"d\"},{\"bye\":\"e\"}]},"
+                         "{\"round\":2,\"pairings\":[{\"table\":\"1\",\"p1\":\"e\",\"p2\":\"a\"},"
+                         "{\"table\":\"2\",\"p1\":\"b\",\"p2\":\"d\"},{\"bye\":\"c\"}]}]}");
+    tour_game g[3] = {game("m1", 1, "1", "a", "b", 1, 0, 0), game("m2", 1, "2", "c", "d", 1, 0, 0),
+                      game("m3", 2, "1", "e", "a", 1, 0, 0)};
+    tour_results *r = results(t, g, 3);
+    cr_assert_eq(r->n_alarms, 0);
+    cr_assert_eq(r->results[4].outcome[0], TOUR_BYE);   /* b */
+    tour_standings *s;
+    cr_assert_eq(tournament_standings(t, r, 2, &s, NULL, 0), 0);
+    /* e: a bye and a win over a (3 points in 2 rounds): 3/2, not (0 + 3/2) / 2 */
+    static const char *const ids[] = {"a", "b", "c", "d", "e"};
+    static const uint64_t num[] = {9, 3, 0, 3, 3}, den[] = {4, 2, 1, 1, 2};
+    for (int i = 0; i < 5; i++) {
+        cr_assert_eq(row_of(t, s, ids[i])->sos_num, num[i], "%s", ids[i]);
+        cr_assert_eq(row_of(t, s, ids[i])->sos_den, den[i], "%s", ids[i]);
+    }
+    /* a met b (3 in 2 rounds, the bye one of them) and e (6 in 2): 9/4;
+     * d met c (6 in 2): 3; c's only opponent d has 0 in 1 */
+    cr_assert_eq(row_of(t, s, "e")->byes, 1);
+    cr_assert_eq(row_of(t, s, "b")->byes, 1);
+    cr_assert_eq(row_of(t, s, "d")->rounds, 1);
+    tour_standings_destroy(&s);
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+}
+
+Test(tournament, T22_dropped_player_is_not_paired)
+{
+    tour_game g[2] = {game("m1", 1, "1", "a", "b", 1, 0, 0), game("m2", 1, "2", "c", "d", 1, 0, 0)};
+    static const char *const how[2] = {"drop", "disqualified"};
+    for (int k = 0; k < 2; k++) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, "%s,\"drops\":[{\"player\":\"d\",\"after_round\":1,\"reason\":\"%s\"}],"
+                 "\"rounds\":[%s]}", HEAD CUSTOM3 FOUR, how[k], R1);
+        tournament *t = load(buf);
+        tour_results *r = results(t, g, 2);
+        /* round 2: a and c (1-0) meet in their `pair 2` order; b, alone
+         * below, has the bye; d is nowhere */
+        int grp[2] = {P(t, "a"), P(t, "c")};
+        tour_stream st;
+        tour_stream_init(&st, "s0", "pair 2");
+        tour_shuffle(&st, grp, 2);
+        tour_pairings *p;
+        cr_assert_eq(tournament_pair(t, r, 2, &p, NULL, 0), 0);
+        cr_assert_eq(p->n_pairs, 2, "%s", how[k]);
+        cr_assert_eq(p->pairs[0].player[0], grp[0]);
+        cr_assert_eq(p->pairs[0].player[1], grp[1]);
+        cr_assert_eq(p->pairs[1].player[0], P(t, "b"));
+        cr_assert_eq(p->pairs[1].player[1], -1);
+        cr_assert_str_eq(p->labels, "pair 2, bye 2");
+        tour_pairings_destroy(&p);
+        /* the dropped player keeps their place, marked; the disqualified one is not ranked */
+        tour_standings *s;
+        cr_assert_eq(tournament_standings(t, r, 1, &s, NULL, 0), 0);
+        cr_assert_eq(s->n_rows, k ? 3 : 4, "%s", how[k]);
+        if (!k) {
+            cr_assert_eq(row_of(t, s, "d")->dropped, 1);
+            cr_assert_eq(row_of(t, s, "d")->losses, 1);
+            cr_assert_eq(row_of(t, s, "d")->rounds, 1);
+            cr_assert_eq(row_of(t, s, "b")->dropped, 0);
+        }
+        for (size_t i = 0; i < s->n_rows; i++)
+            cr_assert_neq(s->rows[i].player, k ? P(t, "d") : -1);
+        tour_standings_destroy(&s);
+        tour_results_destroy(&r);
+        tournament_destroy(&t);
+    }
+    /* published anyway: b-d gives b a bye; for a disqualified d, an alarm too */
+    for (int k = 0; k < 2; k++) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, "%s,\"drops\":[{\"player\":\"d\",\"after_round\":1,\"reason\":\"%s\"}],"
+                 "\"rounds\":[%s,{\"round\":2,\"pairings\":[{\"table\":\"1\",\"p1\":\"a\",\"p2\":\"c\"},"
+                 "{\"table\":\"2\",\"p1\":\"b\",\"p2\":\"d\"}]}]}", HEAD CUSTOM3 FOUR, how[k], R1);
+        tournament *t = load(buf);
+        tour_results *r = results(t, g, 2);
+        cr_assert_eq(r->results[3].outcome[0], TOUR_BYE, "%s", how[k]);
+        cr_assert_eq(r->results[3].outcome[1], TOUR_NO_RESULT);
+        cr_assert_eq(r->n_alarms, (size_t)k, "%s", how[k]);
+        if (k)
+            expect_alarm(&r->alarms[0], "dropped_paired", "T22", 2, "2", "", "d", "",
+                         "d is paired in round 2 after being disqualified.");
+        tour_results_destroy(&r);
+        tournament_destroy(&t);
+    }
+}
+
+#define EIGHT "\"players\":[{\"id\":\"a\",\"name\":\"A\"},{\"id\":\"b\",\"name\":\"B\"},{\"id\":\"c\",\"name\":\"C\"}," \
+    "{\"id\":\"d\",\"name\":\"D\"},{\"id\":\"e\",\"name\":\"E\"},{\"id\":\"f\",\"name\":\"F\"},{\"id\":\"g\",\"name\":\"G\"}," \
+    "{\"id\":\"h\",\"name\":\"H\"}]"
+#define DRAW_WIN(rnd, tbl, who) "{\"round\":" rnd ",\"table\":\"" tbl "\",\"result\":\"draw\",\"draw_win\":\"" who "\"," \
+    "\"judge\":\"hj\",\"text\":\"drawn\"}"
+
+Test(tournament, T24_standings_order)
+{
+    /* r1: a beats b 5-0, c-d drawn (c the draw win), e beats f 5-4, g-h
+     * drawn (g); r2: a beats e 5-0, c-h drawn (h), b beats d 5-4, f beats
+     * g 5-0.  Draws are 0 to 0 (MOV 5 each). */
+    tournament *t = load(HEAD CUSTOM3 EIGHT ",\"rounds\":[{\"round\":1,\"pairings\":["
+        "{\"table\":\"1\",\"p1\":\"a\",\"p2\":\"b\"},{\"table\":\"2\",\"p1\":\"c\",\"p2\":\"d\"},"
+        "{\"table\":\"3\",\"p1\":\"e\",\"p2\":\"f\"},{\"table\":\"4\",\"p1\":\"g\",\"p2\":\"h\"}]},"
+        "{\"round\":2,\"pairings\":[{\"table\":\"1\",\"p1\":\"a\",\"p2\":\"e\"},{\"table\":\"2\",\"p1\":\"c\",\"p2\":\"h\"},"
+        "{\"table\":\"3\",\"p1\":\"d\",\"p2\":\"b\"},{\"table\":\"4\",\"p1\":\"g\",\"p2\":\"f\"}]}],"
+        "\"judge_results\":[" DRAW_WIN("1", "2", "c") "," DRAW_WIN("1", "4", "g") "," DRAW_WIN("2", "2", "h") "]}");
+    tour_game g[5] = {game("m1", 1, "1", "a", "b", 1, 0, 0), game("m3", 1, "3", "e", "f", 1, 0, 4),
+                      game("n1", 2, "1", "a", "e", 1, 0, 0), game("n3", 2, "3", "d", "b", 2, 4, 0),
+                      game("n4", 2, "4", "g", "f", 2, 0, 0)};
+    tour_results *r = results(t, g, 5);
+    tour_standings *s;
+    cr_assert_eq(tournament_standings(t, r, 2, &s, NULL, 0), 0);
+    cr_assert_eq(s->provisional, 0);
+    /*        points wins MOV SoS
+     *   a    6      2    20
+     *   f    3      1    14  5/4    more MOV above more SoS
+     *   e    3      1     6  9/4    same MOV: more SoS first
+     *   b    3      1     6  7/4
+     *   h    3      0    10  5/4    more MOV, but fewer wins: below e, b, f
+     *   c    3      0    10  1
+     *   g    2      0     5
+     *   d    1      0     9         more MOV, fewer points */
+    static const char *const want[] = {"a", "f", "e", "b", "h", "c", "g", "d"};
+    static const int64_t pts[] = {6, 3, 3, 3, 3, 3, 2, 1}, mov[] = {20, 14, 6, 6, 10, 10, 5, 9};
+    static const uint32_t wins[] = {2, 1, 1, 1, 0, 0, 0, 0};
+    static const uint64_t num[] = {0, 5, 9, 7, 5, 1, 0, 0}, den[] = {0, 4, 4, 4, 4, 1, 0, 0};
+    cr_assert_eq(s->n_rows, 8);
+    for (size_t i = 0; i < 8; i++) {
+        const tour_row *w = &s->rows[i];
+        cr_assert_eq(w->player, P(t, want[i]), "place %zu: %s", i + 1, tournament_player(t, (size_t)w->player)->id);
+        cr_assert_eq(w->place, i + 1);
+        cr_assert_eq(w->points, pts[i], "%s", want[i]);
+        cr_assert_eq(w->wins, wins[i], "%s", want[i]);
+        cr_assert_eq(w->mov, mov[i], "%s", want[i]);
+        if (den[i]) {
+            cr_assert_eq(w->sos_num, num[i], "%s", want[i]);
+            cr_assert_eq(w->sos_den, den[i], "%s", want[i]);
+        }
+    }
+    tour_standings_destroy(&s);
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+}
+
+/* T26's exactness: p's one opponent has 4 points in 3 rounds (4/3); q's
+ * two have 1 and 7 in 3 rounds ((1/3 + 7/3) / 2 = 4/3).  In binary
+ * floating point the two differ (1.3333333333333333 and ...335). */
+#define EXACT_FILE(seed) HEAD CUSTOM3 "\"players\":[{\"id\":\"p\",\"name\":\"P\"},{\"id\":\"q\",\"name\":\"Q\"}," \
+    "{\"id\":\"o1\",\"name\":\"O1\"},{\"id\":\"o2\",\"name\":\"O2\"},{\"id\":\"o3\",\"name\":\"O3\"}," \
+    "{\"id\":\"x1\",\"name\":\"X1\"},{\"id\":\"x2\",\"name\":\"X2\"},{\"id\":\"x3\",\"name\":\"X3\"}]," \
+    "\"drops\":[{\"player\":\"p\",\"after_round\":1,\"reason\":\"drop\"},{\"player\":\"q\",\"after_round\":2,\"reason\":\"drop\"}]," \
+    "\"late_entries\":[{\"player\":\"x2\",\"round\":2},{\"player\":\"x3\",\"round\":3}],\"rounds\":[" \
+    "{\"round\":1,\"pairings\":[{\"table\":\"1\",\"p1\":\"p\",\"p2\":\"o1\"},{\"table\":\"2\",\"p1\":\"q\",\"p2\":\"o2\"}," \
+    "{\"table\":\"3\",\"p1\":\"o3\",\"p2\":\"x1\"}]}," \
+    "{\"round\":2,\"pairings\":[{\"table\":\"1\",\"p1\":\"q\",\"p2\":\"o3\"},{\"table\":\"2\",\"p1\":\"o1\",\"p2\":\"x2\"}," \
+    "{\"table\":\"3\",\"p1\":\"o2\",\"p2\":\"x1\"}]}," \
+    "{\"round\":3,\"results_seed\":\"" seed "\",\"pairings\":[{\"table\":\"1\",\"p1\":\"o1\",\"p2\":\"x1\"}," \
+    "{\"table\":\"2\",\"p1\":\"o3\",\"p2\":\"x2\"},{\"table\":\"3\",\"p1\":\"o2\",\"p2\":\"x3\"}]}]," \
+    "\"judge_results\":[" DRAW_WIN("2", "3", "x1") "," DRAW_WIN("3", "1", "x1") "," DRAW_WIN("3", "2", "x2") "]}"
+
+static void exact_games(tour_game g[6])
+{
+    g[0] = game("a1", 1, "1", "p", "o1", 1, 0, 0);
+    g[1] = game("a2", 1, "2", "q", "o2", 1, 0, 2);
+    g[2] = game("a3", 1, "3", "o3", "x1", 1, 0, 0);
+    g[3] = game("b1", 2, "1", "q", "o3", 2, 2, 0);
+    g[4] = game("b2", 2, "2", "o1", "x2", 1, 0, 0);
+    g[5] = game("c3", 3, "3", "o2", "x3", 2, 1, 0);
+}
+
+Test(tournament, T26_sos_is_compared_exactly)
+{
+    /* p and q tie on points (3), wins (1) and MOV (10), and their SoS are
+     * one value, 4/3, reached by two sums: the random order of T28 ranks
+     * them, whichever way it falls (with a floating-point comparison q
+     * would always be above p) */
+    static const char *const seeds[2] = {"exact-1", "exact-2"};
+    static const char *const files[2] = {EXACT_FILE("exact-1"), EXACT_FILE("exact-2")};
+    int p_first[2];
+    for (int f = 0; f < 2; f++) {
+        tournament *t = load(files[f]);
+        tour_game g[6];
+        exact_games(g);
+        tour_results *r = results(t, g, 6);
+        tour_standings *s;
+        cr_assert_eq(tournament_standings(t, r, 3, &s, NULL, 0), 0);
+        const tour_row *p = row_of(t, s, "p"), *q = row_of(t, s, "q");
+        cr_assert_eq(p->points, 3);
+        cr_assert_eq(q->points, 3);
+        cr_assert_eq(p->wins, 1);
+        cr_assert_eq(q->wins, 1);
+        cr_assert_eq(p->mov, 10);
+        cr_assert_eq(q->mov, 10);
+        cr_assert_eq(p->sos_num, 4);
+        cr_assert_eq(p->sos_den, 3);
+        cr_assert_eq(q->sos_num, 4);
+        cr_assert_eq(q->sos_den, 3);
+        cr_assert_eq(row_of(t, s, "o2")->points, 1);
+        cr_assert_eq(row_of(t, s, "o3")->points, 7);
+        cr_assert_eq(row_of(t, s, "o1")->points, 4);
+        /* the `standings 3` shuffle decides, with the round's results_seed */
+        int order[8];
+        for (size_t i = 0; i < 8; i++)
+            order[i] = tournament_player_index(t, (const char *[]){"o1", "o2", "o3", "p", "q", "x1", "x2", "x3"}[i]);
+        tour_stream st;
+        tour_stream_init(&st, seeds[f], "standings 3");
+        tour_shuffle(&st, order, 8);
+        size_t rp = 0, rq = 0;
+        for (size_t i = 0; i < 8; i++) {
+            rp = order[i] == P(t, "p") ? i + 1 : rp;
+            rq = order[i] == P(t, "q") ? i + 1 : rq;
+        }
+        cr_assert_eq(p->random_place, rp);
+        cr_assert_eq(q->random_place, rq);
+        p_first[f] = p->place < q->place;
+        cr_assert_eq(p_first[f], rp < rq, "seed %s", seeds[f]);
+        cr_assert_eq(p->place > q->place ? p->place - q->place : q->place - p->place, 1);
+        /* printed rounded, exact beside it */
+        jtext o = {0};
+        cr_assert_eq(tournament_standings_json(t, s, &o), 0);
+        cr_assert_not_null(strstr(o.buf, "\"player\":\"p\",\"name\":\"P\",\"event_points\":3,\"wins\":1,\"draws\":0,"
+                                         "\"losses\":0,\"byes\":0,\"rounds\":1,\"mov\":10,\"sos\":\"1.333\","
+                                         "\"sos_exact\":\"4/3\",\"dropped\":true"), "%s", o.buf);
+        jtext_free(&o);
+        tour_standings_destroy(&s);
+        tour_results_destroy(&r);
+        tournament_destroy(&t);
+    }
+    cr_assert_neq(p_first[0], p_first[1], "the two seeds should order p and q both ways");
+}
+
+/* ---- T29, T30, T31 ---- */
+
+Test(tournament, T29_first_round_is_random_from_the_seed)
+{
+    /* a..f play round 1; g enters in round 2; h left before round 1.  Round
+     * 1 is published without pairings, with its own seed. */
+    static const char *const files[2] = {
+        HEAD CUSTOM3 EIGHT ",\"late_entries\":[{\"player\":\"g\",\"round\":2}],"
+        "\"drops\":[{\"player\":\"h\",\"after_round\":0,\"reason\":\"no_show\"}],"
+        "\"rounds\":[{\"round\":1,\"seed\":\"r1-seed\",\"pairings\":[]}]}",
+        HEAD CUSTOM3 EIGHT ",\"late_entries\":[{\"player\":\"g\",\"round\":2}],"
+        "\"drops\":[{\"player\":\"h\",\"after_round\":0,\"reason\":\"no_show\"}]}"};
+    static const char *const seeds[2] = {"r1-seed", "s0"};
+    int first[2][6];
+    for (int f = 0; f < 2; f++) {
+        tournament *t = load(files[f]);
+        int *want = first[f];
+        for (int i = 0; i < 6; i++)
+            want[i] = P(t, (const char *[]){"a", "b", "c", "d", "e", "f"}[i]);
+        tour_stream st;
+        tour_stream_init(&st, seeds[f], "pair 1");
+        tour_shuffle(&st, want, 6);
+        tour_results *r = results(t, NULL, 0);
+        tour_pairings *p;
+        cr_assert_eq(tournament_pair(t, r, 1, &p, NULL, 0), 0);
+        cr_assert_str_eq(p->seed, seeds[f]);
+        cr_assert_eq(p->seed_made, 0);
+        cr_assert_str_eq(p->labels, "pair 1");
+        cr_assert_eq(p->n_pairs, 3);
+        for (int i = 0; i < 3; i++) {
+            char tb[4];
+            snprintf(tb, sizeof tb, "%d", i + 1);
+            cr_assert_eq(p->pairs[i].player[0], want[2 * i], "file %d table %d", f, i + 1);
+            cr_assert_eq(p->pairs[i].player[1], want[2 * i + 1], "file %d table %d", f, i + 1);
+            cr_assert_str_eq(p->pairs[i].table, tb);
+            cr_assert_eq(p->pairs[i].rematch, 0);
+        }
+        tour_pairings_destroy(&p);
+        tour_results_destroy(&r);
+        tournament_destroy(&t);
+    }
+    cr_assert_neq(memcmp(first[0], first[1], sizeof first[0]), 0, "two seeds, one draw");
+}
+
+Test(tournament, T30_odd_group_pairs_down_at_random)
+{
+    /* r1: a, c, e win; b, d, f lose.  Round 2's list is the winners in
+     * their `pair 2` order, then the losers in theirs (one stream): the
+     * first two winners meet, the third pairs down with the first loser
+     * they did not meet, and the two losers left meet. */
+    tournament *t = load(HEAD CUSTOM3 SIX ",\"rounds\":[{\"round\":1,\"pairings\":[{\"table\":\"1\",\"p1\":\"a\","
+                         "\"p2\":\"b\"},{\"table\":\"2\",\"p1\":\"c\",\"p2\":\"d\"},{\"table\":\"3\",\"p1\":\"e\","
+                         "\"p2\":\"f\"}]}]}");
+    tour_game g[3] = {game("m1", 1, "1", "a", "b", 1, 0, 0), game("m2", 1, "2", "c", "d", 1, 0, 0),
+                      game("m3", 1, "3", "e", "f", 1, 0, 0)};
+    tour_results *r = results(t, g, 3);
+    int list[6] = {P(t, "a"), P(t, "c"), P(t, "e"), P(t, "b"), P(t, "d"), P(t, "f")};
+    tour_stream st;
+    tour_stream_init(&st, "s0", "pair 2");
+    tour_shuffle(&st, list, 3);
+    tour_shuffle(&st, list + 3, 3);
+    /* the opponent each winner met: a-b, c-d, e-f */
+    int down = list[2], met_down = down == P(t, "a") ? P(t, "b") : down == P(t, "c") ? P(t, "d") : P(t, "f");
+    int k = list[3] == met_down ? 4 : 3;
+    int rest[2], nr = 0;
+    for (int i = 3; i < 6; i++)
+        if (i != k)
+            rest[nr++] = list[i];
+    tour_pairings *p;
+    cr_assert_eq(tournament_pair(t, r, 2, &p, NULL, 0), 0);
+    cr_assert_eq(p->n_pairs, 3);
+    cr_assert_str_eq(p->labels, "pair 2");
+    cr_assert_eq(p->rematches, 0);
+    cr_assert_eq(p->pairs[0].player[0], list[0]);
+    cr_assert_eq(p->pairs[0].player[1], list[1]);
+    cr_assert_eq(p->pairs[1].player[0], list[2]);   /* the pair-down */
+    cr_assert_eq(p->pairs[1].player[1], list[k]);
+    cr_assert_eq(p->pairs[2].player[0], rest[0]);
+    cr_assert_eq(p->pairs[2].player[1], rest[1]);
+    cr_assert_str_eq(p->pairs[2].table, "3");
+    tour_pairings_destroy(&p);
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+}
+
+Test(tournament, T31_rematch_allowed_after_the_cut)
+{
+    /* one Swiss round then a cut to 4: a beats b 5-0, c beats d 5-4, so the
+     * seeds are a, c, d, b and Game #1 (a-b) and Game #2 (c-d) repeat
+     * round 1's meetings -- a new stage, no rematch */
+    const char *cut4 = HEAD "\"structure\":{\"swiss_rounds\":1,\"cut\":4}," FOUR ",\"rounds\":[" R1;
+    tour_game g[4] = {game("m1", 1, "1", "a", "b", 1, 0, 0), game("m2", 1, "2", "c", "d", 1, 0, 4),
+                      game("e1", 2, "1", "a", "b", 2, 0, 0), game("e2", 2, "2", "c", "d", 1, 0, 0)};
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s]}", cut4);
+    tournament *t = load(buf);
+    tour_results *r = results(t, g, 2);
+    tour_pairings *p;
+    cr_assert_eq(tournament_pair(t, r, 2, &p, NULL, 0), 0);
+    cr_assert_eq(p->elimination, 1);
+    expect_pair(t, &p->pairs[0], 1, "a", "b");
+    expect_pair(t, &p->pairs[1], 2, "c", "d");
+    cr_assert_eq(p->rematches, 0);
+    cr_assert_eq(p->pairs[0].rematch, 0);
+    cr_assert_eq(p->pairs[1].rematch, 0);
+    tour_pairings_destroy(&p);
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+    /* published and played: no rematch alarm, and b's win in Game #1 counts */
+    snprintf(buf, sizeof buf, "%s,{\"round\":2,\"pairings\":[{\"game\":1,\"table\":\"1\",\"p1\":\"a\",\"p2\":\"b\"},"
+             "{\"game\":2,\"table\":\"2\",\"p1\":\"c\",\"p2\":\"d\"}]}]}", cut4);
+    t = load(buf);
+    r = results(t, g, 4);
+    cr_assert_eq(r->n_alarms, 0);
+    cr_assert_eq(r->results[2].outcome[1], TOUR_WIN);
+    cr_assert_eq(r->results[2].elimination, 1);
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+    /* the same meeting inside the Swiss stage is a rematch */
+    t = load(HEAD CUSTOM3 FOUR ",\"rounds\":[" R1 ",{\"round\":2,\"pairings\":[{\"table\":\"1\",\"p1\":\"b\","
+             "\"p2\":\"a\"},{\"table\":\"2\",\"p1\":\"c\",\"p2\":\"d\"}]}]}");
+    r = results(t, g, 2);
+    cr_assert_eq(count_alarms(r, "rematch"), 2);
+    expect_alarm(&r->alarms[0], "rematch", "T31", 2, "1", "", "a", "b", "a and b already met in round 1 of this stage.");
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+}
+
+/* ---- T33, T34 ---- */
+
+Test(tournament, T33_top_n_of_the_standings)
+{
+    /* the standings after round 1 are w1..w5, steven, l7, l8, eve, l10 */
+    tour_game g[5];
+    ten_games(g);
+    static const char *const top8[] = {"w1", "w2", "w3", "w4", "w5", "steven", "l7", "l8"};
+    for (uint32_t cut = 4; cut <= 8; cut += 4) {
+        char buf[2048];
+        snprintf(buf, sizeof buf, "%s\"structure\":{\"swiss_rounds\":1,\"cut\":%u},%s,%s}", HEAD, cut, TEN, TEN_R1);
+        tournament *t = load(buf);
+        tour_results *r = results(t, g, 5);
+        int seeds[TOUR_CUT_MAX];
+        uint32_t n = 0;
+        cr_assert_eq(tournament_cut(t, r, seeds, &n, NULL, 0), 0);
+        cr_assert_eq(n, cut);
+        for (uint32_t i = 0; i < cut; i++)
+            cr_assert_eq(seeds[i], P(t, top8[i]), "cut %u seed %u", cut, i + 1);
+        tour_results_destroy(&r);
+        /* a Swiss result missing: no cut yet, and the game is named */
+        r = results(t, g, 4);
+        char err[256];
+        cr_assert_eq(tournament_cut(t, r, seeds, &n, err, sizeof err), TOUR_EPENDING);
+        cr_assert_str_eq(err, "Round 1 table 5 has no result yet (no record).");
+        tour_results_destroy(&r);
+        tournament_destroy(&t);
+    }
+    /* w2, disqualified after round 1, is skipped: w5 is the fourth seed */
+    tournament *t = load(HEAD "\"structure\":{\"swiss_rounds\":1,\"cut\":4}," TEN
+                         ",\"drops\":[{\"player\":\"w2\",\"after_round\":1,\"reason\":\"disqualified\"}]," TEN_R1 "}");
+    tour_results *r = results(t, g, 5);
+    int seeds[TOUR_CUT_MAX];
+    uint32_t n = 0;
+    cr_assert_eq(tournament_cut(t, r, seeds, &n, NULL, 0), 0);
+    static const char *const want[] = {"w1", "w3", "w4", "w5"};
+    for (int i = 0; i < 4; i++)
+        cr_assert_eq(seeds[i], P(t, want[i]), "seed %d", i + 1);
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+    /* no cut in the structure */
+    t = load(HEAD CUSTOM3 FOUR "}");
+    r = results(t, NULL, 0);
+    char err[256];
+    cr_assert_eq(tournament_cut(t, r, seeds, &n, err, sizeof err), TOUR_EINVAL);
+    cr_assert_str_eq(err, "The structure has no cut.");
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+}
+
+Test(tournament, T34_highest_against_lowest)
+{
+    tournament *t = load(HEAD "\"structure\":{\"swiss_rounds\":1,\"cut\":8}," TEN "," TEN_R1 "}");
+    tour_game g[5];
+    ten_games(g);
+    tour_results *r = results(t, g, 5);
+    tour_pairings *p;
+    cr_assert_eq(tournament_pair(t, r, 2, &p, NULL, 0), 0);
+    cr_assert_eq(p->elimination, 1);
+    cr_assert_eq(p->n_pairs, 4);
+    static const char *const hi[] = {"w1", "w2", "w3", "w4"}, *const lo[] = {"l8", "l7", "steven", "w5"};
+    for (uint32_t k = 0; k < 4; k++) {
+        char tb[4];
+        snprintf(tb, sizeof tb, "%u", k + 1);
+        expect_pair(t, &p->pairs[k], k + 1, hi[k], lo[k]);
+        cr_assert_str_eq(p->pairs[k].table, tb);
+    }
+    jtext o = {0};
+    cr_assert_eq(tournament_pairings_csv(t, p, &o), 0);
+    cr_assert_str_eq(o.buf, "round,table,game,p1,p2\r\n2,1,1,w1,l8\r\n2,2,2,w2,l7\r\n2,3,3,w3,steven\r\n2,4,4,w4,w5\r\n");
+    jtext_free(&o);
+    tour_pairings_destroy(&p);
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+}
+
+#define SIX_CUT8 HEAD "\"structure\":{\"swiss_rounds\":1,\"cut\":8}," SIX ",\"rounds\":[{\"round\":1,\"pairings\":[" \
+    "{\"table\":\"1\",\"p1\":\"a\",\"p2\":\"b\"},{\"table\":\"2\",\"p1\":\"c\",\"p2\":\"d\"}," \
+    "{\"table\":\"3\",\"p1\":\"e\",\"p2\":\"f\"}]}"
+
+Test(tournament, T34_empty_seed_gives_a_bye)
+{
+    /* six players, a cut to 8: seeds a, c, e, f, d, b and two empty ones,
+     * so seeds 1 and 2 have byes: Game #1 and Game #2 */
+    tour_game g[5] = {game("m1", 1, "1", "a", "b", 1, 0, 0), game("m2", 1, "2", "c", "d", 1, 0, 1),
+                      game("m3", 1, "3", "e", "f", 1, 0, 2), game("e3", 2, "3", "e", "b", 2, 0, 0),
+                      game("e4", 2, "4", "f", "d", 2, 0, 0)};
+    tournament *t = load(SIX_CUT8 "]}");
+    tour_results *r = results(t, g, 3);
+    int seeds[TOUR_CUT_MAX];
+    uint32_t n = 0;
+    cr_assert_eq(tournament_cut(t, r, seeds, &n, NULL, 0), 0);
+    cr_assert_eq(n, 8);
+    static const char *const want[] = {"a", "c", "e", "f", "d", "b"};
+    for (int i = 0; i < 6; i++)
+        cr_assert_eq(seeds[i], P(t, want[i]), "seed %d", i + 1);
+    cr_assert_eq(seeds[6], -1);
+    cr_assert_eq(seeds[7], -1);
+    tour_pairings *p;
+    cr_assert_eq(tournament_pair(t, r, 2, &p, NULL, 0), 0);
+    cr_assert_eq(p->n_pairs, 4);
+    expect_pair(t, &p->pairs[0], 1, "a", NULL);
+    expect_pair(t, &p->pairs[1], 2, "c", NULL);
+    expect_pair(t, &p->pairs[2], 3, "e", "b");
+    expect_pair(t, &p->pairs[3], 4, "f", "d");
+    cr_assert_str_eq(p->pairs[0].table, "");
+    cr_assert_str_eq(p->pairs[2].table, "3");
+    jtext o = {0};
+    cr_assert_eq(tournament_pairings_json(t, p, &o), 0);
+    cr_assert_not_null(strstr(o.buf, "\"pairings\":[{\"bye\":\"a\",\"game\":1},{\"bye\":\"c\",\"game\":2},"
+                                     "{\"table\":\"3\",\"p1\":\"e\",\"p2\":\"b\",\"game\":3},"
+                                     "{\"table\":\"4\",\"p1\":\"f\",\"p2\":\"d\",\"game\":4}]}"), "%s", o.buf);
+    jtext_free(&o);
+    tour_pairings_destroy(&p);
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+    /* published as drawn, the byes win Game #1 and #2: round 3 pairs a with
+     * the winner of Game #4 (d) and c with the winner of Game #3 (b) */
+    t = load(SIX_CUT8 ",{\"round\":2,\"pairings\":[{\"bye\":\"a\",\"game\":1},{\"bye\":\"c\",\"game\":2},"
+             "{\"game\":3,\"table\":\"3\",\"p1\":\"e\",\"p2\":\"b\"},{\"game\":4,\"table\":\"4\",\"p1\":\"f\",\"p2\":\"d\"}]}]}");
+    r = results(t, g, 5);
+    cr_assert_eq(r->n_alarms, 0);
+    cr_assert_eq(r->results[3].outcome[0], TOUR_BYE);
+    cr_assert_eq(r->results[3].game, 1);
+    cr_assert_eq(tournament_pair(t, r, 3, &p, NULL, 0), 0);
+    cr_assert_eq(p->n_pairs, 2);
+    expect_pair(t, &p->pairs[0], 1, "a", "d");
+    expect_pair(t, &p->pairs[1], 2, "c", "b");
+    tour_pairings_destroy(&p);
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+    /* three players, a cut to 8: seeds c, a, b; Game #4 is seed 4 against
+     * seed 5, both empty, a game nobody plays and nobody publishes */
+    const char *three = HEAD "\"structure\":{\"swiss_rounds\":1,\"cut\":8},\"players\":[{\"id\":\"a\",\"name\":\"A\"},"
+                        "{\"id\":\"b\",\"name\":\"B\"},{\"id\":\"c\",\"name\":\"C\"}],\"rounds\":[{\"round\":1,"
+                        "\"pairings\":[{\"table\":\"1\",\"p1\":\"a\",\"p2\":\"b\"},{\"bye\":\"c\"}]}";
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s]}", three);
+    t = load(buf);
+    tour_game h[1] = {game("m1", 1, "1", "a", "b", 1, 0, 1)};
+    r = results(t, h, 1);
+    cr_assert_eq(tournament_pair(t, r, 2, &p, NULL, 0), 0);
+    cr_assert_eq(p->n_pairs, 4);
+    expect_pair(t, &p->pairs[0], 1, "c", NULL);
+    expect_pair(t, &p->pairs[1], 2, "a", NULL);
+    expect_pair(t, &p->pairs[2], 3, "b", NULL);
+    cr_assert_eq(p->pairs[3].game, 4);
+    cr_assert_eq(p->pairs[3].player[0], -1);
+    cr_assert_eq(p->pairs[3].player[1], -1);
+    jtext o2 = {0};
+    cr_assert_eq(tournament_pairings_json(t, p, &o2), 0);
+    cr_assert_not_null(strstr(o2.buf, "\"pairings\":[{\"bye\":\"c\",\"game\":1},{\"bye\":\"a\",\"game\":2},"
+                                      "{\"bye\":\"b\",\"game\":3}]}"), "%s", o2.buf);
+    jtext_free(&o2);
+    tour_pairings_destroy(&p);
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+    /* published as printed: the next round still counts 4 games of round 2
+     * (T36: Game #1 against Game #4, Game #2 against Game #3) */
+    snprintf(buf, sizeof buf, "%s,{\"round\":2,\"pairings\":[{\"bye\":\"c\",\"game\":1},{\"bye\":\"a\",\"game\":2},"
+             "{\"bye\":\"b\",\"game\":3}]}]}", three);
+    t = load(buf);
+    r = results(t, h, 1);
+    cr_assert_eq(tournament_pair(t, r, 3, &p, NULL, 0), 0);
+    cr_assert_eq(p->n_pairs, 2);
+    expect_pair(t, &p->pairs[0], 1, "c", NULL);
+    expect_pair(t, &p->pairs[1], 2, "a", "b");
+    cr_assert_str_eq(p->pairs[1].table, "2");
+    tour_pairings_destroy(&p);
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+}
+
+/* ---- T39, T40 ---- */
+
+Test(tournament, T39_late_entries_do_not_count)
+{
+    /* eight registered, a ninth entering in round 2: Basic's 4-8 row, not 9-12 */
+    tournament *t = load(HEAD "\"structure\":{\"table\":\"basic\"}," "\"players\":[{\"id\":\"a\",\"name\":\"A\"},"
+                         "{\"id\":\"b\",\"name\":\"B\"},{\"id\":\"c\",\"name\":\"C\"},{\"id\":\"d\",\"name\":\"D\"},"
+                         "{\"id\":\"e\",\"name\":\"E\"},{\"id\":\"f\",\"name\":\"F\"},{\"id\":\"g\",\"name\":\"G\"},"
+                         "{\"id\":\"h\",\"name\":\"H\"},{\"id\":\"i\",\"name\":\"I\"}],"
+                         "\"late_entries\":[{\"player\":\"i\",\"round\":2}]}");
+    const tour_structure *st = tournament_structure(t);
+    cr_assert_eq(st->registered, 8);
+    cr_assert_str_eq(st->row, "4-8");
+    cr_assert_eq(st->swiss_rounds, 3);
+    cr_assert_eq(st->cut, 0);
+    cr_assert_eq(tournament_player(t, (size_t)P(t, "i"))->registered, 0);
+    cr_assert_eq(tournament_player(t, (size_t)P(t, "h"))->registered, 1);
+    tournament_destroy(&t);
+    /* Advanced, 12 registered and a 13th late: 9-12 (4 rounds, top 4), not 13-24 (top 8) */
+    t = load(HEAD "\"structure\":{\"table\":\"advanced\"}," "\"players\":[{\"id\":\"a\",\"name\":\"A\"},"
+             "{\"id\":\"b\",\"name\":\"B\"},{\"id\":\"c\",\"name\":\"C\"},{\"id\":\"d\",\"name\":\"D\"},"
+             "{\"id\":\"e\",\"name\":\"E\"},{\"id\":\"f\",\"name\":\"F\"},{\"id\":\"g\",\"name\":\"G\"},"
+             "{\"id\":\"h\",\"name\":\"H\"},{\"id\":\"i\",\"name\":\"I\"},{\"id\":\"j\",\"name\":\"J\"},"
+             "{\"id\":\"k\",\"name\":\"K\"},{\"id\":\"l\",\"name\":\"L\"},{\"id\":\"m\",\"name\":\"M\"}],"
+             "\"late_entries\":[{\"player\":\"m\",\"round\":3}]}");
+    st = tournament_structure(t);
+    cr_assert_eq(st->registered, 12);
+    cr_assert_str_eq(st->row, "9-12");
+    cr_assert_eq(st->swiss_rounds, 4);
+    cr_assert_eq(st->cut, 4);
+    cr_assert_eq(st->fell_back, 0);
+    tournament_destroy(&t);
+}
+
+/* One structure table of TOURNAMENT.md: the rows after the header line that
+ * follows `section`, until the first line that is not a table row. */
+static size_t page_table(const char *page, const char *section, tour_table_row *rows, size_t max)
+{
+    const char *at = strstr(page, section);
+    cr_assert_not_null(at, "no %s in TOURNAMENT.md", section);
+    at = strstr(at, "| Number of Registered Players | Number of Swiss Rounds | Size of Cut |\n|---|---|---|\n");
+    cr_assert_not_null(at, "no table in %s", section);
+    at = strchr(strchr(at, '\n') + 1, '\n') + 1;
+    size_t n = 0;
+    while (*at == '|' && n < max) {
+        char players[64], cut[64];
+        unsigned rounds = 0;
+        cr_assert_eq(sscanf(at, "| %63[^|]| %u | %63[^|]|", players, &rounds, cut), 3, "row %zu of %s", n + 1, section);
+        tour_table_row *w = &rows[n++];
+        memset(w, 0, sizeof *w);
+        w->swiss_rounds = rounds;
+        if (sscanf(players, "%u-%u", &w->lo, &w->hi) != 2) {
+            cr_assert_eq(sscanf(players, "%u & Above", &w->lo), 1, "row %zu of %s: %s", n, section, players);
+            w->hi = 0;
+        }
+        if (strncmp(cut, "No Cut", 6))
+            cr_assert_eq(sscanf(cut, "Top %u", &w->cut), 1, "row %zu of %s: %s", n, section, cut);
+        at = strchr(at, '\n') + 1;
+    }
+    return n;
+}
+
+Test(tournament, T39_tables_match_this_page)
+{
+    FILE *f = fopen(SRC("TOURNAMENT.md"), "rb");
+    cr_assert_not_null(f, "TOURNAMENT.md (set top_srcdir)");
+    static char page[1 << 18];
+    size_t len = fread(page, 1, sizeof page - 1, f);
+    fclose(f);
+    cr_assert_lt(len, sizeof page - 1);
+    page[len] = 0;
+    static const char *const sections[2] = {"### T40. ", "### T39. "};
+    for (int adv = 0; adv < 2; adv++) {
+        tour_table_row want[16];
+        size_t n = page_table(page, sections[adv], want, 16), nc;
+        const tour_table_row *have = tournament_structure_table(adv, &nc);
+        cr_assert_eq(nc, n, "%s", sections[adv]);
+        for (size_t i = 0; i < n; i++) {
+            cr_assert_eq(have[i].lo, want[i].lo, "%s row %zu", sections[adv], i + 1);
+            cr_assert_eq(have[i].hi, want[i].hi, "%s row %zu", sections[adv], i + 1);
+            cr_assert_eq(have[i].swiss_rounds, want[i].swiss_rounds, "%s row %zu", sections[adv], i + 1);
+            cr_assert_eq(have[i].cut, want[i].cut, "%s row %zu", sections[adv], i + 1);
+            if (i)   /* the rows follow each other without a gap */
+                cr_assert_eq(want[i].lo, want[i - 1].hi + 1, "%s row %zu", sections[adv], i + 1);
+        }
+        cr_assert_eq(want[n - 1].hi, 0, "%s: the last row is open", sections[adv]);
+    }
+}
+
+Test(tournament, T40_output_says_the_table_is_reconstructed)
+{
+    static const char *const files[3] = {
+        HEAD "\"structure\":{\"table\":\"basic\"}," FOUR ",\"rounds\":[" R1 "]}",
+        HEAD "\"structure\":{\"table\":\"advanced\"}," FOUR ",\"rounds\":[" R1 "]}",
+        HEAD "\"structure\":{\"table\":\"advanced\"}," TEN ",\"rounds\":[{\"round\":1,\"pairings\":[]}]}"};
+    static const char *const want[3] = {
+        "\"structure\":{\"kind\":\"basic\",\"swiss_rounds\":3,\"cut\":0,\"row\":\"4-8\",\"reconstructed\":true,"
+        "\"fell_back\":false}",
+        "\"structure\":{\"kind\":\"advanced\",\"swiss_rounds\":3,\"cut\":0,\"row\":\"4-8\",\"reconstructed\":true,"
+        "\"fell_back\":true}",
+        "\"structure\":{\"kind\":\"advanced\",\"swiss_rounds\":4,\"cut\":4,\"row\":\"9-12\",\"reconstructed\":false,"
+        "\"fell_back\":false}"};
+    tour_game g[2] = {game("m1", 1, "1", "a", "b", 1, 0, 0), game("m2", 1, "2", "c", "d", 1, 0, 0)};
+    for (int f = 0; f < 3; f++) {
+        tournament *t = load(files[f]);
+        tour_results *r = results(t, g, f < 2 ? 2 : 0);
+        tour_standings *s;
+        jtext o = {0};
+        cr_assert_eq(tournament_standings(t, r, 1, &s, NULL, 0), 0);
+        cr_assert_eq(tournament_standings_json(t, s, &o), 0);
+        cr_assert_not_null(strstr(o.buf, want[f]), "file %d: %s", f, o.buf);
+        tour_standings_destroy(&s);
+        jtext_reset(&o);
+        cr_assert_eq(tournament_final(t, r, &s, NULL, 0), 0);
+        cr_assert_eq(tournament_standings_json(t, s, &o), 0);
+        cr_assert_not_null(strstr(o.buf, want[f]), "file %d (final): %s", f, o.buf);
+        jtext_free(&o);
+        tour_standings_destroy(&s);
+        tour_results_destroy(&r);
+        tournament_destroy(&t);
+    }
+}

@@ -249,6 +249,55 @@ Test(verifier, the_engine_reports_its_round_finish_and_hidden_mode)
     verifier_destroy(NULL);
 }
 
+/* verifier_score(): TOURNAMENT.md T4 and T5, each player's score on the
+ * board after a fixture's last event, raw, and the base. */
+static void score_is(const char *rel, int n, int64_t base, int64_t p1, int64_t p2)
+{
+    olverdict v;
+    int64_t score[2] = {-9, -9}, b = -9;
+    verifier *vf = replay(rel, n, &v);
+    cr_assert_eq(verifier_finished(vf, NULL), 1, "%s: the game is over", rel);
+    cr_assert_eq(verifier_score(vf, score, &b), VERIFIER_OK);
+    cr_assert(b == base && score[0] == p1 && score[1] == p2, "%s: base %lld, p1 %lld, p2 %lld", rel, (long long)b,
+              (long long)score[0], (long long)score[1]);
+    score[0] = score[1] = -9;
+    cr_assert_eq(verifier_score(vf, score, NULL), VERIFIER_OK, "the base may be NULL");
+    cr_assert(score[0] == p1 && score[1] == p2);
+    verifier_destroy(&vf);
+}
+
+Test(verifier, snap_score_is_the_opponents_monsters_defeated)
+{
+    /* p1 conceded with one of p2's monsters defeated and two of their own:
+     * the scores are the monsters defeated, not raised for the winner */
+    score_is("fixtures/snap/legal-open-concede-by-p1-mid-game.jsonl", 45, 5, 1, 2);
+    /* p1 won with four of p2's monsters defeated (T4: the module, not the
+     * engine, gives a winner 5) */
+    score_is("fixtures/snap/legal-commit-coreon-obscura.jsonl", 45, 5, 4, 2);
+    /* nothing played yet: 0 to 0 */
+    olverdict v;
+    int64_t score[2] = {-9, -9}, base = -9;
+    verifier *vf = replay("fixtures/snap/legal-commit-coreon-obscura.jsonl", 0, &v);
+    cr_assert_eq(verifier_score(vf, score, &base), VERIFIER_OK);
+    cr_assert(base == 5 && score[0] == 0 && score[1] == 0);
+    verifier_destroy(&vf);
+}
+
+Test(verifier, advanced_score_is_the_lp_the_opponent_lost)
+{
+    /* p1 conceded at 3300 LP against 5900: 6000 - 5900 and 6000 - 3300 */
+    score_is("fixtures/advanced/legal-open-concede-by-p1.jsonl", 42, 6000, 100, 2700);
+    /* starting_lp 5000 is the base; p1 won at 4500 LP */
+    score_is("fixtures/advanced/legal-commit-lp-5000-p1-wins.jsonl", 94, 5000, 5000, 500);
+}
+
+Test(verifier, master_score_is_the_lp_the_opponent_lost)
+{
+    /* p2 gained 400 LP: p1's score is negative, raw (T5: the module clamps) */
+    score_is("fixtures/master/legal-open-concede-by-p1.jsonl", 62, 8000, -400, 0);
+    score_is("fixtures/master/legal-commit-hands-5-6.jsonl", 243, 8000, 8000, 5400);
+}
+
 Test(openlog, what_a_sight_is_shown_of_a_hidden_card)
 {
     need_db();

@@ -1415,6 +1415,15 @@ void duel_ops_unverified(const void *st, unsigned out[2])
     duel_unverifiable(st, out);
 }
 
+/* T5 of TOURNAMENT.md: the LP each player took from the other. */
+void duel_ops_score(const void *st, int64_t out[2], int64_t *base)
+{
+    const duel_state *s = st;
+    for (int p = 0; p < 2; p++)
+        out[p] = (int64_t)s->starting_lp - s->side[!p].lp;
+    *base = s->starting_lp;
+}
+
 int duel_ops_board_json(const void *st, const openlog_sight *sight, jtext *t)
 {
     return duel_board_json(st, sight, t);

@@ -325,6 +325,7 @@ void duel_ops_log_ended(void *st);
 int duel_ops_finished(const void *st, int *winner);
 unsigned duel_ops_round(const void *st);
 void duel_ops_unverified(const void *st, unsigned out[2]);
+void duel_ops_score(const void *st, int64_t out[2], int64_t *base);
 int duel_ops_board_json(const void *st, const openlog_sight *sight, jtext *t);
 int duel_ops_board_words(const void *st, const openlog_sight *sight, jtext *t);
 int duel_ops_encode(const void *st, jtext *t);
@@ -346,6 +347,7 @@ int duel_ops_encode(const void *st, jtext *t);
                                .finished = duel_ops_finished,                                         \
                                .round = duel_ops_round,                                               \
                                .unverified = duel_ops_unverified,                                     \
+                               .score = duel_ops_score,                                               \
                                .board_json = duel_ops_board_json,                                     \
                                .board_words = duel_ops_board_words,                                   \
                                .encode = duel_ops_encode}

@@ -134,6 +134,15 @@ void verifier_unverified(const verifier *vf, unsigned out[2])
     vf->ops->unverified(vf->state, out);
 }
 
+int verifier_score(const verifier *vf, int64_t score[2], int64_t *base)
+{
+    int64_t b = 0;
+    vf->ops->score(vf->state, score, &b);
+    if (base)
+        *base = b;
+    return VERIFIER_OK;
+}
+
 unsigned verifier_round(const verifier *vf)
 {
     return vf->ops->round(vf->state);

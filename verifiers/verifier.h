@@ -29,6 +29,7 @@
 #define ARBITER_VERIFIER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "logformat/jtext.h"
 #include "logformat/olevent.h"
@@ -66,6 +67,9 @@ typedef struct {
     int (*finished)(const void *state, int *winner);
     unsigned (*round)(const void *state);
     void (*unverified)(const void *state, unsigned out[2]);
+    /* Each player's game score on the board (TOURNAMENT.md T4, T5) and
+     * its base, raw (verifier_score() says what they are). */
+    void (*score)(const void *state, int64_t out[2], int64_t *base);
     /* The board after the last event as compact JSON into t, showing the
      * hidden cards `sight` may see; 0, or -1 (t->bad: out of memory). */
     int (*board_json)(const void *state, const openlog_sight *sight, jtext *t);
@@ -143,6 +147,22 @@ int verifier_finished(const verifier *vf, int *winner);
  * in announced mode the cards never named, in commit mode the commitments
  * never opened; 0 in open mode.  For the final record. */
 void verifier_unverified(const verifier *vf, unsigned out[2]);
+
+/* Each player's score in the game as the board stands after the last
+ * event (TOURNAMENT.md T4, T5): p1's in score[0], p2's in score[1], and
+ * the base the scores are measured against in *base (base may be NULL):
+ *   Snap              the opponent's monsters defeated (their `lost`),
+ *                     0..5; base 5
+ *   Advanced, Master  the base minus the opponent's LP: the LP the
+ *                     opponent lost, negative when an lp_gain took them
+ *                     above the start; base the match's starting LP (the
+ *                     `starting_lp` lever, else the format's default)
+ * Raw: nothing is clamped and a winner is not raised to the base -- the
+ * tournament module does both (T4, T5, T7).  After a refused header (an
+ * illegal deck: no game started) they mean nothing.  For `arbiter
+ * tournament`, which reads a record's scores at the end of each game round
+ * and at its end.  Always VERIFIER_OK. */
+int verifier_score(const verifier *vf, int64_t score[2], int64_t *base);
 
 /* The round the match is in, or ended in (1..); 0 before setup is done.
  * For summaries ("rounds" of a stored match, openlog.md 9). */

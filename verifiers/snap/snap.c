@@ -1947,6 +1947,15 @@ static unsigned ops_round(const void *st)
     return s->setup_done ? s->round : 0;
 }
 
+/* T4 of TOURNAMENT.md: the opponent's monsters defeated, of five. */
+static void ops_score(const void *st, int64_t out[2], int64_t *base)
+{
+    const snap_state *s = st;
+    for (int p = 0; p < 2; p++)
+        out[p] = s->side[!p].lost;
+    *base = SNAP_LINEUP;
+}
+
 static void ops_unverified(const void *st, unsigned out[2])
 {
     snap_unverified u[2];
@@ -1967,6 +1976,7 @@ const verifier_ops snap_verifier_ops = {
     .finished = ops_finished,
     .round = ops_round,
     .unverified = ops_unverified,
+    .score = ops_score,
     .board_json = ops_board_json,
     .board_words = ops_board_words,
     .encode = ops_encode,

@@ -1,0 +1,276 @@
+#!/usr/bin/env bash
+# e2e_tournament.sh -- `arbiter tournament` end to end: a small Advanced
+# tournament built here from legal fixture games, judged from log files and
+# from a daemon's store, with its standings, next pairing and alarms checked
+# exactly in text, JSON and CSV, and the exit codes.
+#
+# Six players, three Swiss rounds, two of them played.  Each record is a
+# fixture log rewritten with jq: a new match id, the header's `event`
+# (tournament, round, table) and the players' ids.  What each game gives
+# (TOURNAMENT.md T4-T6, base 6000; p1 is the first player named):
+#   r1 t1 ann-ben  legal-open-concede-by-p1        ben wins; ann took 100 LP
+#   r1 t2 cat-dan  legal-commit-prime-evolution-p1 cat wins; dan took 1500
+#   r1 t3 eve-fay  an illegal record (illegal_record, T17); the head judge
+#                  gives eve the win: scores 6000 to 0 (T19)
+#   r2 t1 cat-ben  legal-announced-prime-singular  cat wins; ben took 500
+#   r2 t2 dan-fay  legal-open-prime-singular       dan wins; fay took 600
+#   r2 t3 eve-ann  legal-open-tie-and-direct-p1    eve wins; ann took 2200
+#   r3 t9 ann-ben  a Snap game played before round 3 was paired: unpaired_game
+# MOV (T6) = 6000 - the opponent's score + one's own:
+#   cat 10500 + 11500 = 22000, eve 12000 + 9800 = 21800, dan 1500 + 11400 =
+#   12900, ben 11900 + 500 = 12400, ann 100 + 2200 = 2300, fay 0 + 600 = 600.
+# The fixtures' decklists differ from game to game, so every player who
+# played two of them raises deck_changed (T42) too.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/daemon.sh"
+
+command -v jq >/dev/null || { echo "SKIP e2e_tournament: jq is needed"; exit 77; }
+
+F="$top_srcdir/fixtures"
+T=("$ARBITER" tournament)
+D="$TMP/logs"
+mkdir -p "$D"
+
+# mk FIXTURE MATCH ROUND TABLE P1 P2: the fixture as a record of e2e-cup.
+mk() {
+    jq -c --arg m "$2" --argjson r "$3" --arg tb "$4" --arg a "$5" --arg b "$6" \
+        'if .seq == 0 and .type == "match"
+         then .match = $m | .event = {tournament: "e2e-cup", round: $r, table: $tb}
+              | .players.p1.id = $a | .players.p2.id = $b
+         else .match = $m end' "$F/$1" >"$D/$2.jsonl"
+}
+mk advanced/legal-open-concede-by-p1.jsonl r1-t1 1 1 ann ben
+mk advanced/legal-commit-prime-evolution-p1-wins.jsonl r1-t2 1 2 cat dan
+mk advanced/illegal-advanced_attack_direct-at-self.jsonl r1-t3 1 3 eve fay
+mk advanced/legal-announced-prime-singular.jsonl r2-t1 2 1 cat ben
+mk advanced/legal-open-prime-singular.jsonl r2-t2 2 2 dan fay
+mk advanced/legal-open-tie-and-direct-p1-wins.jsonl r2-t3 2 3 eve ann
+mk snap/legal-open-concede.jsonl r3-x 3 9 ann ben
+LOGS=("$D"/r1-t1.jsonl "$D"/r1-t2.jsonl "$D"/r1-t3.jsonl "$D"/r2-t1.jsonl "$D"/r2-t2.jsonl "$D"/r2-t3.jsonl
+      "$D"/r3-x.jsonl)
+
+TF="$TMP/cup.json"
+cat >"$TF" <<'EOF'
+{"version": 1, "id": "e2e-cup", "name": "E2E Cup", "format": "advanced", "cards": "core@1.1.0",
+ "seed": "e2e-seed-1", "structure": {"swiss_rounds": 3, "cut": 0},
+ "players": [{"id": "ann", "name": "Ann Lee"}, {"id": "ben", "name": "Ben Ode"}, {"id": "cat", "name": "Cat Roy"},
+             {"id": "dan", "name": "Dan Wu"}, {"id": "eve", "name": "Eve Ash"}, {"id": "fay", "name": "Fay Orr"}],
+ "rounds": [
+  {"round": 1, "closed": true, "pairings": [{"table": "1", "p1": "ann", "p2": "ben"},
+     {"table": "2", "p1": "cat", "p2": "dan"}, {"table": "3", "p1": "eve", "p2": "fay"}]},
+  {"round": 2, "closed": true, "pairings": [{"table": "1", "p1": "cat", "p2": "ben"},
+     {"table": "2", "p1": "dan", "p2": "fay"}, {"table": "3", "p1": "eve", "p2": "ann"}]}],
+ "judge_results": [{"round": 1, "table": "3", "result": "win", "winner": "eve", "judge": "Hana Judge",
+                    "text": "Fay attacked herself; Eve wins."}]}
+EOF
+
+# run ARGS... : sets $out (stdout), $err (stderr) and $rc.
+run() {
+    rc=0
+    out=$("${T[@]}" "$@" 2>"$TMP/stderr") || rc=$?
+    err=$(cat "$TMP/stderr")
+}
+
+expect_rc() {
+    if [ "$rc" -eq "$1" ]; then pass "$2 (exit $rc)"; else fail "$2: want exit $1, got $rc: $err $out"; fi
+}
+
+# same WANT NAME: $out is exactly WANT.
+same() {
+    if [ "$out" = "$1" ]; then pass "$2"; else fail "$2: want
+$1
+got
+$out
+stderr: $err"; fi
+}
+
+# has TEXT NAME: $out holds the line TEXT.
+has() {
+    if printf '%s\n' "$out" | grep -qxF -- "$1"; then pass "$2"; else fail "$2: no line '$1' in
+$out"; fi
+}
+
+# ---- standings -------------------------------------------------------------------
+run standings --file "$TF" "${LOGS[@]}"
+expect_rc 0 "standings"
+same "E2E Cup (e2e-cup), advanced: standings after round 2
+place  player         points  W-D-L        MOV     SoS
+    1  Cat Roy (cat)       6  2-0-0      22000   1.500
+    2  Eve Ash (eve)       6  2-0-0      21800   0.000
+    3  Dan Wu (dan)        3  1-0-1      12900   1.500
+    4  Ben Ode (ben)       3  1-0-1      12400   1.500
+    5  Ann Lee (ann)       0  0-0-2       2300   2.250
+    6  Fay Orr (fay)       0  0-0-2        600   2.250
+head judge's results:
+  round 1 table 3: Hana Judge: Fay attacked herself; Eve wins.
+seed of standings 2: e2e-seed-1" "standings: places, points, W-D-L, MOV (T6), SoS (T26), the judge's result"
+case "$err" in *"7 open alarms: see arbiter tournament alarms"*) pass "standings: open alarms named on stderr" ;;
+    *) fail "standings: stderr should name the open alarms: $err" ;; esac
+
+run standings --file "$TF" --after 2 --json "${LOGS[@]}"
+expect_rc 0 "standings --json"
+out=$(printf '%s' "$out" | jq -r '[.after_round, .provisional] + [.standings[] | "\(.place) \(.player) \(.event_points) \(.wins)-\(.draws)-\(.losses) \(.mov) \(.sos_exact)"] | join(",")')
+same "2,false,1 cat 6 2-0-0 22000 3/2,2 eve 6 2-0-0 21800 0/1,3 dan 3 1-0-1 12900 3/2,4 ben 3 1-0-1 12400 3/2,5 ann 0 0-0-2 2300 9/4,6 fay 0 0-0-2 600 9/4" \
+    "standings --json: the module's JSON, the same standings"
+
+run standings --file "$TF" --csv "${LOGS[@]}"
+expect_rc 0 "standings --csv"
+case "$out" in *$'\r'*) pass "standings --csv: CRLF line ends" ;; *) fail "standings --csv: no CRLF" ;; esac
+out=$(printf '%s' "$out" | tr -d '\r')
+same "place,player,name,event_points,wins,draws,losses,byes,rounds,mov,sos,dropped,eliminated_in
+1,cat,Cat Roy,6,2,0,0,0,2,22000,1.500,false,0
+2,eve,Eve Ash,6,2,0,0,0,2,21800,0.000,false,0
+3,dan,Dan Wu,3,1,0,1,0,2,12900,1.500,false,0
+4,ben,Ben Ode,3,1,0,1,0,2,12400,1.500,false,0
+5,ann,Ann Lee,0,0,0,2,0,2,2300,2.250,false,0
+6,fay,Fay Orr,0,0,0,2,0,2,600,2.250,false,0" "standings --csv: the module's CSV"
+
+run standings --file "$TF" --after 1 "${LOGS[@]}"
+expect_rc 0 "standings --after 1"
+has "    1  Eve Ash (eve)       3  1-0-0      12000   0.000" "after round 1: the judge's win scores the base to 0 (T19)"
+has "    2  Ben Ode (ben)       3  1-0-0      11900   0.000" "after round 1: ben's concession win"
+
+# ---- time (T11-T13): round 2 with time called, dan-fay's record cut short --------------
+# Cut after Player 2's end of a game round (seq 29: dan 6000 LP, fay 5500) it
+# gets a time result from the scores, 500 to 0 (T13): dan 1500 + 6500 = 8000,
+# fay 5500.  Cut inside a game round (seq 26) it gets none (T12 case 3).
+jq '.rounds[1].time_called = 1767264300000' "$TF" >"$TMP/timed.json"
+mkdir -p "$TMP/cut"
+head -n 30 "$D/r2-t2.jsonl" >"$TMP/cut/r2-t2.jsonl"
+run standings --file "$TMP/timed.json" "$D"/r1-*.jsonl "$D"/r2-t1.jsonl "$D"/r2-t3.jsonl "$TMP/cut/r2-t2.jsonl"
+has "    4  Dan Wu (dan)        3  1-0-1       8000   1.500" "time: a record ending a game round gets a time result"
+has "    5  Fay Orr (fay)       0  0-0-2       5500   2.250" "time: the loser's MOV from the scores at the end"
+head -n 27 "$D/r2-t2.jsonl" >"$TMP/cut/r2-t2.jsonl"
+run alarms --file "$TMP/timed.json" "$D"/r1-*.jsonl "$D"/r2-t1.jsonl "$D"/r2-t3.jsonl "$TMP/cut/r2-t2.jsonl"
+has "round 2  table 2  time_round_incomplete (T12)  match r2-t2  dan, fay: Record r2-t2: the record stops inside a game round after time was called; the head judge rules." \
+    "time: a record stopping inside a game round raises time_round_incomplete"
+
+# ---- pairing of round 3 (T30, T31: each group pairs within itself, no rematch) -----
+run pair --file "$TF" --round 3 "${LOGS[@]}"
+expect_rc 0 "pair --round 3"
+same "E2E Cup (e2e-cup): round 3 pairings (swiss)
+table 1   Cat Roy (cat)  vs  Eve Ash (eve)
+table 2   Ben Ode (ben)  vs  Dan Wu (dan)
+table 3   Fay Orr (fay)  vs  Ann Lee (ann)
+seed of pair 3: e2e-seed-1" "pair: round 3 by table"
+
+run pair --file "$TF" --round 3 --json "${LOGS[@]}"
+expect_rc 0 "pair --json"
+out=$(printf '%s' "$out" | jq -c '[.round, .stage, .rematches, .pairings]')
+same '[3,"swiss",0,[{"table":"1","p1":"cat","p2":"eve"},{"table":"2","p1":"ben","p2":"dan"},{"table":"3","p1":"fay","p2":"ann"}]]' \
+    "pair --json: in the file's own shape"
+
+run pair --file "$TF" --round 3 --csv "${LOGS[@]}"
+expect_rc 0 "pair --csv"
+out=$(printf '%s' "$out" | tr -d '\r')
+same "round,table,game,p1,p2
+3,1,,cat,eve
+3,2,,ben,dan
+3,3,,fay,ann" "pair --csv"
+
+# a result round 3 needs is missing: dan-fay's record is not given (T16: unrecorded)
+run pair --file "$TF" --round 3 "$D"/r1-t1.jsonl "$D"/r1-t2.jsonl "$D"/r1-t3.jsonl "$D"/r2-t1.jsonl "$D"/r2-t3.jsonl
+expect_rc 1 "pair: a result it needs is pending"
+case "$err" in *"round 2"*|*"table 2"*|*dan*) pass "pair: the pending game is named" ;;
+    *) fail "pair: stderr should name the pending game: $err" ;; esac
+run pair --file "$TF" --round 5 "${LOGS[@]}"
+expect_rc 2 "pair: a round that is not the next one"
+
+# a seventh player with a bye in each round (T21: 3 points, MOV 2 x base; T25: a
+# win) and a second bye raising bye_twice (T32); round 3 has an odd count: a bye
+jq '.players += [{"id": "gus", "name": "Gus Pim"}] | .rounds[0].pairings += [{"bye": "gus"}]
+    | .rounds[1].pairings += [{"bye": "gus"}]' "$TF" >"$TMP/byes.json"
+run standings --file "$TMP/byes.json" "${LOGS[@]}"
+has "    1  Gus Pim (gus)       6  2-0-0      24000   0.000  2 byes" "byes: points, wins, MOV, said so"
+run pair --file "$TMP/byes.json" --round 3 "${LOGS[@]}"
+has "bye       Ann Lee (ann)" "byes: round 3's bye goes to the lowest player without one (T32)"
+run alarms --file "$TMP/byes.json" "${LOGS[@]}"
+has "round 2  table -  bye_twice (T32)  gus: gus has a second bye in round 2 while ann, of the same or a lower group, had none." \
+    "byes: bye_twice"
+
+# ---- alarms ------------------------------------------------------------------------
+run alarms --file "$TF" "${LOGS[@]}"
+expect_rc 1 "alarms: open alarms"
+has "round 3  table 9  unpaired_game (T2)  match r3-x  ann, ben: Record r3-x is of ann and ben, who were not paired with each other in round 3." \
+    "alarms: the game played before it was paired"
+has "round 1  table 3  illegal_record (T17)  match r1-t3  eve, fay: Record r1-t3: #14 advanced:attack.direct: p1 (eve)'s Ember Whelp attacked p1 directly, but a player attacks only the opponent.; the head judge rules.  [resolved]" \
+    "alarms: the illegal record, its first illegal verdict, resolved by the judge's result"
+has "E2E Cup (e2e-cup): 8 alarms, 7 open" "alarms: the count"
+n=$(printf '%s\n' "$out" | grep -c ' deck_changed (T42) ')
+if [ "$n" -eq 6 ]; then pass "alarms: six deck_changed"; else fail "alarms: want 6 deck_changed, got $n"; fi
+
+run alarms --file "$TF" --json "${LOGS[@]}"
+expect_rc 1 "alarms --json"
+out=$(printf '%s' "$out" | jq -c '[.alarms[] | select(.alarm != "deck_changed") | [.alarm, .ruling, .round, .table, .match, .players, .resolved]]')
+same '[["unpaired_game","T2",3,"9","r3-x",["ann","ben"],false],["illegal_record","T17",1,"3","r1-t3",["eve","fay"],true]]' \
+    "alarms --json"
+
+run alarms --file "$TF" --csv "${LOGS[@]}"
+expect_rc 1 "alarms --csv"
+out=$(printf '%s' "$out" | tr -d '\r' | grep -v '^deck_changed,')
+same 'alarm,ruling,round,table,match,p1,p2,text,resolved
+unpaired_game,T2,3,9,r3-x,ann,ben,"Record r3-x is of ann and ben, who were not paired with each other in round 3.",false
+illegal_record,T17,1,3,r1-t3,eve,fay,"Record r1-t3: #14 advanced:attack.direct: p1 (eve)'"'"'s Ember Whelp attacked p1 directly, but a player attacks only the opponent.; the head judge rules.",true' \
+    "alarms --csv"
+
+# a tournament with nothing wrong: exit 0; no seed in the file: arbiter makes one (T27)
+TF2="$TMP/small.json"
+cat >"$TF2" <<'EOF'
+{"version": 1, "id": "e2e-cup", "name": "Small", "format": "advanced", "structure": {"swiss_rounds": 2, "cut": 0},
+ "players": [{"id": "ann", "name": "Ann Lee"}, {"id": "ben", "name": "Ben Ode"}],
+ "rounds": [{"round": 1, "closed": true, "pairings": [{"table": "1", "p1": "ben", "p2": "ann"}]}]}
+EOF
+run alarms --file "$TF2" "$D"/r1-t1.jsonl
+expect_rc 0 "alarms: none"
+same "Small (e2e-cup): 0 alarms, 0 open" "alarms: none, said so"
+run standings --file "$TF2" "$D"/r1-t1.jsonl
+expect_rc 0 "standings: a file without a seed"
+case "$err" in *"arbiter made"*) pass "standings: the made seed is a warning (T27)" ;;
+    *) fail "standings: want a warning about the made seed: $err" ;; esac
+run standings --file "$TF2" --seed fixed-seed "$D"/r1-t1.jsonl
+has "seed of standings 1: fixed-seed" "standings --seed: the seed used is printed"
+
+# ---- usage and input errors ----------------------------------------------------------
+run standings "${LOGS[@]}"
+expect_rc 2 "no --file"
+run pair --file "$TF" "${LOGS[@]}"
+expect_rc 2 "pair without --round"
+run shuffle --file "$TF"
+expect_rc 2 "an unknown tournament command"
+run standings --file "$TF" --json --csv "${LOGS[@]}"
+expect_rc 2 "--json and --csv"
+run standings --file "$TMP/missing.json" "${LOGS[@]}"
+expect_rc 2 "a missing tournament file"
+jq '. + {"squad_points": 12}' "$TF" >"$TMP/bad.json"
+run standings --file "$TMP/bad.json" "${LOGS[@]}"
+expect_rc 2 "a refused tournament file (T47)"
+case "$err" in *squad_points*) pass "the refusal names the key" ;; *) fail "the refusal should name squad_points: $err" ;; esac
+run standings --file "$TF" --db "$TMP/no-store"
+expect_rc 2 "a store that does not exist"
+run --help
+expect_rc 0 "--help"
+run alarms --file "$TF" "${LOGS[@]}" "$TMP/missing.jsonl"
+expect_rc 1 "a log that cannot be read is no usage error"
+case "$err" in *"missing.jsonl: "*"no record of any tournament"*) pass "a log that cannot be read is named on stderr" ;;
+    *) fail "the unreadable log should be named on stderr: $err" ;; esac
+
+# ---- the same records from a daemon's store (--db) -------------------------------------
+if [ -x "$ARBITERD" ]; then
+    daemon_start || fail "arbiterd starts"
+    "$ARBITER" send --endpoint "$EP_IN" --quiet "${LOGS[@]}" >/dev/null 2>&1
+    daemon_stop || fail "arbiterd stops cleanly"
+    for sub in "standings" "standings --json" "pair --round 3" "pair --round 3 --csv" "alarms" "alarms --json"; do
+        # shellcheck disable=SC2086
+        run $sub --file "$TF" "${LOGS[@]}"
+        want=$out want_rc=$rc
+        # shellcheck disable=SC2086
+        run $sub --file "$TF" --db "$STORE"
+        if [ "$out" = "$want" ] && [ "$rc" -eq "$want_rc" ]; then pass "--db: $sub as from the logs"
+        else fail "--db: $sub differs from the logs: $out -- want $want"; fi
+    done
+    daemon_log_clean && pass "arbiterd's log is clean" || fail "arbiterd's log has errors"
+else
+    echo "SKIP --db: no arbiterd at $ARBITERD"
+fi
+
+finish
