@@ -3,6 +3,7 @@
  *   arbiter tournament standings --file T.json [--after R | --final] LOG... | --db STORE
  *   arbiter tournament pair      --file T.json --round R              LOG... | --db STORE
  *   arbiter tournament alarms    --file T.json                        LOG... | --db STORE
+ *   arbiter tournament html      --file T.json --out FILE             LOG... | --db STORE
  *
  * An organiser between two rounds has the tournament file (who plays, what
  * was published, drops, time calls, the head judge's results) and the
@@ -30,6 +31,10 @@
  * daemon and exports will give.  Warnings a person must see (a seed arbiter
  * made, alarms behind the standings) go to stderr; a progress line goes
  * there too, only when stderr is a terminal and many records are judged.
+ * `html` writes one self-contained page for people, all of it at once
+ * (src/tourhtml.h: standings, bracket, pairings, alarms, statistics), into
+ * --out FILE, written beside and renamed into place so that a screen
+ * reading it never shows half a page.
  *
  * Exit code: 0 done (and for `alarms`, no open alarm); 1 `alarms` found an
  * alarm no judge's result resolves, or `pair` cannot pair yet because a
@@ -46,6 +51,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "logformat/olcodec.h"
@@ -54,6 +60,7 @@
 #include "src/cli.h"
 #include "src/store.h"
 #include "src/tournament.h"
+#include "src/tourhtml.h"
 #include "src/verify.h"
 
 #define PROGRESS_MIN 20       /* records judged before a progress line is worth it */
@@ -62,10 +69,12 @@ static const char usage_text[] =
     "usage: arbiter tournament standings --file T.json [--after R | --final] [OPTIONS] (LOG... | --db STORE)\n"
     "       arbiter tournament pair --file T.json --round R [OPTIONS] (LOG... | --db STORE)\n"
     "       arbiter tournament alarms --file T.json [OPTIONS] (LOG... | --db STORE)\n"
+    "       arbiter tournament html --file T.json --out FILE [OPTIONS] (LOG... | --db STORE)\n"
     "\n"
     "A Mintayn tournament from its file (TOURNAMENT.md, \"The tournament file\")\n"
     "and its records, each judged again by its format's engine: the standings,\n"
-    "the pairings of the next round, or every alarm a judge must look at.\n"
+    "the pairings of the next round, or every alarm a judge must look at; or\n"
+    "all of it as one self-contained HTML page (html).\n"
     "\n"
     "  --file T.json  the tournament file (required)\n"
     "  --db STORE     read the records of the store arbiterd keeps (read-only,\n"
@@ -76,6 +85,8 @@ static const char usage_text[] =
     "                 round published)\n"
     "  --final        standings: the final standings, the bracket's order (T38)\n"
     "  --round R      pair: the round to pair, the next one to publish\n"
+    "  --out FILE     html: the page to write ('-': stdout); each match id links\n"
+    "                 to audit/MATCH.html beside it\n"
     "  --seed S       the seed of draws where the file gives none (T27)\n"
     "  --cards FILE   the card database (logs: default $ARBITER_CARDS, else\n"
     "                 fixtures/cards/core.json here, else the installed copy;\n"
@@ -87,11 +98,11 @@ static const char usage_text[] =
     "resolves, or pair: a result the pairing needs is pending, 2 bad usage or a\n"
     "file, store or card database that cannot be read, 3 internal error.\n";
 
-typedef enum { SUB_STANDINGS, SUB_PAIR, SUB_ALARMS } tour_sub;
+typedef enum { SUB_STANDINGS, SUB_PAIR, SUB_ALARMS, SUB_HTML } tour_sub;
 
 typedef struct {
     tour_sub sub;
-    const char *file, *db, *cards, *seed;
+    const char *file, *db, *cards, *seed, *out;
     uint32_t after, round;
     int has_after, has_round, final;
     int json, csv, help;
@@ -146,7 +157,7 @@ static int parse_opts(int argc, char **argv, tour_opts *o)
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         o->help = argc >= 2;
         if (!o->help)
-            cli_error("tournament needs a command: standings, pair or alarms");
+            cli_error("tournament needs a command: standings, pair, alarms or html");
         return o->help ? 0 : -1;
     }
     if (!strcmp(argv[1], "standings"))
@@ -155,8 +166,10 @@ static int parse_opts(int argc, char **argv, tour_opts *o)
         o->sub = SUB_PAIR;
     else if (!strcmp(argv[1], "alarms"))
         o->sub = SUB_ALARMS;
+    else if (!strcmp(argv[1], "html"))
+        o->sub = SUB_HTML;
     else {
-        cli_error("unknown tournament command '%s' (standings, pair or alarms)", argv[1]);
+        cli_error("unknown tournament command '%s' (standings, pair, alarms or html)", argv[1]);
         return -1;
     }
     o->paths = argv + 2;
@@ -180,6 +193,9 @@ static int parse_opts(int argc, char **argv, tour_opts *o)
             if (!(v = opt_value(argc, argv, &i, name)))
                 return -1;
             *(name[2] == 'f' ? &o->file : name[2] == 'd' ? &o->db : name[2] == 'c' ? &o->cards : &o->seed) = v;
+        } else if (is_opt(a, "--out")) {
+            if (!(o->out = opt_value(argc, argv, &i, "--out")))
+                return -1;
         } else if (is_opt(a, "--after") || is_opt(a, "--round")) {
             const char *name = is_opt(a, "--after") ? "--after" : "--round";
             if (!(v = opt_value(argc, argv, &i, name)) ||
@@ -199,11 +215,18 @@ static int check_opts(const tour_opts *o)
 {
     if (!o->file)
         cli_error("tournament %s needs --file T.json",
-                  o->sub == SUB_PAIR ? "pair" : o->sub == SUB_ALARMS ? "alarms" : "standings");
+                  o->sub == SUB_PAIR ? "pair" : o->sub == SUB_ALARMS ? "alarms" : o->sub == SUB_HTML ? "html"
+                  : "standings");
     else if (o->db && o->n_paths)
         cli_error("give either --db STORE or log files, not both");
     else if (o->json && o->csv)
         cli_error("give --json or --csv, not both");
+    else if (o->sub == SUB_HTML && !o->out)
+        cli_error("tournament html needs --out FILE");
+    else if (o->sub != SUB_HTML && o->out)
+        cli_error("--out is for tournament html");
+    else if (o->sub == SUB_HTML && (o->json || o->csv))
+        cli_error("tournament html writes HTML: --json and --csv are for the other commands");
     else if (o->sub == SUB_PAIR && !o->has_round)
         cli_error("tournament pair needs --round R");
     else if (o->sub != SUB_PAIR && o->has_round)
@@ -1130,6 +1153,73 @@ static int run_alarms(const tour_opts *o, const tournament *t, const tour_result
     return rc != CLI_OK ? rc : open_alarms(r) ? CLI_ILLEGAL : CLI_OK;
 }
 
+/* text into path: written to path.tmp beside it, then renamed into place
+ * ("-": stdout).  CLI_OK, or CLI_BADINPUT (reported). */
+static int write_page(const char *path, const jtext *text)
+{
+    char *tmp = NULL;
+    FILE *f = NULL;
+    int rc = CLI_BADINPUT;
+
+    if (!strcmp(path, "-")) {
+        if (fwrite(text->buf, 1, text->len, stdout) != text->len) {
+            cli_error("cannot write the page to stdout");
+            return CLI_INTERNAL;
+        }
+        return CLI_OK;
+    }
+    if (!(tmp = malloc(strlen(path) + 5))) {
+        cli_error("out of memory");
+        return CLI_INTERNAL;
+    }
+    strcpy(tmp, path);
+    strcat(tmp, ".tmp");
+    if (!(f = fopen(tmp, "w"))) {
+        cli_error("%s: %s", tmp, strerror(errno));
+        goto done;
+    }
+    if (fwrite(text->buf, 1, text->len, f) != text->len || fflush(f) != 0 || ferror(f)) {
+        cli_error("%s: %s", tmp, strerror(errno));
+        goto done;
+    }
+    int closed = fclose(f);
+    f = NULL;
+    if (closed != 0) {
+        cli_error("%s: %s", tmp, strerror(errno));
+        goto done;
+    }
+    if (rename(tmp, path) != 0) {
+        cli_error("%s: %s", path, strerror(errno));
+        goto done;
+    }
+    rc = CLI_OK;
+done:
+    if (f)
+        fclose(f);
+    if (rc != CLI_OK)
+        unlink(tmp);
+    free(tmp);
+    return rc;
+}
+
+static int run_html(const tour_opts *o, const tournament *t, const tour_results *r, size_t records, jtext *out)
+{
+    char when[64] = "";
+    time_t now = time(NULL);
+    struct tm tm;
+    tourhtml_opts ho;
+
+    memset(&ho, 0, sizeof ho);
+    ho.records = records;
+    if (now != (time_t)-1 && gmtime_r(&now, &tm) && strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm))
+        ho.generated = when;
+    if (tourhtml_write(t, r, &ho, out) || out->bad) {
+        cli_error("out of memory while writing the page");
+        return CLI_INTERNAL;
+    }
+    return write_page(o->out, out);
+}
+
 static int load_file(const tour_opts *o, tournament **t)
 {
     char *buf = NULL, err[TOUR_TEXT_MAX + 256] = "";
@@ -1197,7 +1287,8 @@ int cmd_tournament(int argc, char **argv)
         goto done;
     }
     rc = o.sub == SUB_STANDINGS ? run_standings(&o, t, r, &out)
-       : o.sub == SUB_PAIR ? run_pair(&o, t, r, &out) : run_alarms(&o, t, r, &out);
+       : o.sub == SUB_PAIR ? run_pair(&o, t, r, &out)
+       : o.sub == SUB_HTML ? run_html(&o, t, r, rs.n, &out) : run_alarms(&o, t, r, &out);
     if (o.sub != SUB_ALARMS && rc == CLI_OK && open_alarms(r))
         cli_error("%zu open alarm%s: see arbiter tournament alarms", open_alarms(r), open_alarms(r) == 1 ? "" : "s");
     if (fflush(stdout) != 0 || ferror(stdout)) {
