@@ -142,11 +142,7 @@ void duel_script_open_with(const char *p1cards, const char *p2cards)
 olverdict play_t(const char *body, uint64_t t)
 {
     char text[8192];
-    if (t)
-        snprintf(text, sizeof text, "{\"match\":\"t\",\"seq\":%llu,\"t\":%llu,%s}", (unsigned long long)seq,
-                 (unsigned long long)t, body);
-    else
-        snprintf(text, sizeof text, "{\"match\":\"t\",\"seq\":%llu,%s}", (unsigned long long)seq, body);
+    event_text(text, sizeof text, (unsigned long long)seq, (unsigned long long)t, body);
     olevent *ev = decode(text);
     olverdict v;
     duel_apply(&st, ev, &v);

@@ -94,11 +94,7 @@ void start(const char *rules)
 olverdict play_t(const char *body, uint64_t t)
 {
     char text[4096];
-    if (t)
-        snprintf(text, sizeof text, "{\"match\":\"t\",\"seq\":%llu,\"t\":%llu,%s}", (unsigned long long)seq,
-                 (unsigned long long)t, body);
-    else
-        snprintf(text, sizeof text, "{\"match\":\"t\",\"seq\":%llu,%s}", (unsigned long long)seq, body);
+    event_text(text, sizeof text, (unsigned long long)seq, (unsigned long long)t, body);
     olevent *ev = decode(text);
     olverdict v;
     snap_apply(&st, ev, &v);

@@ -20,4 +20,14 @@ static inline const char *src_path(char *buf, size_t n, const char *rel)
 
 #define SRC(rel) src_path((char[4096]){0}, 4096, (rel))
 
+/* The JSON text of a scripted event of match "t": its seq `at`, its time t (0:
+ * none) and the rest of its members, `body` ("\"type\":..."). */
+static inline void event_text(char *buf, size_t n, unsigned long long at, unsigned long long t, const char *body)
+{
+    if (t)
+        snprintf(buf, n, "{\"match\":\"t\",\"seq\":%llu,\"t\":%llu,%s}", at, t, body);
+    else
+        snprintf(buf, n, "{\"match\":\"t\",\"seq\":%llu,%s}", at, body);
+}
+
 #endif
