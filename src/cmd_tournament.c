@@ -399,6 +399,19 @@ static void print_seed(const char *what, const char *seed, int made)
                   seed);
 }
 
+/* T39, T40: the structure table's row used, and whether its player counts
+ * are arbiter's reconstruction; nothing for a custom structure. */
+static void print_structure(const tournament *t)
+{
+    const tour_structure *st = tournament_structure(t);
+    if (!st->row)
+        return;
+    printf("structure: the %s table's row for %s registered players%s%s\n",
+           st->kind == TOUR_TABLE_BASIC || st->fell_back ? "Basic" : "Advanced", st->row,
+           st->fell_back ? " (the Advanced table has no row this small)" : "",
+           st->reconstructed ? "; its player counts are arbiter's reconstruction (T40)" : "");
+}
+
 static void print_judges(const tour_results *r)
 {
     int head = 0;
@@ -450,6 +463,7 @@ static void print_standings(const tournament *t, const tour_results *r, const to
                p->match[0] ? " match " : "", p->match, p->why, p->label);
     }
     print_judges(r);
+    print_structure(t);
     print_seed(s->label[0] ? s->label : "the random tiebreak", s->seed, s->seed_made);
 }
 
@@ -473,6 +487,7 @@ static void print_pairings(const tournament *t, const tour_pairings *p)
         cli_error("%zu rematch%s could not be avoided (T31)", p->rematches, p->rematches == 1 ? "" : "es");
     if (p->search_cut)
         cli_error("the pairing search stopped at its bound (T30): the pairing is the best found");
+    print_structure(t);
     print_seed(p->labels ? p->labels : "the pairing", p->seed, p->seed_made);
 }
 

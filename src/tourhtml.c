@@ -328,6 +328,9 @@ static void put_head(page *p)
         put_fmt(p->out, "%" PRIu32 " Swiss rounds, top %" PRIu32 " cut", st->swiss_rounds, st->cut);
     else
         put_fmt(p->out, "%" PRIu32 " Swiss rounds, no cut", st->swiss_rounds);
+    if (st->row)   /* T39, T40: the row used, and whose counts they are */
+        put_fmt(p->out, " (the %s table, %s players%s)", st->kind == TOUR_TABLE_BASIC || st->fell_back ? "Basic"
+                : "Advanced", st->row, st->reconstructed ? ", counts reconstructed by arbiter, T40" : "");
     put_fmt(p->out, " &#183; %zu players &#183; id ", tournament_player_count(p->t));
     put_esc(p->out, tournament_id(p->t));
     put_lit(p->out, "</p>\n<p class=\"status\">");

@@ -3224,6 +3224,8 @@ int tournament_pairings_json(const tournament *t, const tour_pairings *p, jtext 
     jtext_lit(o, ",\"labels\":");
     jtext_str(o, p->labels);
     jtext_member_int(o, ",\"rematches\":", (long long)p->rematches);
+    jtext_lit(o, ",\"structure\":");   /* T40: every output says so */
+    structure_json(t, o);
     jtext_lit(o, ",\"pairings\":[");
     for (size_t i = 0, first = 1; i < p->n_pairs; i++) {
         const tour_pair *x = &p->pairs[i];

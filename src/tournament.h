@@ -419,6 +419,7 @@ int tournament_standings_json(const tournament *t, const tour_standings *s, jtex
  * can be pasted into `rounds`:
  *   {"version":1,"tournament":ID,"round":R,"stage":"swiss"|"elimination",
  *    "seed":S,"seed_made":bool,"labels":"pair R, bye R","rematches":n,
+ *    "structure":{...as in the standings},
  *    "pairings":[{"table","p1","p2","game"?}|{"bye","game"?}]} */
 int tournament_pairings_json(const tournament *t, const tour_pairings *p, jtext *out);
 

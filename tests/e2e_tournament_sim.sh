@@ -66,6 +66,12 @@ for r in 1 2 3 4 5 6; do
     same "standings after round $r"
 done
 
+# the text says which structure row it used (T39)
+"${T[@]}" standings --file "$TF" --after 6 "${LOGS[@]}" >"$TMP/out" 2>/dev/null
+if grep -qxF "structure: the Advanced table's row for 41-76 registered players" "$TMP/out"
+then pass "standings: the Advanced table's row 41-76 (64 registered; the late entry does not count)"
+else fail "standings: no structure line in $(cat "$TMP/out")"; fi
+
 # ---- the pairings of each round, from the file as it stood before it -------------------
 for r in 1 2 3 4 5 6 7 8 9; do
     jq --argjson r "$r" '.rounds |= map(select(.round < $r)) | .judge_results |= map(select(.round < $r))' \

@@ -1873,7 +1873,8 @@ Test(tournament, T30_pairings_json_and_csv)
     cr_assert_eq(tournament_pairings_json(t, p, &o), 0);
     snprintf(want, sizeof want,
              "{\"version\":1,\"tournament\":\"cup\",\"round\":2,\"stage\":\"swiss\",\"seed\":\"s0\",\"seed_made\":false,"
-             "\"labels\":\"pair 2, bye 2\",\"rematches\":0,\"pairings\":[{\"table\":\"1\",\"p1\":\"%s\",\"p2\":\"%s\"},"
+             "\"labels\":\"pair 2, bye 2\",\"rematches\":0,\"structure\":{\"kind\":\"custom\",\"swiss_rounds\":2,\"cut\":0,"
+             "\"row\":null,\"reconstructed\":false,\"fell_back\":false},\"pairings\":[{\"table\":\"1\",\"p1\":\"%s\",\"p2\":\"%s\"},"
              "{\"bye\":\"b\"}]}", x, y);
     cr_assert_str_eq(o.buf, want);
     jtext_reset(&o);
@@ -1898,7 +1899,8 @@ Test(tournament, T36_pairings_json_and_csv_carry_the_game)
     cr_assert_eq(tournament_pairings_json(t, p, &o), 0);
     cr_assert_str_eq(o.buf,
         "{\"version\":1,\"tournament\":\"cup\",\"round\":3,\"stage\":\"elimination\",\"seed\":\"s0\",\"seed_made\":false,"
-        "\"labels\":\"\",\"rematches\":0,\"pairings\":[{\"table\":\"1\",\"p1\":\"w1\",\"p2\":\"w5\",\"game\":1},"
+        "\"labels\":\"\",\"rematches\":0,\"structure\":{\"kind\":\"custom\",\"swiss_rounds\":1,\"cut\":8,\"row\":null,"
+        "\"reconstructed\":false,\"fell_back\":false},\"pairings\":[{\"table\":\"1\",\"p1\":\"w1\",\"p2\":\"w5\",\"game\":1},"
         "{\"table\":\"2\",\"p1\":\"l7\",\"p2\":\"w3\",\"game\":2}]}");
     jtext_reset(&o);
     cr_assert_eq(tournament_pairings_csv(t, p, &o), 0);
@@ -2913,6 +2915,14 @@ Test(tournament, T40_output_says_the_table_is_reconstructed)
         cr_assert_not_null(strstr(o.buf, want[f]), "file %d (final): %s", f, o.buf);
         jtext_free(&o);
         tour_standings_destroy(&s);
+        if (f < 2) {   /* the next round's pairings say it too */
+            tour_pairings *p;
+            cr_assert_eq(tournament_pair(t, r, 2, &p, NULL, 0), 0);
+            cr_assert_eq(tournament_pairings_json(t, p, &o), 0);
+            cr_assert_not_null(strstr(o.buf, want[f]), "file %d (pairings): %s", f, o.buf);
+            jtext_free(&o);
+            tour_pairings_destroy(&p);
+        }
         tour_results_destroy(&r);
         tournament_destroy(&t);
     }
