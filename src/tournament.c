@@ -1983,6 +1983,18 @@ static int eval_pairing(rctx *x, size_t res)
     return rc;
 }
 
+/* A result in words for a report_differs sentence: "a draw", "ann's win",
+ * then ", scores ann 5, ben 3" when `sc` is given.  Player ids only: the
+ * names are the file's and the sentence goes to public exports. */
+static void result_words(char *buf, size_t n, const tournament *t, const tour_result *rr, int winner, int draw,
+                         const int64_t *sc)
+{
+    int k = draw ? snprintf(buf, n, "a draw") : snprintf(buf, n, "%s's win", pid(t, winner));
+    if (sc && k >= 0 && (size_t)k < n)
+        snprintf(buf + k, n - (size_t)k, ", scores %s %lld, %s %lld", pid(t, rr->player[0]), (long long)sc[0],
+                 pid(t, rr->player[1]), (long long)sc[1]);
+}
+
 /* T3, T10: a reported result compared with the verified one. */
 static int check_report(rctx *x, size_t res, const treport *rep)
 {
@@ -1996,9 +2008,15 @@ static int check_report(rctx *x, size_t res, const treport *rep)
         differs |= rep->scores[0] != rr->score[0] || rep->scores[1] != rr->score[1];
     if (!differs)
         return 0;
+    /* both sides in words, so the judge can read the difference aloud */
+    char said[TOUR_TEXT_MAX / 3], found[TOUR_TEXT_MAX / 3];
+    int won = rr->outcome[0] == TOUR_WIN ? rr->player[0] : rr->player[1];
+    int scored = rep->has_scores && (rr->by == TOUR_BY_ENGINE || rr->by == TOUR_BY_TIME);
+    result_words(said, sizeof said, x->t, rr, rep->winner, rep->draw, rep->has_scores ? rep->scores : NULL);
+    result_words(found, sizeof found, x->t, rr, won, draw, scored ? rr->score : NULL);
     return add_alarm(x, res, "report_differs", "T3", rr->round, rr->table, rr->match, pid(x->t, rr->player[0]),
-                     pid(x->t, rr->player[1]), "The result reported at table %s differs from the verified one.",
-                     rr->table);
+                     pid(x->t, rr->player[1]), "Table %s reported %s; the verified result is %s.", rr->table, said,
+                     found);
 }
 
 /* Swiss grouping counts (T30), kept round by round for T32's check. */

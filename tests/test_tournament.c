@@ -721,7 +721,7 @@ Test(tournament, T10_reported_mutual_destruction_differs)
     cr_assert_eq(r->results[0].outcome[0], TOUR_WIN);   /* the report is never counted */
     cr_assert_eq(r->n_alarms, 1);
     expect_alarm(&r->alarms[0], "report_differs", "T3", 1, "1", "m1", "a", "b",
-                 "The result reported at table 1 differs from the verified one.");
+                 "Table 1 reported a draw; the verified result is a's win.");
     tour_results_destroy(&r);
     tournament_destroy(&t);
 }
@@ -1842,14 +1842,14 @@ Test(tournament, T45_alarms_json_and_csv)
         "{\"alarm\":\"mismatch\",\"ruling\":\"T18\",\"round\":1,\"table\":\"1\",\"match\":\"m1\","
         "\"players\":[\"a\",\"b\"],\"text\":\"Record m1: #4 claim: \\\"b\\\", not a\",\"resolved\":false},"
         "{\"alarm\":\"report_differs\",\"ruling\":\"T3\",\"round\":1,\"table\":\"1\",\"match\":\"m1\","
-        "\"players\":[\"a\",\"b\"],\"text\":\"The result reported at table 1 differs from the verified one.\","
+        "\"players\":[\"a\",\"b\"],\"text\":\"Table 1 reported a draw; the verified result is a's win.\","
         "\"resolved\":false}]}");
     jtext_reset(&o);
     cr_assert_eq(tournament_alarms_csv(t, r, &o), 0);
     cr_assert_str_eq(o.buf,
         "alarm,ruling,round,table,match,p1,p2,text,resolved\r\n"
         "mismatch,T18,1,1,m1,a,b,\"Record m1: #4 claim: \"\"b\"\", not a\",false\r\n"
-        "report_differs,T3,1,1,m1,a,b,The result reported at table 1 differs from the verified one.,false\r\n");
+        "report_differs,T3,1,1,m1,a,b,Table 1 reported a draw; the verified result is a's win.,false\r\n");
     jtext_free(&o);
     tour_results_destroy(&r);
     tournament_destroy(&t);
@@ -2075,9 +2075,9 @@ Test(tournament, T3_reported_result_differs)
     /* the pairings' alarms first, then the reports' (T45: each names its pairing) */
     cr_assert_str_eq(r->alarms[0].kind, "time_round_incomplete");
     expect_alarm(&r->alarms[1], "report_differs", "T3", 1, "2", "m2", "c", "d",
-                 "The result reported at table 2 differs from the verified one.");
+                 "Table 2 reported c's win; the verified result is d's win.");
     expect_alarm(&r->alarms[2], "report_differs", "T3", 1, "3", "m3", "e", "f",
-                 "The result reported at table 3 differs from the verified one.");
+                 "Table 3 reported e's win, scores e 5, f 3; the verified result is e's win, scores e 5, f 1.");
     /* reports are never counted */
     cr_assert_eq(r->results[1].outcome[1], TOUR_WIN);
     cr_assert_eq(r->results[2].score[1], 1);
