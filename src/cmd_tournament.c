@@ -488,7 +488,8 @@ static void print_pairings(const tournament *t, const tour_pairings *p)
     if (p->search_cut)
         cli_error("the pairing search stopped at its bound (T30): the pairing is the best found");
     print_structure(t);
-    print_seed(p->labels ? p->labels : "the pairing", p->seed, p->seed_made);
+    if (p->labels && p->labels[0])   /* a round drawn at random; pairing a cut draws nothing */
+        print_seed(p->labels, p->seed, p->seed_made);
 }
 
 static size_t open_alarms(const tour_results *r)

@@ -1197,7 +1197,8 @@ static int load_head(loader *c, json_t *root)
     return rc ? rc : load_rules(c, root);
 }
 
-/* T23: nobody enters after the Swiss stage. */
+/* T23: nobody enters after the Swiss stage, neither a late entry nor a
+ * dropped player rejoining: an elimination round seats only who advanced. */
 static int check_entries(loader *c)
 {
     const tournament *t = c->t;
@@ -1206,6 +1207,10 @@ static int check_entries(loader *c)
         uint64_t a = t->players[p].active;
         if (!t->players[p].registered && a && (uint32_t)__builtin_ctzll(a) + 1 > last)
             return refuse(c, "\"late_entries\" enters \"%s\" after the Swiss stage.", t->players[p].id);
+        for (uint32_t r = last + 1; r <= TOUR_ROUNDS_MAX; r++)
+            if ((a & round_bit(r)) && !(a & round_bit(r - 1)))
+                return refuse(c, "\"late_entries\" has \"%s\" rejoin in round %u, after the Swiss stage.",
+                              t->players[p].id, r);
     }
     return 0;
 }

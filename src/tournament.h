@@ -386,7 +386,7 @@ typedef struct {
     const char *seed;           /* the seed of its draws (T27)                */
     int seed_made;
     const char *labels;         /* the labels drawn ("pair 3, bye 3")         */
-    tour_pair *pairs;           /* byes last                                  */
+    tour_pair *pairs;           /* Swiss: byes last; elimination: game order  */
     size_t n_pairs;
     size_t rematches;
     int search_cut;             /* T30: the search hit TOUR_SEARCH_MAX        */

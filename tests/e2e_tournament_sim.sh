@@ -82,6 +82,19 @@ for r in 1 2 3 4 5 6 7 8 9; do
     same "pairings of round $r"
 done
 
+# in words: a bracket round draws nothing, so no seed is printed for it
+jq '.rounds |= map(select(.round < 8))' "$TF" >"$TMP/before.json"
+mapfile -t before < <(logs_before 8)
+"${T[@]}" pair --file "$TMP/before.json" --round 8 "${before[@]}" >"$TMP/out" 2>/dev/null
+want=$(jq -r --slurpfile f "$TF" '($f[0].players | map({(.id): .name}) | add) as $n | .pairings["8"][]
+    | "game \(.game)  table \(.table)   \($n[.p1]) (\(.p1))  vs  \($n[.p2]) (\(.p2))"' "$EX")
+if [ "$(grep '^game ' "$TMP/out")" = "$want" ] && ! grep -q '^seed of' "$TMP/out"
+then pass "pair --round 8 in words: the games, no seed"
+else fail "pair --round 8 in words: want
+$want
+got
+$(cat "$TMP/out")"; fi
+
 # the byes (T32) went to three different players, and the round-1 table count is 32
 jq '[.rounds[] | .pairings[] | select(.bye) | .bye] | (length == 3 and (unique | length) == 3)' "$TF" >"$TMP/got"
 echo true >"$TMP/want"

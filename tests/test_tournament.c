@@ -1189,6 +1189,15 @@ Test(tournament, T23_rejoin_after_drop)
     tournament_destroy(&t);
 }
 
+Test(tournament, T23_no_rejoin_after_the_swiss_stage)
+{
+    /* d drops after round 1 and asks back for round 4, the first elimination round */
+    cr_assert_eq(refused(HEAD "\"structure\":{\"swiss_rounds\":3,\"cut\":4}," FOUR
+                         ",\"drops\":[{\"player\":\"d\",\"after_round\":1,\"reason\":\"drop\"}],"
+                         "\"late_entries\":[{\"player\":\"d\",\"round\":4}]}",
+                         "\"late_entries\" has \"d\" rejoin in round 4, after the Swiss stage."), TOUR_EINVAL);
+}
+
 Test(tournament, T25_draw_win_is_not_a_win)
 {
     /* a wins at table 1; c and d are equal at time: one draw win */
