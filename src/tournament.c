@@ -1506,17 +1506,21 @@ static int place_game(rctx *x, size_t i)
         return add_alarm(x, SIZE_MAX, "unknown_player", "T2", g->round, g->table, g->match, g->p1, g->p2,
                          "Record %s names \"%s\", who is not a player of the tournament.", g->match,
                          a < 0 ? g->p1 : g->p2);
-    int rc = 0;
+    int rc = 0, gone = 0;
     for (int k = 0; k < 2 && !rc; k++)   /* T22, T23 */
-        if (!active_in(t, x->gp[i][k], g->round))
+        if (!active_in(t, x->gp[i][k], g->round) && ++gone)
             rc = add_alarm(x, SIZE_MAX, "dropped_paired", "T22", g->round, g->table, g->match, g->p1, g->p2,
                            "Record %s has %s playing in round %u, when they were not in the tournament.", g->match,
                            pid(t, x->gp[i][k]), g->round);
     long res = find_pairing(x, g->round, a, b);
-    if (rc || res < 0)
-        return rc ? rc : add_alarm(x, SIZE_MAX, "unpaired_game", "T2", g->round, g->table, g->match, g->p1, g->p2,
-                                   "Record %s is of %s and %s, who were not paired with each other in round %u.",
-                                   g->match, g->p1, g->p2, g->round);
+    /* a player who was not in the tournament cannot have been paired: the
+     * one alarm says why the record does not count */
+    if (rc || (res < 0 && gone))
+        return rc;
+    if (res < 0)
+        return add_alarm(x, SIZE_MAX, "unpaired_game", "T2", g->round, g->table, g->match, g->p1, g->p2,
+                         "Record %s is of %s and %s, who were not paired with each other in round %u.", g->match,
+                         g->p1, g->p2, g->round);
     tour_result *rr = &x->r->results[res];
     x->gres[i] = res;
     x->rcount[res]++;

@@ -1742,6 +1742,22 @@ Test(tournament, T43_other_lever_raises_rules_differ)
     tournament_destroy(&t);
 }
 
+Test(tournament, T22_record_of_a_dropped_player_raises_one_alarm)
+{
+    /* d left before round 1; a record of c and d in round 2, which pairs
+     * nobody yet: d was not in the tournament, so no pairing could hold them
+     * -- one alarm, dropped_paired, not unpaired_game as well */
+    tournament *t = load(HEAD CUSTOM3 FOUR ",\"drops\":[{\"player\":\"d\",\"after_round\":0,\"reason\":\"drop\"}],"
+                         "\"rounds\":[" R1 "]}");
+    tour_game g[2] = {game("m1", 1, "1", "a", "b", 1, 0, 0), game("m5", 2, "1", "c", "d", 1, 0, 0)};
+    tour_results *r = results(t, g, 2);
+    cr_assert_eq(r->n_alarms, 1, "%zu alarms", r->n_alarms);
+    expect_alarm(&r->alarms[0], "dropped_paired", "T22", 2, "1", "m5", "c", "d",
+                 "Record m5 has d playing in round 2, when they were not in the tournament.");
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+}
+
 /* ---- T45 ---- */
 
 Test(tournament, T45_each_alarm_names_round_table_match_and_players)
