@@ -241,6 +241,14 @@ expect_rc 2 "stats --csv with no such table"
 run stats --file "$TF" --view p1 "${LOGS[@]}"
 expect_rc 2 "stats --view is public or judge"
 
+# T46's **Test.** line in TOURNAMENT.md and the suite name the same tests
+names=$(sed -n '/^### T46\./,/^### T47\./p' "$top_srcdir/TOURNAMENT.md" | grep '^\*\*Test\.\*\*' |
+        grep -o 'tournament_T46_[a-z0-9_]*' | sort -u)
+suite=$(grep -o '^Test(tourstats, tournament_T46_[a-z0-9_]*' "$top_srcdir/tests/test_tourstats.c" |
+        sed 's/^Test(tourstats, //' | sort -u)
+if [ -n "$names" ] && [ "$names" = "$suite" ]; then pass "TOURNAMENT.md T46 names the suite's tests"
+else fail "TOURNAMENT.md T46 names: $names -- tests/test_tourstats.c has: $suite"; fi
+
 # ---- usage and input errors ----------------------------------------------------------
 run standings "${LOGS[@]}"
 expect_rc 2 "no --file"
