@@ -3,7 +3,9 @@
  *   arbiter tournament standings --file T.json [--after R | --final] LOG... | --db STORE
  *   arbiter tournament pair      --file T.json --round R              LOG... | --db STORE
  *   arbiter tournament alarms    --file T.json                        LOG... | --db STORE
- *   arbiter tournament html      --file T.json --out FILE             LOG... | --db STORE
+ *   arbiter tournament html      --file T.json --out FILE [--view V]  LOG... | --db STORE
+ *   arbiter tournament stats     --file T.json [--round R] [--view V] [--json | --csv TABLE]
+ *                                                                     LOG... | --db STORE
  *
  * An organiser between two rounds has the tournament file (who plays, what
  * was published, drops, time calls, the head judge's results) and the
@@ -35,7 +37,9 @@
  * `html` writes one self-contained page for people, all of it at once
  * (src/tourhtml.h: standings, bracket, pairings, alarms, statistics), into
  * --out FILE, written beside and renamed into place so that a screen
- * reading it never shows half a page.
+ * reading it never shows half a page.  `stats` prints T46's statistics
+ * (src/tourstats.h), the records judged with the set gathering what each
+ * event shows in the PUBLIC view; --view judge only adds the decklists.
  *
  * Exit code: 0 done (and for `alarms`, no open alarm); 1 `alarms` found an
  * alarm no judge's result resolves, or `pair` cannot pair yet because a
@@ -63,7 +67,9 @@
 #include "src/tournament.h"
 #include "src/tourhtml.h"
 #include "src/tourrec.h"
+#include "src/tourstats.h"
 #include "src/verify.h"
+#include "src/view.h"
 
 #define PROGRESS_MIN 20       /* records judged before a progress line is worth it */
 
@@ -72,11 +78,14 @@ static const char usage_text[] =
     "       arbiter tournament pair --file T.json --round R [OPTIONS] (LOG... | --db STORE)\n"
     "       arbiter tournament alarms --file T.json [OPTIONS] (LOG... | --db STORE)\n"
     "       arbiter tournament html --file T.json --out FILE [OPTIONS] (LOG... | --db STORE)\n"
+    "       arbiter tournament stats --file T.json [--round R] [--json | --csv TABLE] [OPTIONS]\n"
+    "                                (LOG... | --db STORE)\n"
     "\n"
     "A Mintayn tournament from its file (TOURNAMENT.md, \"The tournament file\")\n"
     "and its records, each judged again by its format's engine: the standings,\n"
     "the pairings of the next round, or every alarm a judge must look at; or\n"
-    "all of it as one self-contained HTML page (html).\n"
+    "all of it as one self-contained HTML page (html); or the statistics (stats,\n"
+    "T46: cards and classes shown, rules broken, game length, live progress).\n"
     "\n"
     "  --file T.json  the tournament file (required)\n"
     "  --db STORE     read the records of the store arbiterd keeps (read-only,\n"
@@ -86,7 +95,12 @@ static const char usage_text[] =
     "  --after R      standings: after Swiss round R (default: the last Swiss\n"
     "                 round published)\n"
     "  --final        standings: the final standings, the bracket's order (T38)\n"
-    "  --round R      pair: the round to pair, the next one to publish\n"
+    "  --round R      pair: the round to pair, the next one to publish;\n"
+    "                 stats: that round only (default: every round, and the\n"
+    "                 progress of the last one published)\n"
+    "  --view V       stats, html: public (default) or judge; the judge view\n"
+    "                 adds the decklists' classes (cards count as shown in the\n"
+    "                 public view in both)\n"
     "  --out FILE     html: the page to write ('-': stdout); each match id links\n"
     "                 to audit/MATCH.html beside it\n"
     "  --seed S       the seed of draws where the file gives none (T27)\n"
@@ -94,17 +108,18 @@ static const char usage_text[] =
     "                 fixtures/cards/core.json here, else the installed copy;\n"
     "                 --db: instead of the one each record pins)\n"
     "  --json         the module's JSON (README.md, `arbiter tournament`)\n"
-    "  --csv          the module's CSV (RFC 4180)\n"
+    "  --csv          the module's CSV (RFC 4180); stats: --csv TABLE, one of\n"
+    "                 cards, classes, rules, length, progress, decklists\n"
     "\n"
     "exit: 0 done (alarms: no open alarm), 1 alarms: an alarm no judge's result\n"
     "resolves, or pair: a result the pairing needs is pending, 2 bad usage or a\n"
     "file, store or card database that cannot be read, 3 internal error.\n";
 
-typedef enum { SUB_STANDINGS, SUB_PAIR, SUB_ALARMS, SUB_HTML } tour_sub;
+typedef enum { SUB_STANDINGS, SUB_PAIR, SUB_ALARMS, SUB_HTML, SUB_STATS } tour_sub;
 
 typedef struct {
     tour_sub sub;
-    const char *file, *db, *cards, *seed, *out;
+    const char *file, *db, *cards, *seed, *out, *csv_table, *view;
     uint32_t after, round;
     int has_after, has_round, final;
     int json, csv, help;
@@ -159,7 +174,7 @@ static int parse_opts(int argc, char **argv, tour_opts *o)
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         o->help = argc >= 2;
         if (!o->help)
-            cli_error("tournament needs a command: standings, pair, alarms or html");
+            cli_error("tournament needs a command: standings, pair, alarms, html or stats");
         return o->help ? 0 : -1;
     }
     if (!strcmp(argv[1], "standings"))
@@ -170,8 +185,10 @@ static int parse_opts(int argc, char **argv, tour_opts *o)
         o->sub = SUB_ALARMS;
     else if (!strcmp(argv[1], "html"))
         o->sub = SUB_HTML;
+    else if (!strcmp(argv[1], "stats"))
+        o->sub = SUB_STATS;
     else {
-        cli_error("unknown tournament command '%s' (standings, pair, alarms or html)", argv[1]);
+        cli_error("unknown tournament command '%s' (standings, pair, alarms, html or stats)", argv[1]);
         return -1;
     }
     o->paths = argv + 2;
@@ -185,8 +202,15 @@ static int parse_opts(int argc, char **argv, tour_opts *o)
             o->help = 1;
         } else if (!strcmp(a, "--json")) {
             o->json = 1;
+        } else if (o->sub == SUB_STATS && is_opt(a, "--csv")) {
+            if (!(o->csv_table = opt_value(argc, argv, &i, "--csv")))
+                return -1;
+            o->csv = 1;
         } else if (!strcmp(a, "--csv")) {
             o->csv = 1;
+        } else if (is_opt(a, "--view")) {
+            if (!(o->view = opt_value(argc, argv, &i, "--view")))
+                return -1;
         } else if (!strcmp(a, "--final")) {
             o->final = 1;
         } else if (is_opt(a, "--file") || is_opt(a, "--db") || is_opt(a, "--cards") || is_opt(a, "--seed")) {
@@ -218,7 +242,7 @@ static int check_opts(const tour_opts *o)
     if (!o->file)
         cli_error("tournament %s needs --file T.json",
                   o->sub == SUB_PAIR ? "pair" : o->sub == SUB_ALARMS ? "alarms" : o->sub == SUB_HTML ? "html"
-                  : "standings");
+                  : o->sub == SUB_STATS ? "stats" : "standings");
     else if (o->db && o->n_paths)
         cli_error("give either --db STORE or log files, not both");
     else if (o->json && o->csv)
@@ -231,8 +255,15 @@ static int check_opts(const tour_opts *o)
         cli_error("tournament html writes HTML: --json and --csv are for the other commands");
     else if (o->sub == SUB_PAIR && !o->has_round)
         cli_error("tournament pair needs --round R");
-    else if (o->sub != SUB_PAIR && o->has_round)
-        cli_error("--round is for tournament pair");
+    else if (o->sub != SUB_PAIR && o->sub != SUB_STATS && o->has_round)
+        cli_error("--round is for tournament pair and stats");
+    else if (o->view && o->sub != SUB_STATS && o->sub != SUB_HTML)
+        cli_error("--view is for tournament stats and html");
+    else if (o->view && strcmp(o->view, "public") && strcmp(o->view, "judge"))
+        cli_error("--view is public or judge, not '%s'", o->view);
+    else if (o->csv_table && !tourstats_is_table(o->csv_table))
+        cli_error("--csv needs a table: cards, classes, rules, length, progress or decklists, not '%s'",
+                  o->csv_table);
     else if (o->sub != SUB_STANDINGS && (o->has_after || o->final))
         cli_error("--after and --final are for tournament standings");
     else if (o->has_after && o->final)
@@ -655,8 +686,116 @@ done:
     return rc;
 }
 
-static int run_html(const tour_opts *o, const tournament *t, const tour_results *r, size_t records, jtext *out)
+/* ---- stats (T46) ------------------------------------------------------------------ */
+
+static void print_scope(const tournament *t, const tourstats_scope *sc)
 {
+    char rate[48];
+
+    if (sc->round)
+        printf("\n%s, round %" PRIu32 ": %" PRIu64 " record%s\n", sc->format, sc->round, sc->records,
+               sc->records == 1 ? "" : "s");
+    else
+        printf("\n%s, all rounds: %" PRIu64 " record%s\n", sc->format, sc->records, sc->records == 1 ? "" : "s");
+    (void)t;
+    printf("  %-28s %-10s %5s %6s %9s\n", "card shown", "class", "games", "times", "win rate");
+    for (size_t i = 0; i < sc->n_cards; i++) {
+        const tourstats_count *c = &sc->cards[i];
+        snprintf(rate, sizeof rate, "%" PRIu64 "/%" PRIu64, c->wins, c->results);
+        printf("  %-28s %-10s %5" PRIu64 " %6" PRIu64 " %9s\n", c->name, tourstats_class_name(c->cls), c->games,
+               c->appearances, rate);
+    }
+    for (int k = 0; k < TOURSTATS_CLASSES; k++) {
+        const tourstats_count *c = &sc->classes[k];
+        if (!c->games)
+            continue;
+        snprintf(rate, sizeof rate, "%" PRIu64 "/%" PRIu64, c->wins, c->results);
+        printf("  class %-22s %-10s %5" PRIu64 " %6" PRIu64 " %9s\n", c->name, "", c->games, c->appearances, rate);
+    }
+    for (size_t i = 0; i < sc->n_rules; i++)
+        printf("  %s %s: %" PRIu64 " (in %zu record%s)\n", tourstats_verdict_name(sc->rules[i].verdict),
+               sc->rules[i].rule, sc->rules[i].count, sc->rules[i].n_matches, sc->rules[i].n_matches == 1 ? "" : "s");
+    printf("  finished games: %" PRIu64 " (events %" PRIu64 "-%" PRIu64 ", game rounds %" PRIu64 "-%" PRIu64
+           "); ended at time: %" PRIu64 "\n", sc->finished.games, sc->finished.events_min, sc->finished.events_max,
+           sc->finished.rounds_min, sc->finished.rounds_max, sc->at_time.games);
+}
+
+static void print_stats(const tournament *t, const tourstats *s)
+{
+    char a[2 * TOUR_STR_MAX + 8], b[2 * TOUR_STR_MAX + 8];
+
+    printf("%s (%s): statistics (T46), %s view\n", tournament_name(t), tournament_id(t),
+           s->judge_view ? "judge" : "public");
+    for (size_t i = 0; i < s->n_scopes; i++)
+        print_scope(t, &s->scopes[i]);
+    if (s->progress_round)
+        printf("\nround %" PRIu32 " progress:\n", s->progress_round);
+    for (size_t i = 0; i < s->n_progress; i++) {
+        const tourstats_progress *p = &s->progress[i];
+        printf("  table %-3s %s  vs  %s: %s", p->table ? p->table : "-", who(t, p->player[0], a, sizeof a),
+               who(t, p->player[1], b, sizeof b), tourstats_state_name(p->state));
+        if (p->game_round)
+            printf(" (game round %" PRIu32 ")", p->game_round);
+        for (size_t k = 0; k < p->n_alarms; k++)
+            printf("%s%s", k ? ", " : " (", p->alarms[k]);
+        printf("%s\n", p->n_alarms ? ")" : "");
+    }
+    for (size_t i = 0; i < s->n_decks; i++) {
+        const tourstats_deck *d = &s->decks[i];
+        printf("%s%s decklist of %s", i ? "" : "\ndecklists by class:\n", d->played ? "  played" : "  registered",
+               d->player);
+        if (d->played)
+            printf(" (round %" PRIu32 ", %s)", d->round, d->match);
+        printf(": %" PRIu32 " cards;", d->cards);
+        for (int k = 0; k < TOURSTATS_CLASSES; k++)
+            if (d->classes[k])
+                printf(" %s %" PRIu32, tourstats_class_name(k), d->classes[k]);
+        printf("%s\n", d->unknown ? " and some of no known class" : "");
+    }
+}
+
+/* The statistics of the judged set, for stats and html.  CLI_OK and *out,
+ * or an exit code (reported). */
+static int make_stats(const tour_opts *o, const tourrec_set *rs, const tour_results *r, tourstats **out)
+{
+    int judge = o->view && !strcmp(o->view, "judge");
+    cards *db = NULL;
+    int rc;
+
+    if ((judge || tournament_decklists_public(rs->t)) && cli_load_cards(o->cards, &db) != CLI_OK)
+        return CLI_BADINPUT;
+    rc = tourrec_stats(rs, r, db, judge, o->sub == SUB_STATS && o->has_round ? o->round : 0, out);
+    cards_destroy(&db);
+    if (rc) {
+        cli_error("out of memory while counting the statistics");
+        return CLI_INTERNAL;
+    }
+    return CLI_OK;
+}
+
+static int run_stats(const tour_opts *o, const tourrec_set *rs, const tour_results *r, jtext *out)
+{
+    tourstats *s = NULL;
+    int rc = make_stats(o, rs, r, &s);
+
+    if (rc != CLI_OK)
+        return rc;
+    if (o->json)
+        rc = print_text_of(out, tourstats_json(s, out), 1);
+    else if (o->csv)
+        rc = print_text_of(out, tourstats_csv(s, o->csv_table, out), 0);
+    else
+        print_stats(rs->t, s);
+    tourstats_destroy(&s);
+    return rc;
+}
+
+static int run_html(const tour_opts *o, const tourrec_set *rs, const tour_results *r, jtext *out)
+{
+    const tournament *t = rs->t;
+    size_t records = rs->n;
+    tourstats *s = NULL;
+    int rc;
     char when[64] = "";
     time_t now = time(NULL);
     struct tm tm;
@@ -666,11 +805,17 @@ static int run_html(const tour_opts *o, const tournament *t, const tour_results 
     ho.records = records;
     if (now != (time_t)-1 && gmtime_r(&now, &tm) && strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm))
         ho.generated = when;
+    if ((rc = make_stats(o, rs, r, &s)) != CLI_OK)
+        return rc;
+    ho.stats = s;
     if (tourhtml_write(t, r, &ho, out) || out->bad) {
         cli_error("out of memory while writing the page");
-        return CLI_INTERNAL;
+        rc = CLI_INTERNAL;
+    } else {
+        rc = write_page(o->out, out);
     }
-    return write_page(o->out, out);
+    tourstats_destroy(&s);
+    return rc;
 }
 
 static int load_file(const tour_opts *o, tournament **t)
@@ -726,6 +871,7 @@ int cmd_tournament(int argc, char **argv)
     rc = CLI_INTERNAL;
     if (tourrec_set_init(&rs, t))
         goto done;
+    rs.stats = o.sub == SUB_STATS || o.sub == SUB_HTML;
     if ((rc = o.db ? judge_store(&rs, &o) : judge_logs(&rs, &o)) != CLI_OK)
         goto done;
     if ((rc = tourrec_results(&rs, &r)) != 0) {
@@ -734,7 +880,8 @@ int cmd_tournament(int argc, char **argv)
     }
     rc = o.sub == SUB_STANDINGS ? run_standings(&o, t, r, &out)
        : o.sub == SUB_PAIR ? run_pair(&o, t, r, &out)
-       : o.sub == SUB_HTML ? run_html(&o, t, r, rs.n, &out) : run_alarms(&o, t, r, &out);
+       : o.sub == SUB_HTML ? run_html(&o, &rs, r, &out) : o.sub == SUB_STATS ? run_stats(&o, &rs, r, &out)
+       : run_alarms(&o, t, r, &out);
     if (o.sub != SUB_ALARMS && rc == CLI_OK && open_alarms(r))
         cli_error("%zu open alarm%s: see arbiter tournament alarms", open_alarms(r), open_alarms(r) == 1 ? "" : "s");
     if (fflush(stdout) != 0 || ferror(stdout)) {

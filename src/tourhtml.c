@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "src/tourhtml.h"
+#include "src/tourstats.h"
 
 /* ---- writing ---------------------------------------------------------------- */
 
@@ -699,9 +700,10 @@ static void put_alarms(page *p)
 
 /* ---- statistics ------------------------------------------------------------------------------ */
 
-/* The charts use only what tournament.h gives (standings and results):
- * there is no card statistics API yet (cards played, decks and their
- * shares, T46's public decklists), so none is drawn. */
+/* The first charts use what tournament.h gives (standings and results);
+ * the card statistics (T46) are src/tourstats.h's, counted from what the
+ * public view shows, and the decklists only when the statistics were made
+ * for the judge view or the file publishes them. */
 
 #define SERIES_MAX 5
 
@@ -712,6 +714,7 @@ typedef struct {
     const uint64_t *v;              /* v[i * k + j]: bar i, series j       */
     const char *const *names;       /* k series names (fixed words)        */
     const char *const *colors;
+    const char *const *xnames;      /* words under the bars instead of x  */
 } chart;
 
 /* A stacked bar chart as inline SVG with its legend. */
@@ -766,9 +769,15 @@ static void put_chart(page *p, const chart *c)
         if (sum && c->n <= 24)
             put_fmt(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-weight=\"600\">%" PRIu64 "</text>\n",
                     x + bw * 0.35, y - 4, sum);
-        if (i % every == 0)
+        if (i % every == 0 && c->xnames) {
+            put_fmt(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#14181f\">", x + bw * 0.35,
+                    T + ph + 18);
+            put_esc(o, c->xnames[i]);
+            put_lit(o, "</text>\n");
+        } else if (i % every == 0) {
             put_fmt(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#14181f\">%" PRId64 "</text>\n",
                     x + bw * 0.35, T + ph + 18, c->x[i]);
+        }
     }
     put_fmt(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#14181f\"/>\n", L, T + ph, W - R, T + ph);
     put_fmt(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#5a6270\">", L + pw / 2, H - 6);
@@ -786,6 +795,133 @@ static void put_chart(page *p, const chart *c)
         put_lit(o, "</div>");
     }
     put_lit(o, "</figure>\n");
+}
+
+#define TOP_CARDS 20   /* cards in the table of the page */
+
+static void put_rate(page *p, uint64_t wins, uint64_t results)
+{
+    if (results)
+        put_fmt(p->out, "<td class=\"n\">%" PRIu64 "%%</td>", (wins * 100 + results / 2) / results);
+    else
+        put_lit(p->out, "<td class=\"n\">-</td>");
+}
+
+/* One scope of T46: a chart of the classes, the cards shown most, the
+ * rules broken, game length. */
+static void put_scope(page *p, const tourstats_scope *sc)
+{
+    static const char *const names[2] = {"appearances", "games"};
+    static const char *const colors[2] = {"#0b5394", "#93c47d"};
+    static const char *const cls[TOURSTATS_CLASSES] = {"coreon", "fluxion", "synaphera", "obscura", "aetherion"};
+    jtext *o = p->out;
+    int64_t x[TOURSTATS_CLASSES];
+    uint64_t v[2 * TOURSTATS_CLASSES];
+
+    put_lit(o, "<h3>");
+    put_esc(o, sc->format);
+    put_fmt(o, ": cards shown, all rounds <span class=\"small\">%" PRIu64 " record%s</span></h3>\n", sc->records,
+            sc->records == 1 ? "" : "s");
+    for (int c = 0; c < TOURSTATS_CLASSES; c++) {
+        x[c] = c + 1;
+        v[2 * c] = sc->classes[c].appearances;
+        v[2 * c + 1] = sc->classes[c].games;
+    }
+    chart ch = {"Classes shown: appearances and games", "class", TOURSTATS_CLASSES, 2, x, v, names, colors, cls};
+    put_lit(o, "<div class=\"charts\">\n");
+    put_chart(p, &ch);
+    put_lit(o, "</div>\n<div class=\"scroll\"><table class=\"cardstats\"><thead><tr><th>card</th><th>class</th>"
+               "<th class=\"n\">games</th><th class=\"n\">shown</th><th class=\"n\">win rate</th></tr></thead>"
+               "<tbody>\n");
+    for (size_t i = 0; i < sc->n_cards && i < TOP_CARDS; i++) {
+        const tourstats_count *c = &sc->cards[i];
+        put_lit(o, "<tr><td>");
+        put_esc(o, c->name);
+        put_lit(o, "</td><td>");
+        put_str(o, tourstats_class_name(c->cls));
+        put_fmt(o, "</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64 "</td>", c->games, c->appearances);
+        put_rate(p, c->wins, c->results);
+        put_lit(o, "</tr>\n");
+    }
+    put_lit(o, "</tbody></table></div>\n");
+    if (sc->n_cards > TOP_CARDS)
+        put_fmt(o, "<p class=\"small\">%zu more cards were shown: see <code>arbiter tournament stats</code>.</p>\n",
+                sc->n_cards - TOP_CARDS);
+    put_lit(o, "<p>Rules broken most often: ");
+    for (size_t i = 0; i < sc->n_rules; i++) {
+        put_str(o, i ? "; " : "");
+        put_str(o, tourstats_verdict_name(sc->rules[i].verdict));
+        put_lit(o, " <code>");
+        put_esc(o, sc->rules[i].rule);
+        put_fmt(o, "</code> %" PRIu64, sc->rules[i].count);
+    }
+    put_str(o, sc->n_rules ? ".</p>\n" : "none.</p>\n");
+    put_fmt(o, "<p>Game length: %" PRIu64 " finished game%s", sc->finished.games, sc->finished.games == 1 ? "" : "s");
+    if (sc->finished.games)
+        put_fmt(o, ", %" PRIu64 " to %" PRIu64 " events, %" PRIu64 " to %" PRIu64 " game rounds",
+                sc->finished.events_min, sc->finished.events_max, sc->finished.rounds_min, sc->finished.rounds_max);
+    put_fmt(o, "; %" PRIu64 " ended at time.</p>\n", sc->at_time.games);
+}
+
+/* T46: the statistics of the cards, the live progress of the last round
+ * and, when allowed, the decklists' classes. */
+static void put_card_stats(page *p, const tourstats *s)
+{
+    jtext *o = p->out;
+    char a[TOUR_STR_MAX + 1];
+
+    put_lit(o, "<div id=\"card-statistics\">\n<h3>Live progress");
+    if (s->progress_round)
+        put_fmt(o, " of round %" PRIu32, s->progress_round);
+    put_lit(o, "</h3>\n<div class=\"scroll\"><table class=\"progress\"><thead><tr><th>table</th><th>players</th>"
+               "<th>state</th><th>match</th></tr></thead><tbody>\n");
+    for (size_t i = 0; i < s->n_progress; i++) {
+        const tourstats_progress *g = &s->progress[i];
+        put_lit(o, "<tr><td>");
+        put_esc(o, g->table);
+        put_lit(o, "</td><td>");
+        put_player(p, g->player[0]);
+        put_lit(o, " vs ");
+        put_player(p, g->player[1]);
+        put_lit(o, "</td><td>");
+        put_str(o, tourstats_state_name(g->state));
+        if (g->game_round)
+            put_fmt(o, ", game round %" PRIu32, g->game_round);
+        for (size_t k = 0; k < g->n_alarms; k++) {
+            put_str(o, k ? ", " : ": ");
+            put_str(o, g->alarms[k]);
+        }
+        put_lit(o, "</td><td>");
+        if (g->match[0])
+            put_match(p, g->match);
+        put_lit(o, "</td></tr>\n");
+    }
+    put_lit(o, "</tbody></table></div>\n");
+    for (size_t i = 0; i < s->n_scopes; i++)
+        if (!s->scopes[i].round)
+            put_scope(p, &s->scopes[i]);
+    if (s->decklists_shown) {
+        put_lit(o, "<h3>Decklists by class</h3>\n<ul class=\"small\">\n");
+        for (size_t i = 0; i < s->n_decks; i++) {
+            const tourstats_deck *d = &s->decks[i];
+            snprintf(a, sizeof a, "%s", d->player ? d->player : "");
+            put_lit(o, "<li>");
+            put_esc(o, a);
+            put_str(o, d->played ? " (played" : " (registered");
+            if (d->played) {
+                put_fmt(o, ", round %" PRIu32 ", ", d->round);
+                put_esc(o, d->match);
+            }
+            put_fmt(o, "): %" PRIu32 " cards", d->cards);
+            for (int c = 0; c < TOURSTATS_CLASSES; c++)
+                if (d->classes[c])
+                    put_fmt(o, ", %s %" PRIu32, tourstats_class_name(c), d->classes[c]);
+            put_lit(o, "</li>\n");
+        }
+        put_lit(o, "</ul>\n");
+    }
+    put_lit(o, "<p class=\"small\">Cards count when the record shows them in the public view (T46): the same from "
+               "every view.</p>\n</div>\n");
 }
 
 enum { BY_ENGINE, BY_TIME, BY_JUDGE, BY_OTHER, BY_PENDING, BY_N };
@@ -836,18 +972,22 @@ static int put_stats(page *p, const tour_standings *s)
     put_fmt(o, "<div class=\"card\"><b>%zu</b>open alarms</div>", open_alarms(p->r));
     put_lit(o, "</div>\n<div class=\"charts\">\n");
     if (n_pts) {
-        chart c = {"Players by points", "points", n_pts, 1, pts, cnt, one, one_color};
+        chart c = {"Players by points", "points", n_pts, 1, pts, cnt, one, one_color, NULL};
         if (s && s->final)
             c.title = "Players by points (final standings)";
         put_chart(p, &c);
     }
     if (p->published) {
         chart c = {"Results by round, and how they were decided", "round", p->published, BY_N, rounds, by,
-                   names, colors};
+                   names, colors, NULL};
         put_chart(p, &c);
     }
-    put_lit(o, "</div>\n<p class=\"small\">Card statistics (the cards and decks played) are not shown: arbiter "
-               "has no card statistics for tournaments yet.</p>\n</section>\n");
+    put_lit(o, "</div>\n");
+    if (p->o && p->o->stats)
+        put_card_stats(p, p->o->stats);
+    else
+        put_lit(o, "<p class=\"small\">Card statistics are not shown.</p>\n");
+    put_lit(o, "</section>\n");
     rc = 0;
 done:
     free(pts);

@@ -35,6 +35,8 @@ typedef struct {
     const char *generated;      /* when the page was made, as people read it
                                    ("2026-11-26 02:16 UTC"); NULL: not shown */
     size_t records;             /* the records judged for it                 */
+    const struct tourstats *stats; /* T46's statistics (src/tourstats.h), or
+                                   NULL: the card statistics are left out    */
 } tourhtml_opts;
 
 /* The page for t and its results r (tournament_results()), appended to

@@ -3314,7 +3314,7 @@ int tournament_alarms_json(const tournament *t, const tour_results *r, jtext *o)
 }
 
 /* RFC 4180: quoted when it holds a comma, a quote, CR or LF. */
-static void csv_field(jtext *o, const char *s, int last)
+void tournament_csv_field(jtext *o, const char *s, int last)
 {
     s = s ? s : "";
     if (strpbrk(s, ",\"\r\n")) {
@@ -3333,11 +3333,11 @@ static void csv_field(jtext *o, const char *s, int last)
         jtext_lit(o, ",");
 }
 
-static void csv_int(jtext *o, long long v, int last)
+void tournament_csv_int(jtext *o, long long v, int last)
 {
     char buf[32];
     snprintf(buf, sizeof buf, "%lld", v);
-    csv_field(o, buf, last);
+    tournament_csv_field(o, buf, last);
 }
 
 int tournament_standings_csv(const tournament *t, const tour_standings *s, jtext *o)
@@ -3346,20 +3346,20 @@ int tournament_standings_csv(const tournament *t, const tour_standings *s, jtext
     jtext_lit(o, "place,player,name,event_points,wins,draws,losses,byes,rounds,mov,sos,dropped,eliminated_in\r\n");
     for (size_t i = 0; i < s->n_rows; i++) {
         const tour_row *w = &s->rows[i];
-        csv_int(o, w->place, 0);
-        csv_field(o, t->players[w->player].id, 0);
-        csv_field(o, t->players[w->player].name, 0);
-        csv_int(o, w->points, 0);
-        csv_int(o, w->wins, 0);
-        csv_int(o, w->draws, 0);
-        csv_int(o, w->losses, 0);
-        csv_int(o, w->byes, 0);
-        csv_int(o, w->rounds, 0);
-        csv_int(o, w->mov, 0);
+        tournament_csv_int(o, w->place, 0);
+        tournament_csv_field(o, t->players[w->player].id, 0);
+        tournament_csv_field(o, t->players[w->player].name, 0);
+        tournament_csv_int(o, w->points, 0);
+        tournament_csv_int(o, w->wins, 0);
+        tournament_csv_int(o, w->draws, 0);
+        tournament_csv_int(o, w->losses, 0);
+        tournament_csv_int(o, w->byes, 0);
+        tournament_csv_int(o, w->rounds, 0);
+        tournament_csv_int(o, w->mov, 0);
         sos_text(sos, sizeof sos, w);
-        csv_field(o, sos, 0);
-        csv_field(o, w->dropped ? "true" : "false", 0);
-        csv_int(o, w->eliminated_in, 1);
+        tournament_csv_field(o, sos, 0);
+        tournament_csv_field(o, w->dropped ? "true" : "false", 0);
+        tournament_csv_int(o, w->eliminated_in, 1);
     }
     return finish(o);
 }
@@ -3371,14 +3371,14 @@ int tournament_pairings_csv(const tournament *t, const tour_pairings *p, jtext *
         const tour_pair *x = &p->pairs[i];
         if (x->player[0] < 0)
             continue;
-        csv_int(o, p->round, 0);
-        csv_field(o, x->table, 0);
+        tournament_csv_int(o, p->round, 0);
+        tournament_csv_field(o, x->table, 0);
         if (x->game)
-            csv_int(o, x->game, 0);
+            tournament_csv_int(o, x->game, 0);
         else
-            csv_field(o, "", 0);
-        csv_field(o, pid(t, x->player[0]), 0);
-        csv_field(o, pid(t, x->player[1]), 1);
+            tournament_csv_field(o, "", 0);
+        tournament_csv_field(o, pid(t, x->player[0]), 0);
+        tournament_csv_field(o, pid(t, x->player[1]), 1);
     }
     return finish(o);
 }
@@ -3389,15 +3389,33 @@ int tournament_alarms_csv(const tournament *t, const tour_results *r, jtext *o)
     jtext_lit(o, "alarm,ruling,round,table,match,p1,p2,text,resolved\r\n");
     for (size_t i = 0; i < r->n_alarms; i++) {
         const tour_alarm *a = &r->alarms[i];
-        csv_field(o, a->kind, 0);
-        csv_field(o, a->ruling, 0);
-        csv_int(o, a->round, 0);
-        csv_field(o, a->table, 0);
-        csv_field(o, a->match, 0);
-        csv_field(o, a->players[0], 0);
-        csv_field(o, a->players[1], 0);
-        csv_field(o, a->text, 0);
-        csv_field(o, a->resolved ? "true" : "false", 1);
+        tournament_csv_field(o, a->kind, 0);
+        tournament_csv_field(o, a->ruling, 0);
+        tournament_csv_int(o, a->round, 0);
+        tournament_csv_field(o, a->table, 0);
+        tournament_csv_field(o, a->match, 0);
+        tournament_csv_field(o, a->players[0], 0);
+        tournament_csv_field(o, a->players[1], 0);
+        tournament_csv_field(o, a->text, 0);
+        tournament_csv_field(o, a->resolved ? "true" : "false", 1);
     }
     return finish(o);
+}
+
+int tournament_decklists_public(const tournament *t) { return t->decklists_public; }
+
+int tournament_player_deck_each(const tournament *t, size_t i, int (*fn)(void *ctx, const char *card), void *ctx)
+{
+    json_t *deck = json_object_get(json_array_get(json_object_get(t->root, "players"), i), "deck");
+    const char *k;
+    json_t *list, *v;
+    size_t n;
+    int rc;
+
+    json_object_foreach(deck, k, list) {
+        json_array_foreach(list, n, v)
+            if (json_is_string(v) && (rc = fn(ctx, json_string_value(v))) != 0)
+                return rc;
+    }
+    return 0;
 }

@@ -438,4 +438,16 @@ int tournament_standings_csv(const tournament *t, const tour_standings *s, jtext
 int tournament_pairings_csv(const tournament *t, const tour_pairings *p, jtext *out);
 int tournament_alarms_csv(const tournament *t, const tour_results *r, jtext *out);
 
+/* One CSV field as above (NULL is empty), then "," or, when last, CRLF;
+ * an integer field.  For the other CSV writers (src/tourstats.c). */
+void tournament_csv_field(jtext *out, const char *s, int last);
+void tournament_csv_int(jtext *out, long long v, int last);
+
+/* The file's "decklists_public" (T46). */
+int tournament_decklists_public(const tournament *t);
+
+/* Each card id of player i's registered decklist (every list of it), given
+ * to fn; 0, or what fn returned when it was not 0 (the walk stops). */
+int tournament_player_deck_each(const tournament *t, size_t i, int (*fn)(void *ctx, const char *card), void *ctx);
+
 #endif

@@ -18,7 +18,9 @@
 #include "src/store.h"
 #include "src/tournament.h"
 #include "src/tourrec.h"
+#include "src/tourstats.h"
 #include "src/verify.h"
+#include "src/view.h"
 
 /* ---- one record, judged ------------------------------------------------------ */
 
@@ -28,6 +30,12 @@ struct tourrec_judged {
     char *match, *tournament, *table, *p1, *p2, *format, *cards, *rules_differ, *first_bad;
     tour_mark *marks;
     uint32_t marks_cap;
+    /* T46, gathered when the set asks for statistics */
+    tourstats_record st;
+    tourstats_card *shown[2];
+    size_t shown_cap[2];
+    tourstats_rule *rules;
+    size_t rules_cap;
 };
 
 typedef struct tourrec_judged judged;
@@ -44,6 +52,14 @@ static void judged_free(judged *j)
     free(j->rules_differ);
     free(j->first_bad);
     free(j->marks);
+    for (int p = 0; p < 2; p++) {
+        for (size_t i = 0; i < j->st.n_shown[p]; i++)
+            free((char *)j->shown[p][i].card);
+        free(j->shown[p]);
+    }
+    for (size_t i = 0; i < j->st.n_rules; i++)
+        free((char *)j->rules[i].rule);
+    free(j->rules);
     memset(j, 0, sizeof *j);
 }
 
@@ -84,6 +100,10 @@ typedef struct {
     char bad[TOUR_TEXT_MAX];    /* the first illegal-kind verdict         */
     char mismatch[TOUR_TEXT_MAX];
     int nomem;
+    int stats;                  /* gather T46's facts                    */
+    const cards *db;            /* the classes of the cards shown        */
+    ol_lever facedown;          /* the header's bench_facedown lever, in */
+    olevent hdr;                /* a header for view_event_json()        */
 } judge_ctx;
 
 /* T42: a decklist as the header's JSON object, hashed as the module does. */
@@ -152,6 +172,138 @@ static int levers_differ(const judge_ctx *c, const ol_header *h, char **out)
     return text[0] && dup_str(out, text) ? -1 : 0;
 }
 
+/* ---- T46: what a record shows, for the statistics ------------------------------ */
+
+static int class_of(const cards *db, const char *id)
+{
+    const card *k = db && id ? cards_find(db, id) : NULL;
+    return k && (int)k->cls < TOURSTATS_CLASSES ? (int)k->cls : -1;
+}
+
+/* Grows a (ptr, n, cap) array of elements of size sz to hold one more.
+ * 0 or -1. */
+static int grow(void **ptr, size_t n, size_t *cap, size_t sz)
+{
+    if (n < *cap)
+        return 0;
+    size_t nc = *cap ? *cap * 2 : 16;
+    void *x = realloc(*ptr, nc * sz);
+    if (!x)
+        return -1;
+    *ptr = x;
+    *cap = nc;
+    return 0;
+}
+
+/* Card id shown once more by player p.  0 or -1. */
+static int stats_card(judge_ctx *c, int p, const char *id)
+{
+    judged *j = c->j;
+    size_t n = j->st.n_shown[p];
+
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(j->shown[p][i].card, id)) {
+            j->shown[p][i].times++;
+            return 0;
+        }
+    if (grow((void **)&j->shown[p], n, &j->shown_cap[p], sizeof *j->shown[p]))
+        return -1;
+    char *copy = strdup(id);
+    if (!copy)
+        return -1;
+    j->shown[p][n] = (tourstats_card){copy, class_of(c->db, id), 1};
+    j->st.n_shown[p] = n + 1;
+    return 0;
+}
+
+static int stats_rule(judge_ctx *c, tourstats_verdict kind, const char *rule)
+{
+    judged *j = c->j;
+    size_t n = j->st.n_rules;
+
+    for (size_t i = 0; i < n; i++)
+        if (j->rules[i].verdict == kind && !strcmp(j->rules[i].rule, rule)) {
+            j->rules[i].count++;
+            return 0;
+        }
+    if (grow((void **)&j->rules, n, &j->rules_cap, sizeof *j->rules))
+        return -1;
+    char *copy = strdup(rule);
+    if (!copy)
+        return -1;
+    j->rules[n] = (tourstats_rule){kind, copy, 1};
+    j->st.n_rules = n + 1;
+    return 0;
+}
+
+/* T46: the header's decklists by class (read only where the log has them:
+ * whether they are shown is the statistics' choice), and the header the
+ * public view of the events needs (its bench_facedown lever). */
+static void stats_header(judge_ctx *c, const ol_header *h)
+{
+    tourstats_record *st = &c->j->st;
+
+    c->facedown = (ol_lever){"bench_facedown", ol_header_lever(h, "bench_facedown", 4)};
+    c->hdr.type = OL_MATCH;
+    c->hdr.header.format = h->format;
+    c->hdr.header.rules = &c->facedown;
+    c->hdr.header.n_rules = 1;
+    c->hdr.header.has_rules = 1;
+    for (int p = 0; p < 2; p++) {
+        const ol_deck *d = &h->players[p].deck;
+        const ol_idlist *lists[4] = {&d->monsters, &d->supports, &d->reserve, &d->main};
+        memset(st->deck[p], 0, sizeof st->deck[p]);
+        st->deck_unknown[p] = 0;
+        for (int l = 0; l < 4; l++)
+            for (size_t i = 0; i < lists[l]->n; i++) {
+                int k = class_of(c->db, lists[l]->ids[i]);
+                if (k < 0)
+                    st->deck_unknown[p]++;
+                else
+                    st->deck[p][k]++;
+            }
+        st->has_deck[p] = d->monsters.n + d->supports.n + d->reserve.n + d->main.n > 0;
+    }
+}
+
+/* Every card id the JSON of an event names under "card", "slots" or
+ * "cards" (the three keys that hold cards, openlog.md 7): those the view
+ * left as strings are those it shows. */
+static int stats_json_cards(judge_ctx *c, int p, json_t *o)
+{
+    static const char *const keys[] = {"card", "slots", "cards"};
+
+    for (size_t k = 0; k < 3; k++) {
+        json_t *v = json_object_get(o, keys[k]), *x;
+        size_t i;
+        if (json_is_string(v) && stats_card(c, p, json_string_value(v)))
+            return -1;
+        json_array_foreach(v, i, x)
+            if (json_is_string(x) && stats_card(c, p, json_string_value(x)))
+                return -1;
+    }
+    return 0;
+}
+
+/* T46: one judged event: its verdict counted by rule, and, when the engine
+ * applied it, the cards its PUBLIC view shows (src/view.h decides: the
+ * figures are then the same from every view).  0 or -1. */
+static int stats_event(judge_ctx *c, const olevent *ev, const olverdict *v, int applied)
+{
+    const char *rule = v->rule[0] ? v->rule : ol_status_name(v->status);
+    int p = ev->by == OL_BY_P1 ? 0 : ev->by == OL_BY_P2 ? 1 : -1, rc = 0;
+
+    if (v->status == OL_V_ILLEGAL || v->status == OL_V_MISMATCH || v->status == OL_V_WARNING)
+        rc = stats_rule(c, v->status == OL_V_ILLEGAL ? TOURSTATS_ILLEGAL : v->status == OL_V_MISMATCH
+                           ? TOURSTATS_MISMATCH : TOURSTATS_WARNING, rule);
+    if (!rc && applied && p >= 0 && ev->type != OL_MATCH) {
+        json_t *o = view_event_json(ev, VIEW_PUBLIC, &c->hdr);
+        rc = !o || stats_json_cards(c, p, o) ? -1 : 0;
+        json_decref(o);
+    }
+    return rc;
+}
+
 /* The header the judge accepted (or refused for an illegal deck). */
 static int take_header(judge_ctx *c, const olevent *ev)
 {
@@ -170,6 +322,8 @@ static int take_header(judge_ctx *c, const olevent *ev)
             return -1;
     if (!strcmp(ol_format_name(h->format), tournament_format_name(c->t)) && levers_differ(c, h, &j->rules_differ))
         return -1;
+    if (c->stats)
+        stats_header(c, h);
     return 0;
 }
 
@@ -231,6 +385,9 @@ static int judge_event(judge_ctx *c, const olevent *ev, const char *raw, size_t 
     const olverdict *v = &e->v;
     int stored = verify_session_next_seq(c->sess) == before_seq + 1;
     int applied = stored && (v->status == OL_V_OK || v->status == OL_V_WARNING);
+
+    if (c->stats && stats_event(c, ev, v, applied))
+        return -1;
 
     if (!verify_status_is_clean(v->status) && v->status != OL_V_MISMATCH && !c->bad[0])
         verdict_text(c->bad, sizeof c->bad, v);
@@ -320,6 +477,7 @@ static int judge_end(judge_ctx *c)
     g->cards = j->cards;
     g->rules_differ = j->rules_differ;
     g->first_bad = j->first_bad;
+    j->st.events = verify_session_next_seq(c->sess);   /* the rest: tourrec_stats() */
     return 0;
 }
 
@@ -354,6 +512,8 @@ static int ctx_start(judge_ctx *c, tourrec_set *rs, const cards *db, const char 
     memset(c, 0, sizeof *c);
     c->t = rs->t;
     c->event_rules = rs->event_rules;
+    c->stats = rs->stats;
+    c->db = db;
     if (!(c->j = set_push(rs)))
         return -1;
     return verify_session_new(db, name, &c->sess) == VERIFY_OK ? 0 : -1;
@@ -666,5 +826,57 @@ int tourrec_results(const tourrec_set *rs, tour_results **out)
         games[i] = rs->games[i].g;
     rc = tournament_results(rs->t, games, rs->n, out);
     free(games);
+    return rc;
+}
+
+/* ---- T46 ------------------------------------------------------------------------- */
+
+typedef struct {
+    const cards *db;
+    uint32_t *classes;
+    int any;
+} deck_walk;
+
+static int count_class(void *ctx, const char *id)
+{
+    deck_walk *w = ctx;
+    int k = class_of(w->db, id);
+    w->any = 1;
+    if (k >= 0)
+        w->classes[k]++;
+    return 0;
+}
+
+int tourrec_stats(const tourrec_set *rs, const tour_results *r, const cards *db, int judge_view, uint32_t round,
+                  tourstats **out)
+{
+    size_t np = tournament_player_count(rs->t);
+    tourstats_record *recs = calloc(rs->n ? rs->n : 1, sizeof *recs);
+    int *has = calloc(np ? np : 1, sizeof *has);
+    uint32_t (*classes)[TOURSTATS_CLASSES] = calloc(np ? np : 1, sizeof *classes);
+    tourstats_opts o = {judge_view, round, has, (const uint32_t (*)[TOURSTATS_CLASSES])classes};
+    int rc = TOUR_ENOMEM;
+
+    *out = NULL;
+    if (!recs || !has || !classes)
+        goto done;
+    for (size_t i = 0; i < np && db; i++) {
+        deck_walk w = {db, classes[i], 0};
+        tournament_player_deck_each(rs->t, i, count_class, &w);
+        has[i] = w.any;
+    }
+    for (size_t i = 0; i < rs->n; i++) {
+        const judged *j = &rs->games[i];
+        recs[i] = j->st;
+        recs[i].g = &j->g;
+        recs[i].shown[0] = j->shown[0];
+        recs[i].shown[1] = j->shown[1];
+        recs[i].rules = j->rules;
+    }
+    rc = tourstats_new(rs->t, r, recs, rs->n, &o, out);
+done:
+    free(recs);
+    free(has);
+    free(classes);
     return rc;
 }

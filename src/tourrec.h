@@ -24,6 +24,7 @@
 #include "src/carddb.h"
 #include "src/store.h"
 #include "src/tournament.h"
+#include "src/tourstats.h"
 
 /* Return codes of the store side. */
 #define TOURREC_OK 0
@@ -38,6 +39,10 @@ typedef struct {
     json_t *event_rules;        /* tournament_rules_json(), parsed */
     tourrec_judged *games;
     size_t n, cap;
+    int stats;                  /* set before judging: gather what T46's
+                                   statistics need (the cards each event's
+                                   PUBLIC view shows, verdicts by rule,
+                                   decklists by class); else skipped */
 } tourrec_set;
 
 /* An empty set for tournament t (which must outlive it).  0, or -1 out of
@@ -66,5 +71,13 @@ int tourrec_judge_store(tourrec_set *rs, store *st, MDB_txn *txn, const cards *o
 
 /* tournament_results() over the set's games: its return code, *out set. */
 int tourrec_results(const tourrec_set *rs, tour_results **out);
+
+/* T46: the statistics of the set's records (judged with rs->stats set)
+ * and their results r (tourrec_results()).  db gives the classes of the
+ * registered decklists (NULL: none counted); judge_view and round as
+ * tourstats_opts says.  0 and *out (destroy it before the set and r), or
+ * TOUR_ENOMEM. */
+int tourrec_stats(const tourrec_set *rs, const tour_results *r, const cards *db, int judge_view, uint32_t round,
+                  tourstats **out);
 
 #endif

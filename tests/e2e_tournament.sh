@@ -180,6 +180,75 @@ case "$err" in *"arbiter made"*) pass "standings: the made seed is a warning (T2
 run standings --file "$TF2" --seed fixed-seed "$D"/r1-t1.jsonl
 has "seed of standings 1: fixed-seed" "standings --seed: the seed used is printed"
 
+# ---- statistics (T46) ------------------------------------------------------------------
+# Counted by hand from the fixture logs (tests/tournament_fixture.sh):
+# - events: the lines of each log (header included): r1-t1 43, r1-t2 51,
+#   r1-t3 61, r2-t1 59, r2-t2 101, r2-t3 98 (Advanced), r3-x 33 (Snap).  All
+#   seven games are finished, none at time.  Advanced: min 43, max 101, mean
+#   413 / 6 = 68.8.
+# - game rounds: Player 2's `end` events before the last event, plus one
+#   (T11): 3+1, 6+1, 5+1, 5+1, 10+1, 10+1 = 4, 7, 6, 6, 11, 11 (mean 45 / 6
+#   = 7.5); the Snap game 4+1 = 5.
+# - rules broken: r1-t3's one illegal verdict, advanced:attack.direct (#14).
+# - the Snap game r3-x, in the public view: ann (p1) shows cor-forge-golem
+#   (promote), cor-magma-tortoise, cor-ash-sprite, flx-current-eel,
+#   flx-frost-skimmer (flips) and cor-heat-haze (unlock): coreon 4, fluxion
+#   2; ben shows obs-crypt-rat (promote), obs-grave-bat, obs-wraith-sentry,
+#   aet-cloud-monk, aet-aether-kite (flips), obs-curse-of-silence (unlock):
+#   obscura 4, aetherion 2.  Twelve cards, each once, in one game each; it
+#   is an unpaired game (T2), so none has a result: win rate null.  What
+#   stayed in a hand or face down in the Locked Supports (cor-kindle-fury,
+#   obs-night-terror, obs-eclipse-ritual, obs-death-grip: selected or locked,
+#   never unlocked, in no other game either) is never named.
+# - progress of round 2 (the last published): tables 1 and 2 have open
+#   deck_changed alarms; table 3 (eve-ann) is finished.
+run stats --file "$TF" --json "${LOGS[@]}"
+expect_rc 0 "stats --json"
+out=$(printf '%s' "$out" | jq -c '{version, view, round, decklists_shown, decklists,
+    scopes: [.scopes[] | {format, round, records, rules, finished: .length.finished, at_time: .length.at_time.games}],
+    snap: [.scopes[] | select(.format == "snap" and .round == null) | .cards[] | [.card, .class, .games, .appearances, .win_rate]],
+    snap_classes: [.scopes[] | select(.format == "snap" and .round == null) | .classes[] | [.class, .games, .appearances]],
+    progress: (.progress | [.round, (.pairings[] | [.table, .p1, .p2, .state, .game_round, .match, .alarms])])}')
+same '{"version":1,"view":"public","round":null,"decklists_shown":false,"decklists":null,"scopes":[{"format":"advanced","round":null,"records":6,"rules":[{"verdict":"illegal","rule":"advanced:attack.direct","count":1,"matches":["r1-t3"]}],"finished":{"games":6,"events_min":43,"events_max":101,"events_mean":68.8,"rounds_min":4,"rounds_max":11,"rounds_mean":7.5},"at_time":0},{"format":"advanced","round":1,"records":3,"rules":[{"verdict":"illegal","rule":"advanced:attack.direct","count":1,"matches":["r1-t3"]}],"finished":{"games":3,"events_min":43,"events_max":61,"events_mean":51.7,"rounds_min":4,"rounds_max":7,"rounds_mean":5.7},"at_time":0},{"format":"advanced","round":2,"records":3,"rules":[],"finished":{"games":3,"events_min":59,"events_max":101,"events_mean":86,"rounds_min":6,"rounds_max":11,"rounds_mean":9.3},"at_time":0},{"format":"snap","round":null,"records":1,"rules":[],"finished":{"games":1,"events_min":33,"events_max":33,"events_mean":33,"rounds_min":5,"rounds_max":5,"rounds_mean":5},"at_time":0},{"format":"snap","round":3,"records":1,"rules":[],"finished":{"games":1,"events_min":33,"events_max":33,"events_mean":33,"rounds_min":5,"rounds_max":5,"rounds_mean":5},"at_time":0}],"snap":[["aet-aether-kite","aetherion",1,1,null],["aet-cloud-monk","aetherion",1,1,null],["cor-ash-sprite","coreon",1,1,null],["cor-forge-golem","coreon",1,1,null],["cor-heat-haze","coreon",1,1,null],["cor-magma-tortoise","coreon",1,1,null],["flx-current-eel","fluxion",1,1,null],["flx-frost-skimmer","fluxion",1,1,null],["obs-crypt-rat","obscura",1,1,null],["obs-curse-of-silence","obscura",1,1,null],["obs-grave-bat","obscura",1,1,null],["obs-wraith-sentry","obscura",1,1,null]],"snap_classes":[["coreon",1,4],["fluxion",1,2],["synaphera",0,0],["obscura",1,4],["aetherion",1,2]],"progress":[2,["1","cat","ben","alarm",null,"r2-t1",["deck_changed"]],["2","dan","fay","alarm",null,"r2-t2",["deck_changed"]],["3","eve","ann","finished",null,"r2-t3",[]]]}' \
+    "stats --json: lengths, rules, the Snap game's cards and classes, round 2's progress"
+run stats --file "$TF" --json "${LOGS[@]}"
+for hidden in cor-kindle-fury obs-night-terror obs-eclipse-ritual obs-death-grip; do
+    case "$out" in *"\"$hidden\""*) fail "stats (public) names $hidden, which stayed hidden" ;;
+        *) pass "stats (public) never names $hidden, which stayed hidden" ;; esac
+done
+run stats --file "$TF" --round 3 --csv classes "${LOGS[@]}"
+expect_rc 0 "stats --csv classes"
+same "$(printf 'format,round,class,games,appearances,wins,results,win_rate\r
+advanced,3,coreon,0,0,0,0,\r
+advanced,3,fluxion,0,0,0,0,\r
+advanced,3,synaphera,0,0,0,0,\r
+advanced,3,obscura,0,0,0,0,\r
+advanced,3,aetherion,0,0,0,0,\r
+snap,3,coreon,1,4,0,0,\r
+snap,3,fluxion,1,2,0,0,\r
+snap,3,synaphera,0,0,0,0,\r
+snap,3,obscura,1,4,0,0,\r
+snap,3,aetherion,1,2,0,0,\r')" "stats --round 3 --csv classes: the Snap game's classes, CRLF"
+# decklists: only in the judge view (T46); the fixture logs carry them
+run stats --file "$TF" --view judge --json "${LOGS[@]}"
+n=$(printf '%s' "$out" | jq '[.decklists[] | select(.source == "played")] | length')
+if [ "$n" = 14 ]; then pass "stats --view judge: the 14 decklists played"; else fail "stats --view judge: want 14 decklists, got $n"; fi
+run stats --file "$TF" --csv decklists "${LOGS[@]}"
+same "$(printf 'player,source,round,match,cards,coreon,fluxion,synaphera,obscura,aetherion,unknown\r')" \
+    "stats --csv decklists (public): the header only"
+run stats --file "$TF" --csv nothing "${LOGS[@]}"
+expect_rc 2 "stats --csv with no such table"
+run stats --file "$TF" --view p1 "${LOGS[@]}"
+expect_rc 2 "stats --view is public or judge"
+
+# T46's **Test.** line in TOURNAMENT.md and the suite name the same tests
+names=$(sed -n '/^### T46\./,/^### T47\./p' "$top_srcdir/TOURNAMENT.md" | grep '^\*\*Test\.\*\*' |
+        grep -o 'tournament_T46_[a-z0-9_]*' | sort -u)
+suite=$(grep -o '^Test(tourstats, tournament_T46_[a-z0-9_]*' "$top_srcdir/tests/test_tourstats.c" |
+        sed 's/^Test(tourstats, //' | sort -u)
+if [ -n "$names" ] && [ "$names" = "$suite" ]; then pass "TOURNAMENT.md T46 names the suite's tests"
+else fail "TOURNAMENT.md T46 names: $names -- tests/test_tourstats.c has: $suite"; fi
+
 # ---- usage and input errors ----------------------------------------------------------
 run standings "${LOGS[@]}"
 expect_rc 2 "no --file"
@@ -209,7 +278,8 @@ if [ -x "$ARBITERD" ]; then
     daemon_start || fail "arbiterd starts"
     "$ARBITER" send --endpoint "$EP_IN" --quiet "${LOGS[@]}" >/dev/null 2>&1
     daemon_stop || fail "arbiterd stops cleanly"
-    for sub in "standings" "standings --json" "pair --round 3" "pair --round 3 --csv" "alarms" "alarms --json"; do
+    for sub in "standings" "standings --json" "pair --round 3" "pair --round 3 --csv" "alarms" "alarms --json" \
+               "stats --json" "stats --view judge --csv decklists" "stats --csv cards"; do
         # shellcheck disable=SC2086
         run $sub --file "$TF" "${LOGS[@]}"
         want=$out want_rc=$rc

@@ -101,6 +101,22 @@ contains "a resolved alarm dimmed" '<tr class="resolved"><td>illegal_record'
 contains "an open alarm" '<tr class="open"><td>unpaired_game'
 contains "a chart: inline SVG" '<svg viewBox='
 contains "the judge's result" 'head judge Hana Judge: Fay attacked herself; Eve wins.'
+# the statistics of T46 (public view by default): progress of round 4, the
+# classes chart, the cards shown, the rule broken; no decklist, and no card
+# that stayed hidden (the Snap game's cor-kindle-fury: selected, never
+# revealed)
+contains "statistics: the card statistics" '<div id="card-statistics">'
+contains "statistics: live progress of round 4" '<h3>Live progress of round 4</h3>'
+contains "statistics: the final in progress" '<td>no_record</td>'
+contains "statistics: the classes chart" 'Classes shown: appearances and games'
+contains "statistics: a card shown" '<tr><td>obs-wraith-sentry</td><td>obscura</td>'
+contains "statistics: the rule broken" 'illegal <code>advanced:attack.direct</code> 1'
+lacks "statistics: no card that stayed hidden" 'cor-kindle-fury'
+lacks "statistics: no decklist in the public view" 'Decklists by class'
+rc=0
+"$ARBITER" tournament html --file "$HTF" --view judge --out "$TMP/judge.html" "${LOGS[@]}" 2>/dev/null || rc=$?
+if [ "$rc" -eq 0 ] && grep -qF 'Decklists by class' "$TMP/judge.html"; then pass "html --view judge: the decklists"
+else fail "html --view judge: want the decklists (exit $rc)"; fi
 contains "Ann's name escaped" 'Ann &lt;b&gt;&amp;&quot;Lee'
 lacks "Ann's name never raw" '<b>&'
 
