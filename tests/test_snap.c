@@ -480,6 +480,41 @@ Test(snap, snap_3_4_nothing_after_the_end)
     ok("\"type\":\"claim\",\"by\":\"table\",\"winner\":\"p1\"");
 }
 
+/* snap 3.4: "the game ends immediately" and "the opponent is declared the
+ * winner" -- for a concession in setup too (TR 247, TOURNAMENT.md T7: "at
+ * any point during the game"), and a judge's game loss (A7).  The game is
+ * finished with its winner, as `arbiter verify` reports it, and what
+ * follows is after the end. */
+Test(snap, snap_3_4_a_concession_in_setup_ends_the_game)
+{
+    int winner = -2;
+    start(NULL);
+    base(2);   /* the Benches; no selection yet */
+    ok("\"type\":\"concede\",\"by\":\"p1\"");
+    cr_assert(!st.setup_done);
+    cr_assert(snap_verifier_ops.finished(&st, &winner), "the game is over");
+    cr_assert_eq(winner, 1, "p1 conceded: p2 wins");
+    illegal_saying(BASE[2], "snap:3.4", "The game is over");
+
+    start(NULL);
+    base(3);
+    ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"game_loss\",\"player\":\"p2\",\"text\":\"Marked cards.\"");
+    winner = -2;
+    cr_assert(snap_verifier_ops.finished(&st, &winner));
+    cr_assert_eq(winner, 0);
+
+    char header[8192], bench[4096], concede[256];
+    const char *const texts[] = {header, bench, concede};
+    header_text(header, sizeof header, "open", NULL, P1_DECK, P2_DECK);
+    event_text(bench, sizeof bench, 1, 0, BASE[0]);
+    event_text(concede, sizeof concede, 2, 0, "\"type\":\"concede\",\"by\":\"p2\"");
+    verify_session *vs = judge_texts(db, texts, 3);
+    cr_assert_not_null(vs);
+    const verify_report *r = verify_session_report(vs);
+    cr_assert(r->status == VERIFY_LEGAL && r->finished && r->winner == 0, "arbiter verify: legal, finished, p1 wins");
+    verify_session_destroy(&vs);
+}
+
 Test(snap, snap_a5_claimed_winner_must_match)
 {
     start(NULL);
