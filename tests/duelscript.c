@@ -245,3 +245,40 @@ void board_has(int json, int sees_p1, int sees_p2, const char *want, int has)
     cr_assert(!strstr(b, want) == !has, "%s <%s> in:\n%s", has ? "want" : "do not want", want, b);
     free(b);
 }
+
+void duel_script_concede_twice(const verifier_ops *ops, const char *rule)
+{
+    int winner = -2;
+    ok("\"type\":\"concede\",\"by\":\"p2\"");
+    cr_assert(ops->finished(&st, &winner));
+    cr_assert_eq(winner, 0, "p2 conceded first: p1 wins");
+    olverdict v = play("\"type\":\"concede\",\"by\":\"p1\"");
+    expect(v, OL_V_ILLEGAL, rule);
+    cr_assert_str_eq(v.msg, "The game is over; no action may follow its end.");
+    winner = -2;
+    cr_assert(ops->finished(&st, &winner));
+    cr_assert_eq(winner, 0, "the second concession changes nothing");
+}
+
+void duel_script_starts_no_game(const char *header, const char *next, const char *rule)
+{
+    char event[8192];
+    const char *const texts[] = {header, event};
+    char err[2048];
+    if (!db)
+        cr_assert_eq(carddb_load_file(SRC("fixtures/cards/core.json"), &db, err, sizeof err), 0, "%s", err);
+    event_text(event, sizeof event, 1, 0, next);
+    verify_session *s = judge_texts(db, texts, 2);
+    cr_assert_not_null(s);
+    const verify_report *r = verify_session_report(s);
+    const verifier *vf = verify_session_verifier(s);
+    cr_assert_eq(r->n_verdicts, 2);
+    expect(r->verdicts[0].v, OL_V_ILLEGAL, rule);   /* src/tourrec.c: TOUR_REC_NO_GAME */
+    expect(r->verdicts[1].v, OL_V_ILLEGAL, rule);   /* the match never started */
+    cr_assert(!r->finished && r->winner == -1, "no game, so no end and no winner");
+    if (!strcmp(rule, "openlog:cards"))
+        cr_assert_null(vf, "no engine was started");
+    else
+        cr_assert(vf && verifier_round(vf) == 0, "no game round");
+    verify_session_destroy(&s);
+}

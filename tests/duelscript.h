@@ -32,6 +32,7 @@
 #include "logformat/olverdict.h"
 #include "verifiers/cards.h"
 #include "verifiers/duel.h"
+#include "verifiers/verifier.h"
 
 extern cards *db;
 extern duel_state st;
@@ -61,6 +62,19 @@ void illegal(const char *body, const char *rule);
 void summon(const char *by, int slot, const char *id, const char *position);
 void end_turn(const char *by);
 void select_one(const char *by, const char *id);
+
+/* TOURNAMENT.md T9, in a game under way: p2 concedes, and the game is over
+ * with p1 the winner (ops->finished); then p1 concedes, after the end:
+ * illegal citing `rule` with openlog 8's sentence, and p1 still wins. */
+void duel_script_concede_twice(const verifier_ops *ops, const char *rule);
+
+/* TOURNAMENT.md T17: the record of the header text `header` and then the
+ * event `next` (a body, at seq 1), judged on core.json as `arbiter verify`
+ * and the tournament module judge a record (testutil.h judge_texts()):
+ * the header's verdict is illegal citing `rule` (the module's
+ * TOUR_REC_NO_GAME), so is the next event's, the record is neither
+ * finished nor won, and no game round began. */
+void duel_script_starts_no_game(const char *header, const char *next, const char *rule);
 
 /* {"c": hex} for card id with the hex nonce, as openlog.md 6 defines it. */
 void commit_of(const char *id, const char *nonce, char out[80]);

@@ -62,16 +62,21 @@ olevent *decode(const char *text)
     return ev;
 }
 
+void header_text(char *text, size_t n, const char *hidden, const char *rules, const char *p1deck, const char *p2deck)
+{
+    snprintf(text, n,
+             "{\"match\":\"t\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"snap\",\"cards\":\"core@1.1.0\","
+             "\"hidden\":\"%s\",%s%s\"players\":{\"p1\":{\"id\":\"alice\",\"deck\":%s},\"p2\":{\"id\":\"bob\",\"deck\":%s}}}",
+             hidden, rules ? rules : "", rules ? "," : "", p1deck, p2deck);
+}
+
 olverdict start_decks(const char *hidden, const char *rules, const char *p1deck, const char *p2deck)
 {
     char err[2048];
     if (!db)
         cr_assert_eq(carddb_load_file(SRC("fixtures/cards/core.json"), &db, err, sizeof err), 0, "%s", err);
     char text[8192];
-    snprintf(text, sizeof text,
-             "{\"match\":\"t\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"snap\",\"cards\":\"core@1.1.0\","
-             "\"hidden\":\"%s\",%s%s\"players\":{\"p1\":{\"id\":\"alice\",\"deck\":%s},\"p2\":{\"id\":\"bob\",\"deck\":%s}}}",
-             hidden, rules ? rules : "", rules ? "," : "", p1deck, p2deck);
+    header_text(text, sizeof text, hidden, rules, p1deck, p2deck);
     olevent *h = decode(text);
     olverdict v;
     snap_start(&st, db, h, &v);

@@ -43,6 +43,8 @@ extern snap_state st;
 extern uint64_t seq;
 
 olevent *decode(const char *text);
+/* The header start_decks() plays, as JSON text into text[n]. */
+void header_text(char *text, size_t n, const char *hidden, const char *rules, const char *p1deck, const char *p2deck);
 olverdict start_decks(const char *hidden, const char *rules, const char *p1deck, const char *p2deck);
 olverdict start_with(const char *hidden, const char *rules, const char *p1deck);
 void start(const char *rules);

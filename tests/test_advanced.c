@@ -15,6 +15,7 @@
 #include "logformat/jtext.h"
 #include "logformat/olcodec.h"
 #include "tests/advancedscript.h"
+#include "tests/testutil.h"
 #include "verifiers/advanced/rules.h"
 #include "verifiers/verifier.h"
 
@@ -2000,4 +2001,95 @@ Test(advanced, advanced_A27_the_verdict_cites_a_catalogued_ruling)
             row = &rules[i];
     cr_assert_not_null(row, "%s is not in the catalogue", v.rule);
     cr_assert(strstr(row->quote, "but has no candidate at all is left out"), "%s", row->quote);
+}
+
+/* ---- TOURNAMENT.md: what the tournament module reads from this engine ------------ */
+
+/* T9: when both players concede, the first `concede` decides the game --
+ * here p2's, in p1's turn -- and the second comes after the end
+ * (win.immediate, with openlog 8's sentence); it changes nothing: p1 still
+ * wins. */
+Test(advanced, tournament_T9_first_concession_decides_and_second_is_illegal)
+{
+    adv_start("open", NULL);
+    adv_open();
+    duel_script_concede_twice(&advanced_verifier_ops, "advanced:win.immediate");
+}
+
+/* T11: a game round is p1's turn and then p2's; the count the module reads
+ * as `rounds` (verifier_round) goes up with p2's `end` only -- not with
+ * p1's, and not with a claim or a ruling after p2's. */
+Test(advanced, tournament_T11_game_round_ends_with_player_2s_end)
+{
+    adv_start("open", NULL);
+    adv_open();
+    summon("p1", 0, "cor-ember-whelp", "ap");
+    end_turn("p1");
+    cr_assert_eq(advanced_verifier_ops.round(&st), 1, "p1's end ends no game round");
+    select_one("p2", "obs-crypt-rat");
+    ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"note\",\"text\":\"before p2's end\"");
+    cr_assert_eq(advanced_verifier_ops.round(&st), 1);
+    end_turn("p2");
+    cr_assert_eq(advanced_verifier_ops.round(&st), 2);
+    ok("\"type\":\"claim\",\"by\":\"table\",\"lp\":{\"p1\":6000,\"p2\":6000}");
+    ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"warning\",\"player\":\"p1\",\"text\":\"Slow play.\"");
+    cr_assert_eq(advanced_verifier_ops.round(&st), 2, "claims and rulings after p2's end count for nothing");
+    select_one("p1", "cor-forge-golem");
+    end_turn("p1");
+    cr_assert_eq(advanced_verifier_ops.round(&st), 2);   /* and so on: advanced_end_pass_a_round_is_two_turns */
+}
+
+/* T11: setup belongs to game round 1.  The engine shows 0 until the
+ * opening hands are selected (verifier.h: "0 before setup is done"), which
+ * src/tourrec.c counts as game round 1; setup ends no round, so p1's first
+ * turn is round 1, not 2, up to p2's end. */
+Test(advanced, tournament_T11_setup_is_in_game_round_1)
+{
+    adv_start("open", NULL);
+    cr_assert_eq(advanced_verifier_ops.round(&st), 0);
+    ok(SELECT("p1", P1_OPEN));
+    ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"note\",\"text\":\"in setup\"");
+    cr_assert_eq(advanced_verifier_ops.round(&st), 0, "setup is not done");
+    ok(SELECT("p2", P2_OPEN));   /* setup is done */
+    cr_assert_eq(advanced_verifier_ops.round(&st), 1);
+    summon("p1", 0, "cor-ember-whelp", "ap");
+    end_turn("p1");
+    select_one("p2", "obs-crypt-rat");
+    cr_assert_eq(advanced_verifier_ops.round(&st), 1);
+}
+
+/* T17: a header with an illegal deck (deck.size) or naming another card
+ * database (openlog:cards, src/verify.c) starts no game. */
+Test(advanced, tournament_T17_illegal_header_starts_no_game)
+{
+    char *h = duel_script_header_text("advanced", "open", NULL,
+                                      "fixtures/decks/advanced/illegal-advanced_deck_size-39-cards.json",
+                                      "fixtures/decks/advanced/legal-obscura-night.json");
+    duel_script_starts_no_game(h, SELECT("p1", P1_OPEN), "advanced:deck.size");
+    free(h);
+    h = adv_header_text("open", NULL);
+    cr_assert_eq(name_other_cards(h), 0);
+    duel_script_starts_no_game(h, SELECT("p1", P1_OPEN), "openlog:cards");
+    free(h);
+}
+
+/* T44: an optional action after its timing cannot be made (TR 153).  p1
+ * forgot Kindle Fury in the Main Phase and plays it after declaring an
+ * attack: illegal (turn.order), and it changes nothing.  A mandatory step
+ * is owed, never missed: the Selection Step p2 passed over is still theirs
+ * to take. */
+Test(advanced, tournament_T44_late_action_makes_the_record_illegal)
+{
+    two_turns("obs-crypt-rat", "ap");
+    end_turn("p2");
+    select_one("p1", "cor-forge-golem");
+    ok(ATTACK("p1", 0, "{\"p\":\"p2\",\"s\":0}"));
+    uint8_t hand = st.side[0].n_hand;
+    illegal(SPELL("p1", "cor-kindle-fury", "[{\"p\":\"p1\",\"s\":0}]"), "advanced:turn.order");
+    cr_assert_eq(st.side[0].n_hand, hand, "Kindle Fury stays in p1's hand");
+    cr_assert_eq(st.side[0].zone[0].atk_mod, 0);
+    end_turn("p1");   /* the game goes on */
+    illegal(SUMMON("p2", 1, "obs-grave-bat", "ap"), "advanced:select.per_turn");
+    select_one("p2", "obs-crypt-rat");
+    summon("p2", 1, "obs-grave-bat", "ap");
 }

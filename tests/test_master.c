@@ -2333,3 +2333,95 @@ Test(master, master_M7_every_chosen_effect_aims_at_the_one_target)
     cr_assert(!st.side[1].zone[0].present);
     cr_assert_eq(st.side[1].lp, 8000, "the second damage aimed at the Kitten, gone: no LP lost");
 }
+
+/* ---- TOURNAMENT.md: what the tournament module reads from this engine ------------ */
+
+/* T9: when both players concede, the first `concede` decides the game --
+ * here p2's, in p1's turn -- and the second comes after the end
+ * (win.immediate, with openlog 8's sentence); it changes nothing: p1 still
+ * wins. */
+Test(master, tournament_T9_first_concession_decides_and_second_is_illegal)
+{
+    opened(NULL);
+    duel_script_concede_twice(&master_verifier_ops, "master:win.immediate");
+}
+
+/* T11: a game round is p1's turn and then p2's; the count the module reads
+ * as `rounds` (verifier_round) goes up with p2's `end` only -- not with
+ * p1's, and not with a claim or a ruling after p2's. */
+Test(master, tournament_T11_game_round_ends_with_player_2s_end)
+{
+    opened(NULL);
+    mst_turn("p1", "cor-backdraft", "cor-ember-drake");
+    summon("p1", 0, "cor-ember-whelp", "ap");
+    end_turn("p1");
+    cr_assert_eq(master_verifier_ops.round(&st), 1, "p1's end ends no game round");
+    mst_turn("p2", "obs-shadow-step", "obs-crypt-rat");
+    ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"note\",\"text\":\"before p2's end\"");
+    cr_assert_eq(master_verifier_ops.round(&st), 1);
+    end_turn("p2");
+    cr_assert_eq(master_verifier_ops.round(&st), 2);
+    ok(CLAIM_LP(8000, 8000));
+    ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"warning\",\"player\":\"p1\",\"text\":\"Slow play.\"");
+    cr_assert_eq(master_verifier_ops.round(&st), 2, "claims and rulings after p2's end count for nothing");
+    mst_turn("p1", "cor-stoke-the-forge", "cor-magma-tortoise");
+    end_turn("p1");
+    cr_assert_eq(master_verifier_ops.round(&st), 2);
+    mst_turn("p2", NULL, "obs-soul-siphon");
+    end_turn("p2");
+    cr_assert_eq(master_verifier_ops.round(&st), 3);
+}
+
+/* T11: setup belongs to game round 1.  The engine shows 0 until the
+ * opening hands are selected (verifier.h: "0 before setup is done"), which
+ * src/tourrec.c counts as game round 1; setup ends no round, so p1's first
+ * turn is round 1, not 2, up to p2's end. */
+Test(master, tournament_T11_setup_is_in_game_round_1)
+{
+    cr_assert_eq(mst_start("open", NULL).status, OL_V_OK);
+    cr_assert_eq(master_verifier_ops.round(&st), 0);
+    ok(PICK("p1", P1_OPEN));
+    ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"note\",\"text\":\"in setup\"");
+    cr_assert_eq(master_verifier_ops.round(&st), 0, "setup is not done");
+    ok(PICK("p2", P2_OPEN));   /* setup is done */
+    cr_assert_eq(master_verifier_ops.round(&st), 1);
+    mst_turn("p1", "cor-backdraft", "cor-ember-drake");
+    summon("p1", 0, "cor-ember-whelp", "ap");
+    end_turn("p1");
+    mst_turn("p2", "obs-shadow-step", "obs-crypt-rat");
+    cr_assert_eq(master_verifier_ops.round(&st), 1);
+}
+
+/* T17: a header with an illegal deck (deck.size) or naming another card
+ * database (openlog:cards, src/verify.c) starts no game. */
+Test(master, tournament_T17_illegal_header_starts_no_game)
+{
+    char *h = duel_script_header_text("master", "open", NULL, DECK("illegal-master_deck_size-59-cards"), P2_DECK);
+    duel_script_starts_no_game(h, PICK("p1", P1_OPEN), "master:deck.size");
+    free(h);
+    h = duel_script_header_text("master", "open", NULL, P1_DECK, P2_DECK);
+    cr_assert_eq(name_other_cards(h), 0);
+    duel_script_starts_no_game(h, PICK("p1", P1_OPEN), "openlog:cards");
+    free(h);
+}
+
+/* T44: an optional action after its timing cannot be made (TR 153).  p1
+ * forgot Searing Brand in the Main/Spell Phase and casts it after a
+ * summon: illegal (turn.order, A21), and it changes nothing.  A mandatory
+ * step is owed, never missed: the Selection Step p2 passed over is still
+ * theirs to take. */
+Test(master, tournament_T44_late_action_makes_the_record_illegal)
+{
+    third_turn("obs-umbral-kitten", "ap");
+    summon("p1", 1, "cor-cinder-hound", "ap");
+    uint8_t hand = st.side[0].n_hand;
+    int32_t def = def_at(1, 0);
+    illegal(CAST("p1", "cor-searing-brand", "[" AT2(0) "]", COR(1)), "master:turn.order");
+    cr_assert_eq(st.side[0].n_hand, hand, "Searing Brand stays in p1's hand");
+    cr_assert_eq(def_at(1, 0), def, "Umbral Kitten's DEF is untouched");
+    end_turn("p1");   /* the game goes on */
+    ok(MANA("p2", "obs-umbral-decoy", "obscura"));
+    illegal(NORMAL("p2", 1, "obs-grave-bat", "ap"), "master:select.per_turn");
+    select_one("p2", "obs-soul-siphon");
+    summon("p2", 1, "obs-grave-bat", "ap");
+}

@@ -480,6 +480,41 @@ Test(snap, snap_3_4_nothing_after_the_end)
     ok("\"type\":\"claim\",\"by\":\"table\",\"winner\":\"p1\"");
 }
 
+/* snap 3.4: "the game ends immediately" and "the opponent is declared the
+ * winner" -- for a concession in setup too (TR 247, TOURNAMENT.md T7: "at
+ * any point during the game"), and a judge's game loss (A7).  The game is
+ * finished with its winner, as `arbiter verify` reports it, and what
+ * follows is after the end. */
+Test(snap, snap_3_4_a_concession_in_setup_ends_the_game)
+{
+    int winner = -2;
+    start(NULL);
+    base(2);   /* the Benches; no selection yet */
+    ok("\"type\":\"concede\",\"by\":\"p1\"");
+    cr_assert(!st.setup_done);
+    cr_assert(snap_verifier_ops.finished(&st, &winner), "the game is over");
+    cr_assert_eq(winner, 1, "p1 conceded: p2 wins");
+    illegal_saying(BASE[2], "snap:3.4", "The game is over");
+
+    start(NULL);
+    base(3);
+    ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"game_loss\",\"player\":\"p2\",\"text\":\"Marked cards.\"");
+    winner = -2;
+    cr_assert(snap_verifier_ops.finished(&st, &winner));
+    cr_assert_eq(winner, 0);
+
+    char header[8192], bench[4096], concede[256];
+    const char *const texts[] = {header, bench, concede};
+    header_text(header, sizeof header, "open", NULL, P1_DECK, P2_DECK);
+    event_text(bench, sizeof bench, 1, 0, BASE[0]);
+    event_text(concede, sizeof concede, 2, 0, "\"type\":\"concede\",\"by\":\"p2\"");
+    verify_session *vs = judge_texts(db, texts, 3);
+    cr_assert_not_null(vs);
+    const verify_report *r = verify_session_report(vs);
+    cr_assert(r->status == VERIFY_LEGAL && r->finished && r->winner == 0, "arbiter verify: legal, finished, p1 wins");
+    verify_session_destroy(&vs);
+}
+
 Test(snap, snap_a5_claimed_winner_must_match)
 {
     start(NULL);
@@ -2001,4 +2036,135 @@ Test(snap, snap_12_3_a_self_swap_of_the_active_monster_does_nothing)
     cr_assert_str_eq(st.side[0].active.stack[1]->id, "cor-forge-colossus", "still the active monster");
     cr_assert_eq(st.n_fired, 0, "nothing entered the active slot");
     cr_assert_eq(st.side[0].swaps_used, 0);
+}
+
+/* ---- TOURNAMENT.md: what the tournament module reads from this engine ------------ */
+
+/* T9: when both players concede, the first `concede` decides the game --
+ * here p1's, in p2's turn -- and the second comes after the end: snap 3.4,
+ * "the game ends immediately", with openlog 8's sentence.  It changes
+ * nothing: p2 still wins. */
+Test(snap, tournament_T9_first_concession_decides_and_second_is_illegal)
+{
+    int winner = -2;
+    start(NULL);
+    base(10);   /* Round 1, p2's turn */
+    ok("\"type\":\"concede\",\"by\":\"p1\"");
+    cr_assert(snap_verifier_ops.finished(&st, &winner));
+    cr_assert_eq(winner, 1, "p1 conceded first: p2 wins");
+    illegal_saying("\"type\":\"concede\",\"by\":\"p2\"", "snap:3.4", "The game is over; no action may follow its end.");
+    winner = -2;
+    cr_assert(snap_verifier_ops.finished(&st, &winner));
+    cr_assert_eq(winner, 1, "the second concession changes nothing");
+}
+
+/* T11: a game round is p1's turn and then p2's (snap 10.1); the count the
+ * module reads as `rounds` (verifier_round) goes up with p2's `end` only --
+ * not with p1's, and not with a claim or a ruling after p2's. */
+Test(snap, tournament_T11_game_round_ends_with_player_2s_end)
+{
+    start(NULL);
+    base(6);   /* setup */
+    cr_assert_eq(snap_verifier_ops.round(&st), 1);
+    for (size_t i = 6; i < 13; i++) {   /* p1's Round 1 through their end, then p2's until theirs */
+        ok(BASE[i]);
+        cr_assert_eq(snap_verifier_ops.round(&st), 1, "after BASE[%zu]", i);
+    }
+    ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"note\",\"text\":\"before p2's end\"");
+    cr_assert_eq(snap_verifier_ops.round(&st), 1);
+    ok(BASE[13]);   /* p2's end */
+    cr_assert_eq(snap_verifier_ops.round(&st), 2);
+    expect(play("\"type\":\"claim\",\"by\":\"table\",\"winner\":\"p1\""), OL_V_MISMATCH, "snap:A5");
+    ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"warning\",\"player\":\"p1\",\"text\":\"Slow play.\"");
+    cr_assert_eq(snap_verifier_ops.round(&st), 2, "claims and rulings after p2's end count for nothing");
+    ok(BASE[14]);
+    ok(BASE[15]);   /* p1's end */
+    cr_assert_eq(snap_verifier_ops.round(&st), 2);
+    ok(BASE[16]);
+    ok(BASE[17]);   /* p2's end */
+    cr_assert_eq(snap_verifier_ops.round(&st), 3);
+}
+
+/* T11: setup belongs to game round 1.  The engine keeps Round 1 from the
+ * header on (st.round) and shows the module 0 until setup is done
+ * (verifier.h: "0 before setup is done"), which src/tourrec.c counts as
+ * game round 1; setup (8.3, 8.5) ends no round, so the promotions (R4)
+ * and p1's first turn are Round 1, not 2, up to p2's end. */
+Test(snap, tournament_T11_setup_is_in_game_round_1)
+{
+    start(NULL);
+    cr_assert_eq(snap_verifier_ops.round(&st), 0);
+    for (size_t i = 0; i < 3; i++) {   /* the Benches, p1's selection */
+        ok(BASE[i]);
+        cr_assert_eq(st.round, 1, "after BASE[%zu]", i);
+        cr_assert_eq(snap_verifier_ops.round(&st), 0, "after BASE[%zu]: setup is not done", i);
+    }
+    ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"note\",\"text\":\"in setup\"");
+    cr_assert_eq(snap_verifier_ops.round(&st), 0);
+    ok(BASE[3]);   /* p2's selection: setup is done */
+    cr_assert(st.setup_done);
+    cr_assert_eq(snap_verifier_ops.round(&st), 1);
+    for (size_t i = 4; i < 10; i++) {   /* the promotions (R4), p1's first turn through their end */
+        ok(BASE[i]);
+        cr_assert_eq(snap_verifier_ops.round(&st), 1, "after BASE[%zu]", i);
+    }
+}
+
+/* T17: a header with an illegal deck (snap 4.1) or naming another card
+ * database (openlog:cards, src/verify.c) starts no game.  Its verdict is
+ * illegal -- what src/tourrec.c turns into TOUR_REC_NO_GAME -- every later
+ * event is illegal, and the record is neither finished nor in a round. */
+Test(snap, tournament_T17_illegal_header_starts_no_game)
+{
+    char header[8192], bench[4096];
+    const char *const texts[] = {header, bench};
+    event_text(bench, sizeof bench, 1, 0, BASE[0]);
+    start(NULL);   /* loads db */
+
+    header_text(header, sizeof header, "open", NULL, "{\"monsters\":[\"cor-forge-golem\"],\"supports\":[],\"reserve\":[]}",
+                P2_DECK);
+    verify_session *s = judge_texts(db, texts, 2);
+    cr_assert_not_null(s);
+    const verify_report *r = verify_session_report(s);
+    cr_assert_eq(r->n_verdicts, 2);
+    expect(r->verdicts[0].v, OL_V_ILLEGAL, "snap:4.1");
+    expect(r->verdicts[1].v, OL_V_ILLEGAL, "snap:8.1");
+    cr_assert(!r->finished && r->winner == -1, "no game, so no end and no winner");
+    cr_assert_not_null(verify_session_verifier(s));
+    cr_assert_eq(verifier_round(verify_session_verifier(s)), 0);
+    verify_session_destroy(&s);
+
+    header_text(header, sizeof header, "open", NULL, P1_DECK, P2_DECK);
+    cr_assert_eq(name_other_cards(header), 0);
+    s = judge_texts(db, texts, 2);
+    cr_assert_not_null(s);
+    r = verify_session_report(s);
+    cr_assert_eq(r->n_verdicts, 2);
+    expect(r->verdicts[0].v, OL_V_ILLEGAL, "openlog:cards");
+    expect(r->verdicts[1].v, OL_V_ILLEGAL, "openlog:cards");
+    cr_assert(!r->finished && r->winner == -1);
+    cr_assert_null(verify_session_verifier(s), "no engine was started");
+    verify_session_destroy(&s);
+}
+
+/* T44: an optional action after its timing cannot be made (TR 153).  p1
+ * forgot Kindle Fury in Round 2's Spell Phase and plays it in the Swap
+ * Phase: illegal (snap 6.2), and it changes nothing (R12).  A mandatory
+ * step is owed, never missed (A10): the Unlock Step p1 passed over in
+ * Round 4 is still theirs to take. */
+Test(snap, tournament_T44_late_action_makes_the_record_illegal)
+{
+    start(NULL);
+    base(15);   /* Round 2: p1 has flipped */
+    ok("\"type\":\"swap\",\"by\":\"p1\",\"slot\":1");
+    uint8_t hand = st.side[0].n_hand;
+    illegal("\"type\":\"spell\",\"by\":\"p1\",\"card\":\"cor-kindle-fury\",\"targets\":[{\"p\":\"p1\",\"s\":\"a\"}]",
+            "snap:6.2");
+    cr_assert_eq(st.side[0].n_hand, hand, "Kindle Fury stays in p1's hand");
+    cr_assert_eq(st.side[0].active.mod, 0);
+    for (size_t i = 15; i < 22; i++)
+        ok(BASE[i]);   /* the game goes on to Round 4 */
+    illegal(BASE[23], "snap:10.2");   /* the flip passes over the owed unlock */
+    ok(BASE[22]);                     /* which is still owed */
+    ok(BASE[23]);
 }

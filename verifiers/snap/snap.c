@@ -1938,7 +1938,12 @@ static int ops_finished(const void *st, int *winner)
     const snap_state *s = st;
     if (winner)
         *winner = s->ol.over ? s->ol.winner : -1;
-    return s->ol.over && s->setup_done;
+    /* TR 247 (TOURNAMENT.md T7): "A player voluntarily concedes defeat at
+     * any point during the game." -- a concession, or a judge's game loss
+     * (A7), in setup ends a game with a winner; snap 8.1: "If a deck is
+     * illegal, it must be corrected before play begins." -- a refused
+     * header (over, no winner) started none. */
+    return s->ol.over && (s->setup_done || s->ol.winner >= 0);
 }
 
 static unsigned ops_round(const void *st)
