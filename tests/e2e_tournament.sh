@@ -241,7 +241,16 @@ expect_rc 2 "stats --csv with no such table"
 run stats --file "$TF" --view p1 "${LOGS[@]}"
 expect_rc 2 "stats --view is public or judge"
 
-# T46's **Test.** line in TOURNAMENT.md and the suite name the same tests
+# every test TOURNAMENT.md names exists: `tournament_Tn_x` is Test(tournament, Tn_x)
+# in test_tournament.c, or Test(SUITE, tournament_Tn_x) in another suite (T46's
+# in test_tourstats.c, the engines' findings in test_snap*.c, test_advanced.c,
+# test_master.c); and T46's line names every T46 test of test_tourstats.c
+named=$(grep '^\*\*Test\.\*\*' "$top_srcdir/TOURNAMENT.md" | grep -o 'tournament_T[0-9]*_[a-z0-9_]*' | sort -u)
+have=$( (grep -ho '^Test(tournament, T[0-9]*_[a-z0-9_]*' "$top_srcdir"/tests/test_tournament.c | sed 's/^Test(tournament, /tournament_/'
+         grep -ho '^Test([a-z_]*, tournament_T[0-9]*_[a-z0-9_]*' "$top_srcdir"/tests/*.c | sed 's/^Test([a-z_]*, //') | sort -u)
+missing=$(comm -23 <(printf '%s\n' "$named") <(printf '%s\n' "$have"))
+if [ -n "$named" ] && [ -z "$missing" ]; then pass "TOURNAMENT.md: all $(printf '%s\n' "$named" | wc -l) tests named exist"
+else fail "TOURNAMENT.md names tests that do not exist: $missing"; fi
 names=$(sed -n '/^### T46\./,/^### T47\./p' "$top_srcdir/TOURNAMENT.md" | grep '^\*\*Test\.\*\*' |
         grep -o 'tournament_T46_[a-z0-9_]*' | sort -u)
 suite=$(grep -o '^Test(tourstats, tournament_T46_[a-z0-9_]*' "$top_srcdir/tests/test_tourstats.c" |
