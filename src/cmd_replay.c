@@ -58,9 +58,9 @@ static const char usage_text[] =
     "  --json        one JSON object, keys in this order:\n"
     "                {\"match\",\"seq\",\"view\",\"round\",\"turn\",\"step\",\"window\",\n"
     "                 \"chain\",\"attack\",\"trigger\",\"players\",\"over\",\"winner\",\n"
-    "                 \"verdicts\",\"note\"} (README.md, `arbiter replay`)\n"
+    "                 \"verdicts\",\"note\"} for Snap; Advanced and Master draw\n"
+    "                their own board (README.md, `arbiter replay`)\n"
     "\n"
-    "Only Snap logs have a board to show today.\n"
     "exit: 0 board shown (whatever the verdicts), 1 the match never started,\n"
     "2 bad usage or a log that cannot be read or has no engine, 3 internal error.\n";
 
