@@ -35,6 +35,7 @@
 #include "src/daemon.h"
 #include "src/dlog.h"
 #include "src/ingest.h"
+#include "src/notify.h"
 #include "src/query.h"
 #include "src/record.h"
 
@@ -372,24 +373,29 @@ static int open_sockets(daemon_ctx *d, const options *o, void *zctx, void **in, 
 static void reload(daemon_ctx *d, const options *o)
 {
     dlog(DLOG_INFO, "SIGHUP: reloading the card databases and the keyring");
+    notify_reloading();
     d->stats.reloads++;
     if (cardset_load(d->cards, o->card_files, o->n_card_files) == 0)
         save_cards(d);
     if (d->gate)
         gate_reload(d->gate);
+    notify_ready("serving (reloaded)");
 }
 
 static int serve(daemon_ctx *d, const options *o, void *in, void *fd, void *q, ingest *g)
 {
     uint64_t last_retry = 0;
+    notify_watchdog wd;
+    notify_watchdog_init(&wd, daemon_mono_us());
     while (!stop_flag) {
+        notify_watchdog_tick(&wd, daemon_mono_us());   /* the loop turns: the daemon lives */
         zmq_pollitem_t items[8] = {{q, 0, ZMQ_POLLIN, 0}, {fd, 0, ZMQ_POLLIN, 0}, {in, 0, ZMQ_POLLIN, 0}};
         int waiting = ingest_waiting(g), pending = ingest_pending(g);
         int n = 3 + gate_poll_items(d->gate, items + 3, 5);
         if (waiting)   /* the disk is full: the tables wait, queries do not */
             items[2].events = 0;
         /* a message carried over to the next batch: no waiting for more */
-        if (zmq_poll(items, n, pending ? 0 : waiting ? 200 : 500) < 0 && errno != EINTR) {
+        if (zmq_poll(items, n, notify_watchdog_wait(&wd, pending ? 0 : waiting ? 200 : 500)) < 0 && errno != EINTR) {
             dlog(DLOG_ERROR, "poll: %s", zmq_strerror(errno));
             return 1;
         }
@@ -502,7 +508,11 @@ int main(int argc, char **argv)
         if (o.keyring)
             dlog(DLOG_INFO, "the daemon's CURVE public key (clients' --server-key): %s", pub);
     }
+    /* the store is open, every match checked, the sockets bound: tables
+     * may come (systemd's Type=notify start returns now) */
+    notify_ready("serving");
     rc = serve(&d, &o, in, fd, q, g);
+    notify_stopping();
     dlog(DLOG_INFO, "stopping (%llu events stored in %llu batches)", (unsigned long long)d.stats.events_stored,
          (unsigned long long)d.stats.batches);
 out:
