@@ -92,6 +92,11 @@ for m in matches:
     reqs.append({"op": "state", "match": m})
 verify_log = [json.loads(l) for l in lines(os.path.join(src, "fixtures", "snap", "legal-open-concede.jsonl"))]
 reqs += [{"op": "verify", "log": verify_log}, {"op": "verify", "log": verify_log[:5]}, {"op": "verify", "log": []}]
+# standings: fuzz_query's daemon has no --tournament, so these reach the checks
+# of the request (and the refusal of an unknown tournament), not the worker
+reqs += [{"op": "standings", "tournament": "spring"}, {"op": "standings"},
+         {"op": "standings", "tournament": "spring", "after": 1}, {"op": "standings", "tournament": "spring", "final": True},
+         {"op": "standings", "tournament": "spring", "after": 0, "final": True}, {"op": "standings", "tournament": 7}]
 for r in reqs:
     put("fuzz_query", json.dumps(r, separators=(",", ":")))
     put("fuzz_query", msgpack.packb(r))

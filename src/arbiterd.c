@@ -7,12 +7,16 @@
  * socket (query.h).  Every socket stands behind the gate (gate.h): CURVE
  * keys with a keyring, connection limits always.
  *
- * Why one thread and one loop: the record of a match must be written in
- * the order its events were judged, and a single writer is what LMDB
- * allows anyway.  Nothing in the loop ever waits for a client -- every
- * receive and send is non-blocking -- so one careless or hostile client
- * cannot stop it for the others; and each part has a documented bound
- * (SPEC.md 9.2), so none can make it grow without limit.
+ * Why one loop: the record of a match must be written in the order its
+ * events were judged, and a single writer is what LMDB allows anyway.
+ * Nothing in the loop ever waits for a client -- every receive and send is
+ * non-blocking -- so one careless or hostile client cannot stop it for the
+ * others; and each part has a documented bound (SPEC.md 9.2), so none can
+ * make it grow without limit.  The one piece of work too long for a turn
+ * of the loop, a tournament's standings (every stored record judged
+ * again), runs in a worker thread that only reads (standings.h): the loop
+ * hands it requests and sends its answers, and polls its socket with the
+ * others.
  *
  * How this file reads: options, then start-up in the order the parts
  * depend on each other (limits, key, cards, store, its check, the live
@@ -38,6 +42,9 @@
 #include "src/notify.h"
 #include "src/query.h"
 #include "src/record.h"
+#include "src/standings.h"
+#include "src/tournament.h"
+#include "logformat/olstream.h"
 
 #ifndef ZMQ_ZERO_COPY_RECV
 #define ZMQ_ZERO_COPY_RECV 10      /* a context option of libzmq 4.3 (zmq.h: draft) */
@@ -53,12 +60,12 @@ static const char usage_text[] =
     "usage: arbiterd [--db DIR] [--ingest EP] [--feed EP] [--query EP] [--cards FILE]...\n"
     "                [--key FILE] [--keyring FILE] [--insecure] [--seal-legacy]\n"
     "                [--max-connections N] [--max-matches N] [--quarantine-max N]\n"
-    "                [--log-level error|warn|info|debug] [--map-mb N]\n"
+    "                [--log-level error|warn|info|debug] [--map-mb N] [--tournament FILE]...\n"
     "\n"
     "The live judge of openlog.md 9: tables send events to the ingest ROUTER and\n"
     "get each verdict once it is stored (fsync'd LMDB); the feed PUB publishes\n"
     "every stored event in the public view; the query ROUTER answers health,\n"
-    "match, events, state, verify, list, cards and quarantine.\n"
+    "match, events, state, verify, list, cards, quarantine and standings.\n"
     "\n"
     "  --db DIR              the store (default ./var/arbiter, created if missing)\n"
     "  --ingest EP           default tcp://127.0.0.1:7420\n"
@@ -81,18 +88,33 @@ static const char usage_text[] =
     "  --log-level L         what goes to stderr (default info)\n"
     "  --map-mb N            the store's initial LMDB map (default 64); it doubles\n"
     "                        whenever it is full, so this matters only for tests\n"
+    "  --tournament FILE     a tournament file (TOURNAMENT.md), for the query op\n"
+    "                        `standings`: a worker thread judges that tournament's\n"
+    "                        stored records again (at most 2000), one request at a\n"
+    "                        time, 16 waiting (busy beyond), the last 16 answers\n"
+    "                        kept until the store changes; repeat for several (at\n"
+    "                        most 16, distinct ids)\n"
     "\n"
-    "SIGTERM, SIGINT: finish and acknowledge the current batch, exit 0.\n"
-    "SIGHUP: reload the card databases and the keyring.\n"
+    "SIGTERM, SIGINT: finish and acknowledge the current batch, stop the standings\n"
+    "worker at its next record, exit 0.\n"
+    "SIGHUP: reload the card databases, the keyring and the tournament files (a file\n"
+    "that is refused then is logged, and the one loaded before is kept).\n"
     "exit: 0 stopped by a signal, 1 the store failed (nothing unstored was\n"
     "acknowledged), 2 bad usage or cannot start.\n";
 
 typedef struct {
     const char *dbdir, *ingest_ep, *feed_ep, *query_ep, *key, *keyring;
     const char *card_files[CARD_FILES_MAX];
+    const char *tour_files[DAEMON_TOURNAMENTS_MAX];
+    int n_tour_files;
     int n_card_files, level, insecure, seal_legacy;
     unsigned long map_mb, max_connections, max_matches, quarantine_max;
 } options;
+
+/* the bounds usage_text names */
+_Static_assert(QUERY_STANDINGS_RECORDS == 2000 && DAEMON_TOURNAMENTS_MAX == 16 && STANDINGS_WAITING == 16 &&
+                   STANDINGS_CACHE == 16,
+               "arbiterd --help names these bounds");
 
 static volatile sig_atomic_t stop_flag, reload_flag;
 
@@ -166,6 +188,12 @@ static int parse_options(int argc, char **argv, options *o)
                 return -1;
             }
             o->card_files[o->n_card_files++] = val;
+        } else if (!strcmp(a, "--tournament")) {
+            if (o->n_tour_files == DAEMON_TOURNAMENTS_MAX) {
+                fprintf(stderr, "arbiterd: at most %d --tournament\n", DAEMON_TOURNAMENTS_MAX);
+                return -1;
+            }
+            o->tour_files[o->n_tour_files++] = val;
         } else if (!strcmp(a, "--map-mb")) {
             if (number(a, val, 1, 1ul << 20, &o->map_mb))
                 return -1;
@@ -368,17 +396,95 @@ static int open_sockets(daemon_ctx *d, const options *o, void *zctx, void **in, 
     return 0;
 }
 
+/* ---- tournaments ---------------------------------------------------------------- */
+
+/* The tournament file at path, loaded into *out; 0, or -1 (logged). */
+static int load_tournament(const char *path, tournament **out)
+{
+    char *buf = NULL, err[TOUR_TEXT_MAX + 256] = "";
+    size_t len = 0;
+    olerror oerr;
+    int rc;
+
+    *out = NULL;
+    memset(&oerr, 0, sizeof oerr);
+    rc = olstream_read_file(path, TOUR_FILE_MAX, &buf, &len, &oerr);
+    if (rc != OL_OK) {
+        dlog(DLOG_ERROR, "tournament file %s: %s", path,
+             rc == OL_ENOMEM ? "out of memory" : oerr.msg[0] ? oerr.msg : strerror(errno));
+        return -1;
+    }
+    rc = tournament_load(buf, len, out, err, sizeof err);
+    free(buf);
+    if (rc) {
+        dlog(DLOG_ERROR, "tournament file %s: %s", path,
+             rc == TOUR_ENOMEM ? "out of memory" : err[0] ? err : "the tournament file is refused.");
+        tournament_destroy(out);
+        return -1;
+    }
+    return 0;
+}
+
+/* Every --tournament file, loaded again; one that is refused, or whose id
+ * another slot already has, keeps what its slot held (at start: nothing,
+ * and the daemon does not start).  0, or -1 when any was refused. */
+static int load_tournaments(daemon_ctx *d, const options *o)
+{
+    int rc = 0;
+
+    for (int i = 0; i < o->n_tour_files; i++) {
+        tournament *t = NULL;
+        int dup = 0;
+        if (load_tournament(o->tour_files[i], &t)) {
+            rc = -1;
+            continue;
+        }
+        for (int k = 0; k < o->n_tour_files && !dup; k++)
+            dup = k != i && d->tournaments[k] && !strcmp(tournament_id(d->tournaments[k]), tournament_id(t));
+        if (dup) {
+            dlog(DLOG_ERROR, "tournament file %s: another --tournament already has the id %s", o->tour_files[i],
+                 tournament_id(t));
+            tournament_destroy(&t);
+            rc = -1;
+            continue;
+        }
+        standings_retire(d->stand, &d->tournaments[i]);   /* the worker may still read it */
+        d->tournaments[i] = t;
+        d->tour_gen++;   /* no cached standings of before stand */
+        dlog(DLOG_INFO, "tournament %s from %s", tournament_id(t), o->tour_files[i]);
+    }
+    d->n_tournaments = (size_t)o->n_tour_files;
+    return rc;
+}
+
+/* ARBITERD_TEST_STANDINGS_DELAY_MS: for the tests only, a pause of that
+ * many milliseconds (at most 10000) before the standings worker judges
+ * each record, so that a test can keep a computation running while a
+ * table streams events (tests/e2e_tournament.sh).  Unset: 0. */
+static unsigned test_delay_ms(void)
+{
+    const char *v = getenv("ARBITERD_TEST_STANDINGS_DELAY_MS");
+    unsigned long ms = 0;
+    if (v && number("ARBITERD_TEST_STANDINGS_DELAY_MS", v, 0, 10000, &ms))
+        ms = 0;
+    if (ms)
+        dlog(DLOG_WARN, "ARBITERD_TEST_STANDINGS_DELAY_MS=%lu: standings are slowed down for a test", ms);
+    return (unsigned)ms;
+}
+
 /* ---- the loop ------------------------------------------------------------------ */
 
 static void reload(daemon_ctx *d, const options *o)
 {
-    dlog(DLOG_INFO, "SIGHUP: reloading the card databases and the keyring");
+    dlog(DLOG_INFO, "SIGHUP: reloading the card databases, the keyring and the tournament files");
     notify_reloading();
     d->stats.reloads++;
     if (cardset_load(d->cards, o->card_files, o->n_card_files) == 0)
         save_cards(d);
     if (d->gate)
         gate_reload(d->gate);
+    if (load_tournaments(d, o))
+        dlog(DLOG_WARN, "SIGHUP: a tournament file was refused (see above); its slot keeps what it held");
     notify_ready("serving (reloaded)");
 }
 
@@ -389,9 +495,12 @@ static int serve(daemon_ctx *d, const options *o, void *in, void *fd, void *q, i
     notify_watchdog_init(&wd, daemon_mono_us());
     while (!stop_flag) {
         notify_watchdog_tick(&wd, daemon_mono_us());   /* the loop turns: the daemon lives */
-        zmq_pollitem_t items[8] = {{q, 0, ZMQ_POLLIN, 0}, {fd, 0, ZMQ_POLLIN, 0}, {in, 0, ZMQ_POLLIN, 0}};
+        zmq_pollitem_t items[9] = {{q, 0, ZMQ_POLLIN, 0},
+                                   {fd, 0, ZMQ_POLLIN, 0},
+                                   {in, 0, ZMQ_POLLIN, 0},
+                                   {standings_socket(d->stand), 0, ZMQ_POLLIN, 0}};
         int waiting = ingest_waiting(g), pending = ingest_pending(g);
-        int n = 3 + gate_poll_items(d->gate, items + 3, 5);
+        int n = 4 + gate_poll_items(d->gate, items + 4, 5);
         if (waiting)   /* the disk is full: the tables wait, queries do not */
             items[2].events = 0;
         /* a message carried over to the next batch: no waiting for more */
@@ -405,6 +514,8 @@ static int serve(daemon_ctx *d, const options *o, void *in, void *fd, void *q, i
         }
         gate_serve(d->gate);   /* who may come in, before anything they send */
         feed_serve(d->feed);   /* subscriptions decide what is published */
+        if (items[3].revents & ZMQ_POLLIN)
+            standings_serve(d->stand, d, q);   /* a computation ended: its replies */
         if (waiting && daemon_mono_us() - last_retry >= 1000000) {
             last_retry = daemon_mono_us();
             if (ingest_retry(g))
@@ -461,7 +572,7 @@ int main(int argc, char **argv)
         goto out;
     }
     if (own_key(&o, &d.key) || cardset_new(&d.cards) || cardset_load(d.cards, o.card_files, o.n_card_files) ||
-        !cardset_count(d.cards) || live_table_new(o.max_matches, &d.live))
+        !cardset_count(d.cards) || load_tournaments(&d, &o) || live_table_new(o.max_matches, &d.live))
         goto out;
     if (store_open(o.dbdir, 0, (size_t)o.map_mb << 20, &d.st, err, sizeof err)) {
         dlog(DLOG_ERROR, "%s", err);
@@ -490,7 +601,7 @@ int main(int argc, char **argv)
         dlog(DLOG_ERROR, "%s", err);
         goto out;
     }
-    if (open_sockets(&d, &o, zctx, &in, &fd, &q, &g))
+    if (open_sockets(&d, &o, zctx, &in, &fd, &q, &g) || standings_new(zctx, d.st, test_delay_ms(), &d.stand))
         goto out;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -516,6 +627,7 @@ int main(int argc, char **argv)
     dlog(DLOG_INFO, "stopping (%llu events stored in %llu batches)", (unsigned long long)d.stats.events_stored,
          (unsigned long long)d.stats.batches);
 out:
+    standings_destroy(&d.stand);   /* joined: nothing reads the store or a tournament behind the loop */
     ingest_destroy(&g);
     feed_destroy(&d.feed);
     gate_release(d.gate, in, GATE_INGEST);
@@ -534,6 +646,8 @@ out:
     quarantine_destroy(&d.quar);
     store_close(&d.st);
     cardset_destroy(&d.cards);
+    for (size_t i = 0; i < DAEMON_TOURNAMENTS_MAX; i++)
+        tournament_destroy(&d.tournaments[i]);   /* after standings_destroy */
     sodium_memzero(&d.key, sizeof d.key);
     return rc;
 }

@@ -341,7 +341,7 @@ typedef struct {
     int started;
 } store_progress;
 
-static void store_progress_fn(void *ctx, size_t done, size_t total)
+static int store_progress_fn(void *ctx, size_t done, size_t total)
 {
     store_progress *sp = ctx;
 
@@ -353,6 +353,7 @@ static void store_progress_fn(void *ctx, size_t done, size_t total)
         progress_show(&sp->p, done, total);
     else
         progress_clear(&sp->p);
+    return 0;   /* never stops */
 }
 
 static int judge_store(tourrec_set *rs, const tour_opts *o)

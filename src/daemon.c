@@ -1,4 +1,5 @@
 /* daemon.c -- small helpers the daemon's modules share (daemon.h). */
+#include <string.h>
 #include <time.h>
 
 #include "src/daemon.h"
@@ -23,4 +24,12 @@ int daemon_who(const daemon_ctx *d, void *msg, gate_peer *out)
         return gate_who(d->gate, msg, out);
     *out = (gate_peer){NULL, NULL, KEYS_JUDGE, 1};
     return 0;
+}
+
+const tournament *daemon_tournament(const daemon_ctx *d, const char *id)
+{
+    for (size_t i = 0; id && i < d->n_tournaments; i++)
+        if (d->tournaments[i] && !strcmp(tournament_id(d->tournaments[i]), id))
+            return d->tournaments[i];
+    return NULL;
 }

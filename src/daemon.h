@@ -1,7 +1,8 @@
 /* daemon.h -- what the parts of arbiterd share.
  *
- * arbiterd is one thread and one loop (arbiterd.c).  Its parts are modules
- * with their own state -- the store (store.h), the card databases
+ * arbiterd is one loop (arbiterd.c), and a worker thread that computes
+ * standings for it (standings.h; it touches nothing of this struct).  Its
+ * parts are modules with their own state -- the store (store.h), the card databases
  * (cardset.h), the live matches (live.h), the quarantine (quarantine.h),
  * the feed (feed.h), the gate (gate.h) -- and two that act on all of them:
  * ingest.h (events in, verdicts out) and query.h (questions answered).
@@ -21,10 +22,13 @@
 #include "src/keys.h"
 #include "src/live.h"
 #include "src/quarantine.h"
+#include "src/standings.h"
 #include "src/store.h"
+#include "src/tournament.h"
 
 #define DAEMON_MAX_MATCHES 10000    /* --max-matches default (SPEC.md 9.2) */
 #define DAEMON_IDLE_MS (10 * 60 * 1000)   /* an idle match may leave memory */
+#define DAEMON_TOURNAMENTS_MAX 16   /* --tournament files                    */
 
 typedef struct {
     uint64_t events_stored, batches;
@@ -36,7 +40,7 @@ typedef struct {
     uint64_t reloads;               /* SIGHUPs served                       */
 } daemon_stats;
 
-typedef struct {
+typedef struct daemon_ctx {
     /* set up by arbiterd.c */
     const char *dbdir;
     size_t max_matches;
@@ -50,6 +54,15 @@ typedef struct {
     int seal_legacy;                /* --seal-legacy: seal unsealed records
                                        of a store from before seals        */
     uint64_t started_ms;
+
+    /* the --tournament files, loaded (query.h's `standings`); a slot is
+     * NULL in a daemon given fewer (or none, as a fuzz target) */
+    tournament *tournaments[DAEMON_TOURNAMENTS_MAX];
+    size_t n_tournaments;
+    uint64_t tour_gen;              /* bumped whenever a slot is loaded    */
+    standings *stand;               /* the standings worker; NULL: none, the
+                                       op computes on the spot (fuzz, unit
+                                       tests; arbiterd always has one)     */
 
     /* the transaction the sessions read the record in (verify_session_lean
      * asks for stored events while it judges); set around each batch */
@@ -69,5 +82,8 @@ uint64_t daemon_mono_us(void);
 /* Who sent a message (gate_who), or, without a gate, an anonymous judge.
  * 0, or -1 when the key was revoked. */
 int daemon_who(const daemon_ctx *d, void *msg, gate_peer *out);
+
+/* The --tournament whose id is `id`, or NULL. */
+const tournament *daemon_tournament(const daemon_ctx *d, const char *id);
 
 #endif

@@ -31,9 +31,11 @@ void dlog(int level, const char *fmt, ...)
     va_list ap;
     if (level > log_level)
         return;
+    flockfile(stderr);   /* one line, whole: the standings worker logs too */
     fprintf(stderr, "arbiterd: %s: ", names[level]);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+    funlockfile(stderr);
 }

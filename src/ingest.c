@@ -739,6 +739,17 @@ static int disk_is_full(const daemon_ctx *d, int rc)
     return !statvfs(d->dbdir, &fs) && (uint64_t)fs.f_bavail * fs.f_frsize < INGEST_DISK_LOW;
 }
 
+/* Double the store's map.  No read transaction of the process may be open
+ * then: the standings worker ends its own first (standings.h; the loop
+ * waits for at most one record's judging, and only here). */
+static int grow(daemon_ctx *d)
+{
+    standings_pause(d->stand);
+    int rc = store_grow(d->st);
+    standings_resume(d->stand);
+    return rc;
+}
+
 /* Judge and commit the batch: 0 committed; 1 the disk is full (the batch
  * waits); -1 the store failed (nothing of the batch may be acknowledged). */
 static int commit_batch(ingest *g)
@@ -781,7 +792,7 @@ static int commit_batch(ingest *g)
         }
         forget_batch(g);
         d->stats = before;
-        if (rc == MDB_MAP_FULL && store_grow(d->st) == 0) {
+        if (rc == MDB_MAP_FULL && grow(d) == 0) {
             dlog(DLOG_WARN, "store map full: grown to %zu MiB, judging the batch of %d again",
                  store_map_size(d->st) >> 20, g->n);
             continue;

@@ -19,11 +19,12 @@
 #include "src/query.h"
 #include "src/record.h"
 #include "src/seal.h"
+#include "src/standings.h"
+#include "src/tournament.h"
 #include "src/verify.h"
 #include "src/view.h"
 
-static json_t *q_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static json_t *q_error(const char *fmt, ...)
+json_t *query_error(const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
@@ -40,6 +41,8 @@ typedef struct {
     const gate_peer *who;
     MDB_txn *txn;
     const char *match;
+    const standings_route *to;      /* where a reply that waits goes: NULL, none */
+    int deferred;                   /* the reply waits for the standings worker  */
 } ask;
 
 /* ---- who may see what (SPEC.md 9.3) --------------------------------------- */
@@ -67,7 +70,7 @@ static int want_view(ask *a, view_kind *view, json_t **fail)
     if (!name)
         name = "public";
     if (view_parse(name, view)) {
-        *fail = q_error("Unknown view \"%s\": public, p1, p2 or judge.", name);
+        *fail = query_error("Unknown view \"%s\": public, p1, p2 or judge.", name);
         return -1;
     }
     if (*view == VIEW_PUBLIC || a->who->role == KEYS_JUDGE)
@@ -78,10 +81,10 @@ static int want_view(ask *a, view_kind *view, json_t **fail)
             return 0;
     }
     if (a->who->anonymous)
-        *fail = q_error("The %s view is for judges; anonymous clients of a daemon reachable from the network see "
+        *fail = query_error("The %s view is for judges; anonymous clients of a daemon reachable from the network see "
                         "the public view only.", name);
     else
-        *fail = q_error("The %s view of match %s is not for %s (role %s): %s.", name, a->match ? a->match : "?",
+        *fail = query_error("The %s view of match %s is not for %s (role %s): %s.", name, a->match ? a->match : "?",
                         a->who->name, keys_role_name(a->who->role),
                         *view == VIEW_JUDGE ? "only judges see it" : "a table sees the players' views of its own matches only");
     return -1;
@@ -102,6 +105,7 @@ static json_t *op_health(ask *a)
     }
     json_object_set_new(limits, "matches", json_integer((json_int_t)d->max_matches));
     json_object_set_new(limits, "quarantine", json_integer((json_int_t)quarantine_max(d->quar)));
+    json_object_set_new(limits, "standings_waiting", json_integer(STANDINGS_WAITING));
     json_t *o = json_pack("{s:b, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "ok", 1, "status",
                           d->disk_full ? "disk full" : "serving", "live_matches", (json_int_t)live_count(d->live),
                           "events_stored", (json_int_t)s->events_stored, "batches", (json_int_t)s->batches,
@@ -126,6 +130,7 @@ static json_t *op_health(ask *a)
     long keys = d->gate ? gate_keys(d->gate) : -1;
     json_object_set_new(o, "keys", keys < 0 ? json_null() : json_integer(keys));
     json_object_set_new(o, "reloads", json_integer((json_int_t)s->reloads));
+    json_object_set_new(o, "standings", standings_health(d->stand));
     char key[65];
     sodium_bin2hex(key, sizeof key, d->key.sign_public, 32);
     json_object_set_new(o, "seal_key", json_string(key));
@@ -140,12 +145,12 @@ static json_t *op_verify(ask *a)
     verify_session *s = NULL;
     size_t i;
     if (!json_is_array(log))
-        return q_error("verify needs \"log\": an array of events.");
+        return query_error("verify needs \"log\": an array of events.");
     if (json_array_size(log) > QUERY_VERIFY_MAX)
-        return q_error("verify takes at most %d events (a match is a few hundred).", QUERY_VERIFY_MAX);
+        return query_error("verify takes at most %d events (a match is a few hundred).", QUERY_VERIFY_MAX);
     const char *named = json_string_value(json_object_get(json_array_get(log, 0), "cards"));
     if (verify_session_new(cardset_named(a->d->cards, named), "query", &s) != VERIFY_OK)
-        return q_error("Out of memory.");
+        return query_error("Out of memory.");
     json_array_foreach(log, i, e) {
         char *text = json_dumps(e, JSON_COMPACT);
         olevent *ev = NULL;
@@ -167,9 +172,9 @@ static json_t *op_cards(ask *a)
     const void *bytes;
     size_t n;
     if (!hash)
-        return q_error("The op \"cards\" needs \"hash\": a card database's BLAKE2b-256, in hex.");
+        return query_error("The op \"cards\" needs \"hash\": a card database's BLAKE2b-256, in hex.");
     if (store_get_cards(a->d->st, a->txn, hash, &bytes, &n))
-        return q_error("No card database with hash %s is stored.", hash);
+        return query_error("No card database with hash %s is stored.", hash);
     return json_pack("{s:b, s:s%}", "ok", 1, "cards", (const char *)bytes, n);
 }
 
@@ -235,7 +240,7 @@ static json_t *op_list(ask *a)
     int rc = store_each_match(a->d->st, a->txn, list_one, &c);
     if (rc && rc != 1) {
         json_decref(c.list);
-        return q_error("The store cannot be read.");
+        return query_error("The store cannot be read.");
     }
     return json_pack("{s:b, s:o, s:o}", "ok", 1, "matches", c.list, "next", c.more ? json_string(c.next) : json_null());
 }
@@ -277,7 +282,7 @@ static json_t *op_match(ask *a)
     if (want_view(a, &view, &fail))
         return fail;
     if (store_get_summary(a->d->st, a->txn, a->match, &s, &n))
-        return q_error("No match %s is stored.", a->match);
+        return query_error("No match %s is stored.", a->match);
     /* the header is the record's seq 0, shown in the view asked for */
     if (!store_get_event(a->d->st, a->txn, a->match, 0, &first) && olcodec_decode_message(first.event, first.event_len, &h, NULL) == OL_OK)
         header = view_event_json(h, view, h);
@@ -361,7 +366,7 @@ static json_t *op_events(ask *a)
     olevent_destroy(&c.header);
     if (rc && rc != 1) {
         json_decref(c.list);
-        return q_error("The events of match %s cannot be read.", a->match);
+        return query_error("The events of match %s cannot be read.", a->match);
     }
     return json_pack("{s:b, s:o, s:o}", "ok", 1, "events", c.list, "next", c.next >= 0 ? json_integer(c.next) : json_null());
 }
@@ -377,12 +382,12 @@ static json_t *op_state(ask *a)
     memset(&scratch, 0, sizeof scratch);
     snprintf(scratch.id, sizeof scratch.id, "%s", a->match);
     if (store_get_summary(a->d->st, a->txn, a->match, &(const char *){0}, &(size_t){0}))
-        return q_error("No match %s is stored.", a->match);
+        return query_error("No match %s is stored.", a->match);
     if (record_load(a->d, a->txn, NULL, &scratch, json_is_integer(at) ? (uint64_t)json_integer_value(at) : UINT64_MAX,
                     NULL, why, sizeof why))
-        return q_error("Match %s cannot be replayed from the store: %s.", a->match, why);
+        return query_error("Match %s cannot be replayed from the store: %s.", a->match, why);
     if (!verify_session_verifier(scratch.sess))
-        out = q_error("Match %s has no engine state.", a->match);
+        out = query_error("Match %s has no engine state.", a->match);
     else
         out = json_pack("{s:b, s:I, s:o?}", "ok", 1, "seq", (json_int_t)verify_session_next_seq(scratch.sess) - 1,
                         "state", view_board_json(verify_session_verifier(scratch.sess), view));
@@ -418,11 +423,46 @@ static json_t *op_quarantine(ask *a)
                                    quarantine_one, &c);
     if (rc && rc != 1) {
         json_decref(c.list);
-        return q_error("The quarantine cannot be read.");
+        return query_error("The quarantine cannot be read.");
     }
     return json_pack("{s:b, s:o, s:o, s:I, s:I}", "ok", 1, "entries", c.list, "next",
                      c.next >= 0 ? json_integer(c.next) : json_null(), "kept", (json_int_t)quarantine_kept(a->d->quar),
                      "dropped", (json_int_t)quarantine_dropped(a->d->quar));
+}
+
+/* The standings of a tournament given with --tournament, from its stored
+ * records, each judged again (as `arbiter tournament standings --db`
+ * does: the same standings JSON byte for byte).  Standings name no hidden
+ * card (T45), so whoever may query may ask.  The request is checked here;
+ * the worker computes it (standings.h), or the cache answers at once. */
+static json_t *op_standings(ask *a)
+{
+    const char *id = json_string_value(json_object_get(a->req, "tournament"));
+    json_t *after_j = json_object_get(a->req, "after"), *now = NULL;
+    const tournament *t = daemon_tournament(a->d, id);
+    int final = json_is_true(json_object_get(a->req, "final"));
+
+    if (!id)
+        return query_error("The op \"standings\" needs \"tournament\": the id of a tournament arbiterd was given "
+                       "with --tournament.");
+    if (!t)
+        return query_error("No tournament \"%.256s\" is known to this daemon (arbiterd --tournament FILE).", id);
+    const tour_structure *st = tournament_structure(t);
+    uint32_t published = tournament_rounds_published(t);
+    uint32_t after = published < st->swiss_rounds ? published : st->swiss_rounds;
+    if (after_j && (!json_is_integer(after_j) || json_integer_value(after_j) < 1 ||
+                    json_integer_value(after_j) > TOUR_ROUNDS_MAX || final))
+        return query_error("\"after\" is a Swiss round from 1 to %d, and goes without \"final\".", TOUR_ROUNDS_MAX);
+    if (after_j)
+        after = (uint32_t)json_integer_value(after_j);
+    else if (!final && !after && st->swiss_rounds)
+        return query_error("No round of %s is published yet: no standings.", id);
+    if (!a->d->stand || !a->to)   /* no worker: a fuzz target, the unit tests */
+        return standings_compute(a->d->st, a->txn, t, after, final);
+    if (standings_request(a->d->stand, a->d, t, after, final, a->to, &now))
+        return now;
+    a->deferred = 1;   /* standings_serve sends it */
+    return NULL;
 }
 
 /* The ops: name, whether it needs "match", whether only a judge may ask,
@@ -442,32 +482,43 @@ static const op ops[] = {
     {"list", op_list, 0, 0, 1},
     {"cards", op_cards, 0, 0, 1},
     {"quarantine", op_quarantine, 0, 1, 1},
+    {"standings", op_standings, 0, 0, 1},
 };
 
-json_t *query_answer(daemon_ctx *d, json_t *req, const gate_peer *who)
+/* The reply to req, or NULL when it waits for the standings worker
+ * (*deferred set; only with `to`). */
+static json_t *answer(daemon_ctx *d, json_t *req, const gate_peer *who, const standings_route *to, int *deferred)
 {
     const char *name = json_string_value(json_object_get(req, "op"));
     const op *o = NULL;
     json_t *out;
-    ask a = {d, req, who, NULL, json_string_value(json_object_get(req, "match"))};
+    ask a = {d, req, who, NULL, json_string_value(json_object_get(req, "match")), to, 0};
 
+    *deferred = 0;
     if (!name)
-        return q_error("A query is a map with \"op\".");
+        return query_error("A query is a map with \"op\".");
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (!strcmp(name, ops[i].name))
             o = &ops[i];
     if (!o)
-        return q_error("Unknown op \"%s\": health, match, events, state, verify, list, cards, quarantine.", name);
+        return query_error("Unknown op \"%s\": health, match, events, state, verify, list, cards, quarantine, standings.", name);
     if (o->judge_only && who->role != KEYS_JUDGE)
-        return q_error("The op \"%s\" is for judges.", name);
+        return query_error("The op \"%s\" is for judges.", name);
     if (o->needs_match && !a.match)
-        return q_error("The op \"%s\" needs \"match\": the id of a stored match.", name);
+        return query_error("The op \"%s\" needs \"match\": the id of a stored match.", name);
     if (o->reads && mdb_txn_begin(store_env(d->st), NULL, MDB_RDONLY, &a.txn))
-        return q_error("The store cannot be read.");
+        return query_error("The store cannot be read.");
     out = o->run(&a);
     if (a.txn)
         mdb_txn_abort(a.txn);
-    return out ? out : q_error("Out of memory.");
+    *deferred = !out && a.deferred;
+    return out || *deferred ? out : query_error("Out of memory.");
+}
+
+json_t *query_answer(daemon_ctx *d, json_t *req, const gate_peer *who)
+{
+    int deferred;
+    return answer(d, req, who, NULL, &deferred);
 }
 
 /* ---- the socket ---------------------------------------------------------------- */
@@ -486,36 +537,70 @@ int query_setup(void *sock)
 }
 
 /* The request frame of a message: [""] [request] (a REQ socket) or
- * [request]; frames: how many came after the identity. */
-static json_t *read_request(daemon_ctx *d, zmq_msg_t *f, int frames, int *as_json, gate_peer *who)
+ * [request]; frames: how many came after the identity.  NULL when the
+ * reply waits for the standings worker (it goes to *to). */
+static json_t *read_request(daemon_ctx *d, zmq_msg_t *f, int frames, standings_route *to, gate_peer *who)
 {
     zmq_msg_t *body = frames == 2 && zmq_msg_size(&f[0]) == 0 ? &f[1] : &f[0];
     const char *buf = zmq_msg_data(body);
     size_t len = zmq_msg_size(body);
     json_t *req = NULL;
-    *as_json = len && buf[0] == '{';
+    int deferred;
+    to->as_json = len && buf[0] == '{';
     if (daemon_who(d, body, who))
-        return q_error("This connection's key is no longer in the daemon's keyring.");
+        return query_error("This connection's key is no longer in the daemon's keyring.");
     if (frames > 2 || (frames == 2 && zmq_msg_size(&f[0])))
-        return q_error("A query is one frame (after a REQ socket's empty delimiter): this message has %d.", frames);
-    if (*as_json)
+        return query_error("A query is one frame (after a REQ socket's empty delimiter): this message has %d.", frames);
+    if (to->as_json)
         req = json_loadb(buf, len, 0, NULL);
     else if (olcodec_msgpack_to_json((const uint8_t *)buf, len, (ol_origin){0, 0}, &req, NULL) != OL_OK)
         req = NULL;
     if (!json_is_object(req)) {
         json_decref(req);
-        return q_error("A query is one map, in MessagePack or JSON.");
+        return query_error("A query is one map, in MessagePack or JSON.");
     }
-    json_t *rep = query_answer(d, req, who);
+    json_t *rep = answer(d, req, who, to, &deferred);
     json_decref(req);
     return rep;
+}
+
+void query_send(daemon_ctx *d, void *sock, const void *ident, size_t ident_len, int delimiter, int as_json,
+                json_t *rep)
+{
+    char *out = NULL;
+    size_t n = 0;
+    if (as_json) {
+        out = json_dumps(rep, JSON_COMPACT);
+        n = out ? strlen(out) : 0;
+    } else if (olcodec_json_to_msgpack(rep, &out, &n)) {
+        out = NULL;
+    }
+    if (out) {
+        /* Asking for ZMQ_EVENTS makes libzmq take in what its I/O thread
+         * said about replies already gone out; a send alone does that only
+         * now and then, and the queue of a client that does read its
+         * replies would look full. */
+        int events;
+        size_t elen = sizeof events;
+        zmq_getsockopt(sock, ZMQ_EVENTS, &events, &elen);
+        int rc = zmq_send(sock, ident, ident_len, ZMQ_SNDMORE | ZMQ_DONTWAIT);
+        if (rc >= 0 && delimiter)
+            rc = zmq_send(sock, "", 0, ZMQ_SNDMORE | ZMQ_DONTWAIT);
+        if (rc >= 0)
+            rc = zmq_send(sock, out, n, ZMQ_DONTWAIT);
+        if (rc < 0 && errno == EAGAIN && ++d->stats.query_replies_dropped % 100 == 1)
+            dlog(DLOG_WARN, "a query client does not read its replies: dropped (%llu so far)",
+                 (unsigned long long)d->stats.query_replies_dropped);
+    }
+    free(out);
 }
 
 int query_serve(daemon_ctx *d, void *sock)
 {
     zmq_msg_t ident, f[3];
-    int frames = 0, more, as_json = 1;
+    int frames = 0, more;
     gate_peer who;
+    standings_route to;
 
     zmq_msg_init(&ident);
     if (zmq_msg_recv(&ident, sock, ZMQ_DONTWAIT) < 0) {
@@ -540,35 +625,15 @@ int query_serve(daemon_ctx *d, void *sock)
             zmq_msg_close(&m);
         frames++;
     }
-    json_t *rep = frames ? read_request(d, f, frames, &as_json, &who) : NULL;
-    char *out = NULL;
-    size_t n = 0;
-    if (rep && as_json) {
-        out = json_dumps(rep, JSON_COMPACT);
-        n = out ? strlen(out) : 0;
-    } else if (rep && olcodec_json_to_msgpack(rep, &out, &n)) {
-        out = NULL;
-    }
+    memset(&to, 0, sizeof to);
+    to.as_json = 1;
+    to.ident_len = zmq_msg_size(&ident) < sizeof to.ident ? zmq_msg_size(&ident) : sizeof to.ident;
+    memcpy(to.ident, zmq_msg_data(&ident), to.ident_len);   /* ZMTP: at most 255 bytes */
+    to.delimiter = frames == 2 && zmq_msg_size(&f[0]) == 0;
+    json_t *rep = frames ? read_request(d, f, frames, &to, &who) : NULL;
+    if (rep)
+        query_send(d, sock, to.ident, to.ident_len, to.delimiter, to.as_json, rep);
     json_decref(rep);
-    int delimiter = frames == 2 && zmq_msg_size(&f[0]) == 0;
-    if (out) {
-        /* Asking for ZMQ_EVENTS makes libzmq take in what its I/O thread
-         * said about replies already gone out; a send alone does that only
-         * now and then, and the queue of a client that does read its
-         * replies would look full. */
-        int events;
-        size_t elen = sizeof events;
-        zmq_getsockopt(sock, ZMQ_EVENTS, &events, &elen);
-        int rc = zmq_msg_send(&ident, sock, ZMQ_SNDMORE | ZMQ_DONTWAIT);
-        if (rc >= 0 && delimiter)
-            rc = zmq_send(sock, "", 0, ZMQ_SNDMORE | ZMQ_DONTWAIT);
-        if (rc >= 0)
-            rc = zmq_send(sock, out, n, ZMQ_DONTWAIT);
-        if (rc < 0 && errno == EAGAIN && ++d->stats.query_replies_dropped % 100 == 1)
-            dlog(DLOG_WARN, "a query client does not read its replies: dropped (%llu so far)",
-                 (unsigned long long)d->stats.query_replies_dropped);
-    }
-    free(out);
     for (int i = 0; i < frames && i < 3; i++)
         zmq_msg_close(&f[i]);
     zmq_msg_close(&ident);

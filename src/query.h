@@ -16,6 +16,14 @@
  * requests unanswered never loses a reply.  Lists come in pages of at most
  * QUERY_PAGE items and about QUERY_PAGE_BYTES, so that a reply, and what
  * waits for one connection, stays bounded in bytes too.
+ *
+ * `standings` judges every stored record of a --tournament again
+ * (src/tourrec.h, as `arbiter tournament standings --db`), at most
+ * QUERY_STANDINGS_RECORDS of them: the one op whose cost grows with the
+ * store, bounded so, and open to every role (standings hide no card).
+ * It is computed by a worker thread (standings.h), never on the loop:
+ * its reply comes when the worker is done, or at once from a cache, or
+ * at once as a refusal when STANDINGS_WAITING requests already wait.
  */
 #ifndef ARBITER_QUERY_H
 #define ARBITER_QUERY_H
@@ -32,6 +40,7 @@
 #define QUERY_PAGE 1000
 #define QUERY_PAGE_BYTES (128 * 1024)
 #define QUERY_LIST_SCAN 10000           /* summaries a list request reads     */
+#define QUERY_STANDINGS_RECORDS 2000    /* records a standings request judges */
 #define QUERY_TURN_US 5000              /* queries answered per loop turn     */
 
 /* Set the query socket's options (before zmq_bind).  0, or -1. */
@@ -41,7 +50,19 @@ int query_setup(void *sock);
  * blocks. */
 int query_serve(daemon_ctx *d, void *sock);
 
-/* The reply to one request from `who`: a new reference, never NULL. */
+/* The reply to one request from `who`: a new reference, never NULL.  A
+ * `standings` request is computed on the spot here (the worker's replies
+ * go out through query_serve only). */
 json_t *query_answer(daemon_ctx *d, json_t *req, const gate_peer *who);
+
+/* A refusal: {"ok":false,"error":SENTENCE}, the sentence at most 511
+ * bytes; NULL out of memory. */
+json_t *query_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Send rep to the client of ROUTER identity `ident` (after an empty frame
+ * when delimiter), in JSON or MessagePack; never blocks: a full queue
+ * drops the reply and counts it. */
+void query_send(daemon_ctx *d, void *sock, const void *ident, size_t ident_len, int delimiter, int as_json,
+                json_t *rep);
 
 #endif

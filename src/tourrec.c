@@ -783,15 +783,19 @@ int tourrec_judge_store(tourrec_set *rs, store *st, MDB_txn *txn, const cards *o
     for (size_t i = 0; i < s.n; i++) {
         char why[TOUR_TEXT_MAX] = "";
         const cards *db = override ? override : pinned_db(&s, &cache, &n_cache, s.hashes[i], why, sizeof why, &nomem);
-        if (progress)
-            progress(ctx, i, s.n);
+        if (progress && progress(ctx, i, s.n)) {
+            rc = TOURREC_ESTOPPED;
+            goto done;
+        }
         if (nomem || judge_stored(rs, &s, i, db, why)) {
             set_text(err, errlen, "%s", s.matches[i]);
             goto done;
         }
     }
-    if (progress)
-        progress(ctx, s.n, s.n);
+    if (progress && progress(ctx, s.n, s.n)) {
+        rc = TOURREC_ESTOPPED;
+        goto done;
+    }
     rc = TOURREC_OK;
 done:
     for (size_t i = 0; i < n_cache; i++)

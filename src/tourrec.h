@@ -31,6 +31,7 @@
 #define TOURREC_ENOMEM (-1)
 #define TOURREC_ESTORE (-2)     /* the store cannot be read            */
 #define TOURREC_ETOOMANY (-3)   /* more records than the caller allows */
+#define TOURREC_ESTOPPED (-4)   /* the progress callback asked to stop */
 
 typedef struct tourrec_judged tourrec_judged;
 
@@ -57,14 +58,17 @@ void tourrec_set_free(tourrec_set *rs);
 int tourrec_judge_file(tourrec_set *rs, const cards *db, const char *path, char *why, size_t whylen);
 
 /* Called before each stored record is judged (done of total), and once
- * with done == total at the end; may be NULL. */
-typedef void (*tourrec_progress)(void *ctx, size_t done, size_t total);
+ * with done == total at the end; may be NULL.  Returning non-zero stops
+ * the judging there (TOURREC_ESTOPPED): arbiterd's standings worker ends
+ * its read transaction so that the store's map may grow (standings.h). */
+typedef int (*tourrec_progress)(void *ctx, size_t done, size_t total);
 
 /* Every stored match whose summary names the set's tournament, in match id
  * order, judged again in the read transaction txn, each with the card
  * database it pins (kept in the store), or with `override` when not NULL.
  * At most max_records of them (0: no bound beyond TOUR_GAMES_MAX).
  * TOURREC_OK; TOURREC_ESTORE; TOURREC_ETOOMANY (err says how many);
+ * TOURREC_ESTOPPED (progress said stop; the set holds what was judged);
  * TOURREC_ENOMEM (err names the match being judged, if any). */
 int tourrec_judge_store(tourrec_set *rs, store *st, MDB_txn *txn, const cards *override, size_t max_records,
                         tourrec_progress progress, void *ctx, char *err, size_t errlen);

@@ -297,6 +297,95 @@ if [ -x "$ARBITERD" ]; then
         if [ "$out" = "$want" ] && [ "$rc" -eq "$want_rc" ]; then pass "--db: $sub as from the logs"
         else fail "--db: $sub differs from the logs: $out -- want $want"; fi
     done
+
+    # the query op `standings`: the same records, judged again by the daemon
+    run standings --file "$TF" --json --db "$STORE"
+    want_json=$out
+    daemon_start --tournament "$TF" || fail "arbiterd starts with --tournament"
+    q() { qrc=0; qout=$("$ARBITER" query --endpoint "$EP_Q" "$1" 2>&1) || qrc=$?; }
+    q '{"op":"standings","tournament":"e2e-cup"}'
+    # the standings come last in the reply: cut them out as sent, byte for byte
+    got_json=${qout#*,\"standings\":}
+    got_json=${got_json%\}}
+    if [ "$qrc" -eq 0 ] && [ "$got_json" = "$want_json" ]; then pass "query standings: the JSON of tournament standings --json --db"
+    else fail "query standings differ (exit $qrc): $qout -- want $want_json"; fi
+    case "$qout" in '{"ok":true,"tournament":"e2e-cup","after":2,"final":false,"provisional":'*",\"records\":${#LOGS[@]},"*) pass "query standings: after round 2, every record" ;;
+        *) fail "query standings: the reply's head: $qout" ;; esac
+    q '{"op":"standings","tournament":"e2e-cup","after":1}'
+    run standings --file "$TF" --json --after 1 --db "$STORE"
+    got_json=${qout#*,\"standings\":}
+    got_json=${got_json%\}}
+    [ "$qrc" -eq 0 ] && [ "$got_json" = "$out" ] && pass "query standings after 1: as the command's --after 1" ||
+        fail "query standings after 1 differ: $qout -- want $out"
+    q '{"op":"standings","tournament":"no-such-cup"}'
+    case "$qrc $qout" in "1 "*'"ok":false'*'No tournament \"no-such-cup\"'*) pass "query standings: an unknown tournament is refused" ;;
+        *) fail "query standings: an unknown tournament: exit $qrc $qout" ;; esac
+    q '{"op":"standings"}'
+    case "$qrc $qout" in "1 "*'"ok":false'*'needs \"tournament\"'*) pass "query standings: no tournament field is refused" ;;
+        *) fail "query standings: no tournament field: exit $qrc $qout" ;; esac
+    q '{"op":"standings","tournament":"e2e-cup","after":0}'
+    [ "$qrc" -eq 1 ] && pass "query standings: after 0 is refused" || fail "query standings after 0: exit $qrc $qout"
+    # SIGHUP: a file that is now refused is logged, the one loaded before kept
+    cp "$TF" "$TMP/cup-live.json"
+    daemon_stop || fail "arbiterd stops cleanly"
+    daemon_start --tournament "$TMP/cup-live.json" || fail "arbiterd starts with a copy of the file"
+    echo '{"broken": ' >"$TMP/cup-live.json"
+    kill -HUP "$DPID"
+    for _ in $(seq 1 50); do grep -q "cup-live.json" "$TMP/arbiterd.log" && break; sleep 0.1; done
+    q '{"op":"standings","tournament":"e2e-cup"}'
+    got_json=${qout#*,\"standings\":}
+    got_json=${got_json%\}}
+    [ "$qrc" -eq 0 ] && [ "$got_json" = "$want_json" ] && pass "SIGHUP: a refused tournament file keeps the old one" ||
+        fail "SIGHUP with a refused file: exit $qrc $qout"
+    grep -q "tournament file $TMP/cup-live.json" "$TMP/arbiterd.log" && pass "SIGHUP: the refused file is logged" ||
+        fail "SIGHUP: the refused file should be logged: $(cat "$TMP/arbiterd.log")"
+    daemon_stop || fail "arbiterd stops cleanly"
+    # the refusal of the SIGHUP above is an error line of its own: the rest must be clean
+    grep -v "cup-live.json\|a tournament file was refused" "$TMP/arbiterd.log" >"$TMP/arbiterd.rest" || true
+    mv "$TMP/arbiterd.rest" "$TMP/arbiterd.log"
+    "$ARBITERD" --tournament "$TMP/missing-cup.json" --db "$TMP/store2" --ingest "ipc://$TMP/i2" --feed "ipc://$TMP/f2" \
+        --query "ipc://$TMP/q2" --log-level error 2>"$TMP/start.err" && rc=0 || rc=$?
+    [ "$rc" -eq 2 ] && grep -q "missing-cup.json" "$TMP/start.err" && pass "a tournament file that cannot be read stops the start (exit 2)" ||
+        fail "a missing --tournament file: exit $rc $(cat "$TMP/start.err")"
+
+    # The standings are computed by a worker thread, never on the loop: with
+    # a computation slowed down on purpose (a test-only knob, 400 ms before
+    # each record), a table streams a game meanwhile, and 17 clients ask at
+    # once; then the cache, a SIGHUP and a SIGTERM in the middle of one.
+    PY=/usr/bin/python3
+    if "$PY" -c 'import zmq' 2>/dev/null; then
+        SC=("$PY" "$top_srcdir/tests/standings_client.py")
+        ARBITERD_TEST_STANDINGS_DELAY_MS=400 daemon_start --tournament "$TF" || fail "arbiterd starts, slowed down"
+        for check in stall busy cache reload; do
+            out=$("${SC[@]}" "$check" "$EP_Q" "$EP_IN" e2e-cup "$top_srcdir/fixtures/snap/legal-open-concede.jsonl" \
+                "$DPID" 2>&1) && rc=0 || rc=$?
+            while IFS= read -r line; do
+                case "$line" in "PASS: "*) pass "standings worker, $check: ${line#PASS: }" ;;
+                    "FAIL: "*) fail "standings worker, $check: ${line#FAIL: }" ;; esac
+            done <<<"$out"
+            [ "$rc" -eq 0 ] || fail "standings_client.py $check: exit $rc: $out"
+        done
+        "$PY" - "$EP_Q" <<'PYEOF' &
+import json, sys, zmq
+s = zmq.Context().socket(zmq.DEALER)
+s.connect(sys.argv[1])
+s.send(json.dumps({"op": "standings", "tournament": "e2e-cup", "after": 1}).encode())
+s.poll(10000)
+PYEOF
+        asker=$!
+        sleep 1   # the computation is under way (400 ms a record)
+        t0=$(date +%s%N)
+        daemon_stop && pass "SIGTERM while the standings are computed: exit 0" || fail "SIGTERM during standings: not exit 0"
+        ms=$((($(date +%s%N) - t0) / 1000000))
+        [ "$ms" -lt 2000 ] && pass "SIGTERM: the worker stops at its next record (${ms} ms)" ||
+            fail "SIGTERM took ${ms} ms: the worker did not stop"
+        kill "$asker" 2>/dev/null; wait "$asker" 2>/dev/null
+        "$ARBITER" audit fx-legal-open-concede --db "$STORE" >/dev/null 2>&1 &&
+            pass "the game streamed beside the standings is stored whole (audit)" ||
+            fail "the streamed game does not audit: $("$ARBITER" audit fx-legal-open-concede --db "$STORE" 2>&1 | tail -3)"
+    else
+        echo "SKIP the standings worker checks: $PY cannot import zmq"
+    fi
     daemon_log_clean && pass "arbiterd's log is clean" || fail "arbiterd's log has errors"
 else
     echo "SKIP --db: no arbiterd at $ARBITERD"
