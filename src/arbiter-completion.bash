@@ -27,7 +27,7 @@ _arbiter_options() {
 }
 
 _arbiterd_options="--db --ingest --feed --query --cards --key --keyring --insecure --seal-legacy
---max-connections --max-matches --quarantine-max --log-level --map-mb"
+--max-connections --max-matches --quarantine-max --log-level --map-mb --tournament"
 
 # Words an option takes, or "file" / "dir" / "" (a value to type).
 _arbiter_values() {
@@ -39,7 +39,7 @@ _arbiter_values() {
         --role) echo "table judge organiser viewer" ;;
         --log-level) echo "error warn info debug" ;;
         --csv) [ "$2" = stats ] && echo "cards classes rules length progress decklists" ;;
-        --cards | --file | --out | --key | --keyring | --server-key) echo file ;;
+        --cards | --file | --out | --key | --keyring | --server-key | --tournament) echo file ;;
         --db | --against) echo dir ;;
         *) echo "" ;;
     esac

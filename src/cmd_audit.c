@@ -1023,7 +1023,7 @@ static const char query_usage[] =
     "reply, one JSON map per line.  REQUEST is a JSON map with \"op\":\n"
     "  {\"op\":\"health\"}   {\"op\":\"list\",\"status\":\"illegal\"}\n"
     "  {\"op\":\"match\",\"match\":ID}   {\"op\":\"state\",\"match\":ID,\"at\":17,\"view\":\"p1\"}\n"
-    "  {\"op\":\"standings\",\"tournament\":ID}  (arbiterd --tournament FILE)\n"
+    "  {\"op\":\"standings\",\"tournament\":ID}  (a tournament arbiterd was given)\n"
     "  --endpoint EP  default tcp://127.0.0.1:7422\n"
     "  --key FILE, --server-key KEY  CURVE: your key file and the daemon's\n"
     "                 public key (SPEC.md 9.3)\n"
