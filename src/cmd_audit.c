@@ -6,8 +6,12 @@
  * database it pins), judges the stored events again and says whether every
  * verdict and every board comes out as stored, prints the record head a
  * judge writes on the match slip, and with --at SEQ draws the board after
- * that event (judge view by default).  `list` prints one line per stored
- * match.  Both read either the store itself (--db DIR) or a running
+ * that event (judge view by default).  With --html FILE it writes all of
+ * that as one page for a judge instead (src/auditpage.h): the same walk
+ * keeps each event's verdict, its view and the board after it, and the
+ * page's checks are this file's own sentences (print_findings), so the
+ * page and the text can never say different things.  `list` prints one
+ * line per stored match.  Both read either the store itself (--db DIR) or a running
  * daemon's query socket (--query EP).
  *
  * Why read-only LMDB: a judge audits while the daemon keeps writing.  An
@@ -44,11 +48,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <zmq.h>
 
 #include "logformat/olcodec.h"
+#include "src/auditpage.h"
 #include "src/carddb.h"
 #include "src/cli.h"
+#include "src/htmlout.h"
 #include "src/keys.h"
 #include "src/qclient.h"
 #include "src/seal.h"
@@ -59,7 +66,7 @@
 static const char audit_usage[] =
     "usage: arbiter audit MATCH (--db DIR | --query EP) [--at SEQ] [--view V] [--against DIR|EP]\n"
     "                     [--cards FILE] [--sealed-by KEY] [--head HEAD] [--key FILE --server-key KEY]\n"
-    "                     [--json]\n"
+    "                     [--json | --html FILE]\n"
     "\n"
     "The stored record of one match: every event with its verdict, the checks\n"
     "of its hash chain, record links, seal, summary and card database (SPEC.md\n"
@@ -80,6 +87,13 @@ static const char audit_usage[] =
     "  --head HEAD   the record head written on the match slip: it must be this\n"
     "  --key FILE, --server-key KEY  CURVE keys for --query (SPEC.md 9.3)\n"
     "  --json        one JSON object (README.md, `arbiter audit`)\n"
+    "  --html FILE   one self-contained page for a judge instead ('-': stdout):\n"
+    "                the checks, every fault with its rule's quote and its board,\n"
+    "                the timeline, and the board after each event, in --view's\n"
+    "                view (public: no hidden card named, sentences included);\n"
+    "                every board up to 400 events, beyond the faults' and every\n"
+    "                25th.  Written to FILE.tmp, then renamed.  A tournament\n"
+    "                page links matches to audit/MATCH.html beside it\n"
     "\n"
     "exit: 0 the record is intact (chain, links, seal, summary, card database),\n"
     "it judges again as stored and every verdict is ok or warning; 1 otherwise;\n"
@@ -97,6 +111,7 @@ typedef struct {
     const char *against;          /* another record of the match: DIR or EP */
     const char *key, *server_key; /* CURVE for --query                     */
     const char *sealed_by, *head; /* what the judge knows of the record    */
+    const char *html;             /* --html FILE: the page ("-": stdout)    */
     uint64_t at;
     int has_at, json;
     view_kind view;
@@ -134,6 +149,8 @@ static int parse(int argc, char **argv, audit_opts *o, int is_audit)
             o->sealed_by = argv[++i];
         } else if (!strcmp(a, "--head") && is_audit) {
             o->head = argv[++i];
+        } else if (!strcmp(a, "--html") && is_audit) {
+            o->html = argv[++i];
         } else if (!strcmp(a, "--cards") && is_audit) {
             o->cards = argv[++i];
         } else if (!strcmp(a, "--tournament") && !is_audit) {
@@ -162,6 +179,10 @@ static int parse(int argc, char **argv, audit_opts *o, int is_audit)
             cli_error("unexpected argument '%s'", a);
             return CLI_BADINPUT;
         }
+    }
+    if (o->html && o->json) {
+        cli_error("--html writes the page, --json one JSON object: give one of them");
+        return CLI_BADINPUT;
     }
     if (!o->db == !o->query || (is_audit && !o->match)) {
         if (o->db && o->query)
@@ -493,6 +514,14 @@ typedef struct {
     uint64_t last;
     links other;                  /* --against: the other record's chain  */
     int64_t diverge;              /* first seq where the records differ, -1 */
+    /* --html: what the page shows of each event (owned: its `what` and
+     * every JSON value), the match's header for the views of events, and
+     * whether every event's board is drawn (auditpage.h's bound) */
+    const cards *db;
+    auditpage_event *pev;
+    size_t n_pev, cap_pev;
+    olevent *header;
+    int all, page_failed;
 } audit_ctx;
 
 /* "p1 flip", "table match": who announced what. */
@@ -539,6 +568,69 @@ static json_t *judge_again(audit_ctx *c, const store_event *e, olevent **ev)
     return olverdict_to_json(&out->v, out->stored == VERIFY_NONE ? NULL : &rep->verdicts[out->stored].v);
 }
 
+/* --html: is this event's board drawn?  Every one when the match has at
+ * most AUDITPAGE_BOUND events; else a fault's, every AUDITPAGE_EVERY-th
+ * and --at's (the last one's is drawn after the walk). */
+static int page_draws(const audit_ctx *c, const auditpage_event *p, int all)
+{
+    const char *st = json_string_value(json_object_get(p->verdict, "status"));
+    int fault = !st || (strcmp(st, "ok") && strcmp(st, "warning")) || p->again;
+    return all || fault || p->seq % AUDITPAGE_EVERY == 0 || (c->o->has_at && p->seq == c->o->at);
+}
+
+/* --html: keep what the page shows of one event, the session standing
+ * after it.  Outside the judge view, also what the view may name there
+ * and the hidden cards the event names (auditpage.h: seen, hidden).
+ * 0, or -1 when out of memory. */
+static int page_event(audit_ctx *c, const store_event *e, const olevent *ev, const char *what, json_t *stored,
+                      json_t *again)
+{
+    const verifier *vf = c->sess ? verify_session_verifier(c->sess) : NULL;
+    json_t *board = NULL, *judge = NULL, *shown = NULL;
+    const char *k;
+    json_t *v;
+    int rc = -1;
+
+    if (c->n_pev == c->cap_pev) {
+        size_t cap = c->cap_pev ? 2 * c->cap_pev : 64;
+        auditpage_event *grown = realloc(c->pev, cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        c->pev = grown;
+        c->cap_pev = cap;
+    }
+    auditpage_event *p = &c->pev[c->n_pev++];
+    memset(p, 0, sizeof *p);
+    p->seq = e->seq;
+    p->verdict = json_incref(stored);
+    p->again = again && !json_equal(again, stored) ? json_incref(again) : NULL;
+    p->event = ev ? view_event_json(ev, c->o->view, c->header) : NULL;
+    if (!(p->what = strdup(what)) || (ev && !p->event))
+        return -1;
+    int draw = vf && page_draws(c, p, c->all);
+    if (vf && (draw || c->o->view != VIEW_JUDGE) && !(board = view_board_json(vf, c->o->view)))
+        return -1;
+    if (c->o->view != VIEW_JUDGE) {
+        p->seen = json_object();
+        p->hidden = json_object();
+        shown = json_object();
+        judge = ev ? view_event_json(ev, VIEW_JUDGE, c->header) : NULL;
+        if (!p->seen || !p->hidden || !shown || (ev && !judge) || auditpage_strings(p->seen, board, c->db) ||
+            auditpage_strings(p->seen, p->event, c->db) || auditpage_strings(shown, p->event, NULL) ||
+            auditpage_strings(p->hidden, judge, NULL))
+            goto out;
+        json_object_foreach(shown, k, v)
+            json_object_del(p->hidden, k);
+    }
+    p->board = draw ? json_incref(board) : NULL;
+    rc = 0;
+out:
+    json_decref(board);
+    json_decref(judge);
+    json_decref(shown);
+    return rc;
+}
+
 static int audit_one(void *ctx, const store_event *e)
 {
     audit_ctx *c = ctx;
@@ -569,11 +661,17 @@ static int audit_one(void *ctx, const store_event *e)
         c->board_differs = (int64_t)e->seq;
 
     what_text(ev, what, sizeof what);
+    if (c->o->html && !c->page_failed && page_event(c, e, ev, what, stored, again))
+        c->page_failed = 1;
+    if (ev && ev->type == OL_MATCH && !c->header) {
+        c->header = ev;   /* kept for the views of the events after it */
+        ev = NULL;
+    }
     json_t *row = json_pack("{s:I, s:s, s:O}", "seq", (json_int_t)e->seq, "event", what, "verdict", stored);
     if (row && again && !json_equal(again, stored))
         json_object_set(row, "judged_again", again);
     json_array_append_new(c->timeline, row);
-    if (!c->o->json) {
+    if (!c->o->json && !c->o->html) {
         const char *rule = json_string_value(json_object_get(stored, "rule"));
         const char *msg = json_string_value(json_object_get(stored, "msg"));
         printf("  #%-4llu %-17s %-8s %-12s %s\n", (unsigned long long)e->seq, what, status ? status : "?",
@@ -588,26 +686,26 @@ static int audit_one(void *ctx, const store_event *e)
     json_decref(stored);
     json_decref(again);
     olevent_destroy(&ev);
-    if (c->o->has_at && e->seq == c->o->at)
+    if (c->o->has_at && e->seq == c->o->at && !c->o->html)
         draw_board(c);
     return 0;
 }
 
 /* "the records diverge at #12: here ..., there ..." */
-static void print_divergence(const audit_ctx *c, const char *src)
+static void print_divergence(FILE *out, const audit_ctx *c, const char *src)
 {
     json_t *there = c->diverge < (int64_t)c->other.n ? json_array_get(c->other.verdicts, (size_t)c->diverge) : NULL;
     json_t *here = c->diverge < (int64_t)json_array_size(c->timeline)
                        ? json_object_get(json_array_get(c->timeline, (size_t)c->diverge), "verdict")
                        : NULL;
-    printf("against %s: the records diverge at #%lld", src, (long long)c->diverge);
+    fprintf(out, "against %s: the records diverge at #%lld", src, (long long)c->diverge);
     if (!here || !there) {
-        printf(": %s ends before it\n", here ? src : "this record");
+        fprintf(out, ": %s ends before it\n", here ? src : "this record");
         return;
     }
     const char *s1 = json_string_value(json_object_get(here, "status")), *r1 = json_string_value(json_object_get(here, "rule"));
     const char *s2 = json_string_value(json_object_get(there, "status")), *r2 = json_string_value(json_object_get(there, "rule"));
-    printf(": here %s%s%s, there %s%s%s%s\n", s1 ? s1 : "?", r1 ? " " : "", r1 ? r1 : "", s2 ? s2 : "?", r2 ? " " : "",
+    fprintf(out, ": here %s%s%s, there %s%s%s%s\n", s1 ? s1 : "?", r1 ? " " : "", r1 ? r1 : "", s2 ? s2 : "?", r2 ? " " : "",
            r2 ? r2 : "", json_equal(here, there) ? " (same verdict, other event bytes)" : "");
 }
 
@@ -720,81 +818,199 @@ static const char *signer_source(const audit_opts *o)
 }
 
 /* The seal's findings, each a sentence. */
-static void print_seal(const audit_ctx *c, const record *r, const whole *w)
+static void print_seal(FILE *out, const audit_ctx *c, const record *r, const whole *w)
 {
     char signer[65];
     if (w->findings & SEAL_MISSING) {
-        printf("seal: MISSING: the record is not sealed: a daemon from before seals wrote it and none sealed it "
+        fprintf(out, "seal: MISSING: the record is not sealed: a daemon from before seals wrote it and none sealed it "
                "since, or its seal was removed; only its hash chain vouches for it, and anybody can compute one\n");
         return;
     }
     if (w->findings & SEAL_UNREADABLE) {
-        printf("seal: UNREADABLE: what is stored as the seal is not one\n");
+        fprintf(out, "seal: UNREADABLE: what is stored as the seal is not one\n");
         return;
     }
     sodium_bin2hex(signer, sizeof signer, w->s.signer, 32);
     if (!w->findings)
-        printf("seal: valid, over %llu events, the chain and record heads and the summary; signed by %.16s... (%s)\n",
+        fprintf(out, "seal: valid, over %llu events, the chain and record heads and the summary; signed by %.16s... (%s)\n",
                (unsigned long long)w->s.events, signer,
                signer_source(c->o));
     if (!w->findings && !c->o->sealed_by && !c->o->query)
-        printf("seal: the store lists that key as its daemon's, and a store can be edited: --sealed-by with the "
+        fprintf(out, "seal: the store lists that key as its daemon's, and a store can be edited: --sealed-by with the "
                "daemon's .pub, or --head with the head on the match slip, settles who sealed it\n");
     if (w->findings & SEAL_SIGNATURE)
-        printf("seal: BROKEN: its signature does not hold (the seal was altered)\n");
+        fprintf(out, "seal: BROKEN: its signature does not hold (the seal was altered)\n");
     if (w->findings & SEAL_SIGNER)
-        printf("seal: signed by %.16s..., which is %s\n", signer,
+        fprintf(out, "seal: signed by %.16s..., which is %s\n", signer,
                c->o->sealed_by ? "not the key given with --sealed-by"
                : c->o->query   ? "not the key the daemon seals with (give --sealed-by if its key was changed)"
                                : "not a key this store's daemon sealed with");
     if (w->findings & SEAL_EVENTS)
-        printf("seal: it covers %llu events (#0-#%lld), the record holds %llu: %s\n", (unsigned long long)w->s.events,
+        fprintf(out, "seal: it covers %llu events (#0-#%lld), the record holds %llu: %s\n", (unsigned long long)w->s.events,
                (long long)w->s.events - 1, (unsigned long long)c->walk.n,
                w->s.events > c->walk.n ? "events were removed" : "events were added after the seal");
     if ((w->findings & SEAL_HEADS) && !(w->findings & SEAL_EVENTS))
-        printf("seal: the events are not the ones sealed: they were rewritten and their chain computed again\n");
+        fprintf(out, "seal: the events are not the ones sealed: they were rewritten and their chain computed again\n");
     if (w->findings & SEAL_SUMMARY)
-        printf("seal: the summary is not the one sealed: it was rewritten\n");
+        fprintf(out, "seal: the summary is not the one sealed: it was rewritten\n");
 }
 
-static void print_checks(const audit_ctx *c, const record *r, const whole *w, int cards_altered)
+static void print_checks(FILE *out, const audit_ctx *c, const record *r, const whole *w, int cards_altered)
 {
     if (c->walk.chain_broken < 0)
-        printf("hash chain: intact, %llu links through #%llu\n", (unsigned long long)c->walk.n, (unsigned long long)c->last);
+        fprintf(out, "hash chain: intact, %llu links through #%llu\n", (unsigned long long)c->walk.n, (unsigned long long)c->last);
     else
-        printf("hash chain: BROKEN at #%lld: the stored event or its verdict is not what was chained\n",
+        fprintf(out, "hash chain: BROKEN at #%lld: the stored event or its verdict is not what was chained\n",
                (long long)c->walk.chain_broken);
     if (c->walk.link_broken >= 0)
-        printf("record links: BROKEN at #%lld: the receive time or sender of #%lld was changed after it was stored\n",
+        fprintf(out, "record links: BROKEN at #%lld: the receive time or sender of #%lld was changed after it was stored\n",
                (long long)c->walk.link_broken, (long long)c->walk.link_broken);
     else if (c->walk.legacy)
-        printf("record links: none stored (events stored by a daemon from before record links): computed for the seal\n");
+        fprintf(out, "record links: none stored (events stored by a daemon from before record links): computed for the seal\n");
     else
-        printf("record links: intact (receive times, senders and boards as recorded)\n");
-    print_seal(c, r, w);
+        fprintf(out, "record links: intact (receive times, senders and boards as recorded)\n");
+    print_seal(out, c, r, w);
     if (w->head[0])
-        printf("record head: %s%s\n", w->head,
+        fprintf(out, "record head: %s%s\n", w->head,
                !c->o->head ? " (write it on the match slip)" : w->head_ok ? " (as written on the match slip)" : "");
     if (c->o->head && !w->head_ok)
-        printf("record head: NOT %s, the head written on the match slip: the record changed since\n", c->o->head);
+        fprintf(out, "record head: NOT %s, the head written on the match slip: the record changed since\n", c->o->head);
     if (cards_altered == 2)
-        printf("card database: MISSING: the store keeps no card database %.16s..., which the record pins; nothing "
+        fprintf(out, "card database: MISSING: the store keeps no card database %.16s..., which the record pins; nothing "
                "was judged again (give --cards with the genuine file)\n",
                json_string_value(json_object_get(r->summary, "cards_hash")));
     else if (cards_altered)
-        printf("card database: ALTERED: the copy stored as %.16s... no longer hashes to that name; nothing was "
+        fprintf(out, "card database: ALTERED: the copy stored as %.16s... no longer hashes to that name; nothing was "
                "judged again (give --cards with the genuine file)\n",
                json_string_value(json_object_get(r->summary, "cards_hash")));
     if (json_array_size(w->summary_differs)) {
-        printf("summary: it does not say what the record says: ");
+        fprintf(out, "summary: it does not say what the record says: ");
         size_t i;
         json_t *f;
         json_array_foreach(w->summary_differs, i, f)
-            printf("%s%s", i ? ", " : "", json_string_value(f));
-        printf(" differ (the summary says %s; judged again the record is %s)\n",
+            fprintf(out, "%s%s", i ? ", " : "", json_string_value(f));
+        fprintf(out, " differ (the summary says %s; judged again the record is %s)\n",
                json_string_value(json_object_get(r->summary, "status")),
                c->again_counts[OL_V_ILLEGAL] || c->again_counts[OL_V_MISMATCH] ? "illegal" : "legal");
     }
+}
+
+/* Everything the text audit finds after its timeline: the record's checks,
+ * the record judged again, and with --against where the two records part.
+ * The text audit prints it on stdout; the page (--html) shows the same
+ * lines. */
+static void print_findings(FILE *out, const audit_ctx *c, const record *r, const whole *w, int cards_altered)
+{
+    const audit_opts *o = c->o;
+
+    print_checks(out, c, r, w, cards_altered);
+    if (c->sess && c->verdict_differs < 0 && c->board_differs < 0)
+        fprintf(out, "judged again%s: every verdict and every board as stored\n",
+                o->cards ? " with the given card database" : "");
+    if (c->verdict_differs >= 0)
+        fprintf(out, "judged again%s: %zu verdict%s differ, the first at #%lld\n",
+                o->cards ? " with the given card database" : "", c->n_differ, c->n_differ == 1 ? "" : "s",
+                (long long)c->verdict_differs);
+    if (c->board_differs >= 0)
+        fprintf(out, "judged again: the board differs from the stored one from #%lld on\n", (long long)c->board_differs);
+    if (o->against && c->diverge < 0)
+        fprintf(out, "against %s: the two records agree, %zu events, link for link\n", o->against, c->other.n);
+    else if (o->against)
+        print_divergence(out, c, o->against);
+}
+
+/* ---- the page (--html) -------------------------------------------------------- */
+
+static void page_free(audit_ctx *c)
+{
+    for (size_t i = 0; i < c->n_pev; i++) {
+        auditpage_event *p = &c->pev[i];
+        free((char *)p->what);
+        json_decref(p->event);
+        json_decref(p->verdict);
+        json_decref(p->again);
+        json_decref(p->board);
+        json_decref(p->seen);
+        json_decref(p->hidden);
+    }
+    free(c->pev);
+    c->pev = NULL;
+    c->n_pev = c->cap_pev = 0;
+    olevent_destroy(&c->header);
+}
+
+/* After the walk: the last event's board is drawn (the session stands
+ * there), and when the match turned out longer than the bound the summary
+ * promised, the boards past the rule are dropped. */
+static int page_finish(audit_ctx *c)
+{
+    const verifier *vf = c->sess ? verify_session_verifier(c->sess) : NULL;
+    int all = c->n_pev <= AUDITPAGE_BOUND;
+
+    for (size_t i = 0; i + 1 < c->n_pev && !all; i++)
+        if (c->pev[i].board && !page_draws(c, &c->pev[i], 0)) {
+            json_decref(c->pev[i].board);
+            c->pev[i].board = NULL;
+        }
+    if (vf && c->n_pev && !c->pev[c->n_pev - 1].board &&
+        !(c->pev[c->n_pev - 1].board = view_board_json(vf, c->o->view)))
+        return -1;
+    c->all = all && vf;
+    return 0;
+}
+
+/* The page: the text audit's findings as its checks, the events kept by
+ * page_event(), saved through htmlout_save().  CLI_OK, or CLI_BADINPUT (the
+ * file cannot be written) or CLI_INTERNAL, reported. */
+static int write_html(audit_ctx *c, const record *r, const whole *w, int cards_altered, int intact)
+{
+    char *checks = NULL, when[64] = "", err[1024];
+    size_t n = 0;
+    jtext out = {0};
+    auditpage_in in;
+    time_t now = time(NULL);
+    struct tm tm;
+    int rc = CLI_INTERNAL;
+    FILE *f;
+
+    if (c->page_failed || page_finish(c) || !(f = open_memstream(&checks, &n)))
+        goto done;
+    print_findings(f, c, r, w, cards_altered);
+    if (fclose(f))
+        goto done;
+    memset(&in, 0, sizeof in);
+    in.match = c->o->match;
+    in.view = c->o->view;
+    in.summary = r->summary;
+    json_t *players = c->n_pev ? json_object_get(c->pev[0].event, "players") : NULL;
+    in.players[0] = json_string_value(json_object_get(json_object_get(players, "p1"), "id"));
+    in.players[1] = json_string_value(json_object_get(json_object_get(players, "p2"), "id"));
+    in.db = c->db;
+    in.events = c->pev;
+    in.n_events = c->n_pev;
+    in.checks = checks;
+    in.intact = intact;
+    in.judged = c->sess != NULL;
+    in.as_stored = c->sess && c->verdict_differs < 0 && c->board_differs < 0;
+    in.all_drawn = c->all;
+    if (now != (time_t)-1 && gmtime_r(&now, &tm) && strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm))
+        in.generated = when;
+    if (auditpage_write(&in, &out))
+        goto done;
+    int saved = htmlout_save(c->o->html, &out, err, sizeof err);
+    if (saved != HTMLOUT_OK) {
+        cli_error("%s", err);
+        rc = saved == HTMLOUT_ENOMEM || !strcmp(c->o->html, "-") ? CLI_INTERNAL : CLI_BADINPUT;
+        goto out;
+    }
+    rc = CLI_OK;
+done:
+    if (rc != CLI_OK)
+        cli_error("out of memory while writing the page");
+out:
+    jtext_free(&out);
+    free(checks);
+    return rc;
 }
 
 int cmd_audit(int argc, char **argv)
@@ -823,7 +1039,10 @@ int cmd_audit(int argc, char **argv)
     rc = CLI_INTERNAL;
     if ((db && verify_session_new(db, o.match, &c.sess) != VERIFY_OK) || !(c.timeline = json_array()))
         goto out;
-    if (!o.json) {
+    c.db = db;
+    c.all = (o.query ? json_array_size(r.events) : (size_t)json_integer_value(json_object_get(r.summary, "events"))) <=
+            AUDITPAGE_BOUND;
+    if (!o.json && !o.html) {
         print_summary_line(r.summary);
         printf("timeline\n");
     }
@@ -831,7 +1050,7 @@ int cmd_audit(int argc, char **argv)
         cli_error("%s: the record cannot be read whole", o.match);
         goto out;
     }
-    if (o.has_at && !c.board_done) {
+    if (o.has_at && !c.board_done && !o.html) {
         if (!o.json)
             printf("(no event #%llu is stored: the board shown is after the last one, #%llu)\n",
                    (unsigned long long)o.at, (unsigned long long)c.last);
@@ -846,7 +1065,10 @@ int cmd_audit(int argc, char **argv)
     int intact = c.walk.chain_broken < 0 && c.walk.link_broken < 0 && c.walk.hole < 0 && !w.findings &&
                  !cards_altered && !json_array_size(w.summary_differs) && (!o.head || w.head_ok);
     int clean = intact && c.verdict_differs < 0 && c.board_differs < 0 && !c.unclean && c.diverge < 0;
-    if (o.json) {
+    if (o.html) {
+        if ((rc = write_html(&c, &r, &w, cards_altered, intact)) != CLI_OK)
+            goto out;
+    } else if (o.json) {
         char signer[65] = "";
         if (!(w.findings & (SEAL_MISSING | SEAL_UNREADABLE)) && r.seal_raw)
             sodium_bin2hex(signer, sizeof signer, w.s.signer, 32);
@@ -896,19 +1118,7 @@ int cmd_audit(int argc, char **argv)
         if (cli_print_json(doc))
             goto out;
     } else {
-        print_checks(&c, &r, &w, cards_altered);
-        if (c.sess && c.verdict_differs < 0 && c.board_differs < 0)
-            printf("judged again%s: every verdict and every board as stored\n",
-                   o.cards ? " with the given card database" : "");
-        if (c.verdict_differs >= 0)
-            printf("judged again%s: %zu verdict%s differ, the first at #%lld\n", o.cards ? " with the given card database" : "",
-                   c.n_differ, c.n_differ == 1 ? "" : "s", (long long)c.verdict_differs);
-        if (c.board_differs >= 0)
-            printf("judged again: the board differs from the stored one from #%lld on\n", (long long)c.board_differs);
-        if (o.against && c.diverge < 0)
-            printf("against %s: the two records agree, %zu events, link for link\n", o.against, c.other.n);
-        else if (o.against)
-            print_divergence(&c, o.against);
+        print_findings(stdout, &c, &r, &w, cards_altered);
         if (c.board_text)
             printf("\nboard after #%llu (%s view)\n%s", (unsigned long long)(c.o->at <= c.last ? o.at : c.last),
                    view_name(o.view), c.board_text);
@@ -921,6 +1131,7 @@ out:
     free(c.board_text);
     free(c.other.chain);
     json_decref(c.other.verdicts);
+    page_free(&c);
     verify_session_destroy(&c.sess);
     record_close(&r);
     cards_destroy(&db);

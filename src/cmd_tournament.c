@@ -63,6 +63,7 @@
 #include "logformat/olstream.h"
 #include "src/carddb.h"
 #include "src/cli.h"
+#include "src/htmlout.h"
 #include "src/store.h"
 #include "src/tournament.h"
 #include "src/tourhtml.h"
@@ -638,53 +639,16 @@ static int run_alarms(const tour_opts *o, const tournament *t, const tour_result
     return rc != CLI_OK ? rc : open_alarms(r) ? CLI_ILLEGAL : CLI_OK;
 }
 
-/* text into path: written to path.tmp beside it, then renamed into place
- * ("-": stdout).  CLI_OK, or CLI_BADINPUT (reported). */
+/* text into path ("-": stdout), through htmlout_save().  CLI_OK, or
+ * CLI_BADINPUT / CLI_INTERNAL (reported). */
 static int write_page(const char *path, const jtext *text)
 {
-    char *tmp = NULL;
-    FILE *f = NULL;
-    int rc = CLI_BADINPUT;
+    char err[1024];
+    int rc = htmlout_save(path, text, err, sizeof err);
 
-    if (!strcmp(path, "-")) {
-        if (fwrite(text->buf, 1, text->len, stdout) != text->len) {
-            cli_error("cannot write the page to stdout");
-            return CLI_INTERNAL;
-        }
-        return CLI_OK;
-    }
-    if (!(tmp = malloc(strlen(path) + 5))) {
-        cli_error("out of memory");
-        return CLI_INTERNAL;
-    }
-    strcpy(tmp, path);
-    strcat(tmp, ".tmp");
-    if (!(f = fopen(tmp, "w"))) {
-        cli_error("%s: %s", tmp, strerror(errno));
-        goto done;
-    }
-    if (fwrite(text->buf, 1, text->len, f) != text->len || fflush(f) != 0 || ferror(f)) {
-        cli_error("%s: %s", tmp, strerror(errno));
-        goto done;
-    }
-    int closed = fclose(f);
-    f = NULL;
-    if (closed != 0) {
-        cli_error("%s: %s", tmp, strerror(errno));
-        goto done;
-    }
-    if (rename(tmp, path) != 0) {
-        cli_error("%s: %s", path, strerror(errno));
-        goto done;
-    }
-    rc = CLI_OK;
-done:
-    if (f)
-        fclose(f);
-    if (rc != CLI_OK)
-        unlink(tmp);
-    free(tmp);
-    return rc;
+    if (rc != HTMLOUT_OK)
+        cli_error("%s", err);
+    return rc == HTMLOUT_OK ? CLI_OK : rc == HTMLOUT_ENOMEM || !strcmp(path, "-") ? CLI_INTERNAL : CLI_BADINPUT;
 }
 
 /* ---- stats (T46) ------------------------------------------------------------------ */

@@ -19,7 +19,7 @@
  * before), and the connectors are borders of the slots.
  *
  * Escaping: every string that did not come from this file goes through
- * put_esc() (& < > " ' as entities), and a match id in a link is
+ * put_esc() (src/htmlout.h's htmlout_esc) (& < > " ' as entities), and a match id in a link is
  * percent-encoded besides (put_url()).  Numbers are written with put_fmt(),
  * which is used for nothing else.
  *
@@ -31,72 +31,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/htmlout.h"
 #include "src/tourhtml.h"
 #include "src/tourstats.h"
 
 /* ---- writing ---------------------------------------------------------------- */
 
-#define put_lit(o, s) jtext_lit((o), s)
-
-static void put_str(jtext *o, const char *s)
-{
-    if (s)
-        jtext_raw(o, s, strlen(s));
-}
-
-/* Text as HTML: safe in element content and in quoted attributes. */
-static void put_esc(jtext *o, const char *s)
-{
-    const char *run = s;
-
-    if (!s)
-        return;
-    for (; *s; s++) {
-        const char *ent = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;"
-                        : *s == '"' ? "&quot;" : *s == '\'' ? "&#39;" : NULL;
-        if (!ent)
-            continue;
-        jtext_raw(o, run, (size_t)(s - run));
-        put_str(o, ent);
-        run = s + 1;
-    }
-    jtext_raw(o, run, (size_t)(s - run));
-}
-
-/* A path segment: every byte but A-Z a-z 0-9 - . _ ~ as %XX (no HTML
- * escaping is then needed). */
-static void put_url(jtext *o, const char *s)
-{
-    static const char hex[] = "0123456789ABCDEF";
-
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-            c == '.' || c == '_' || c == '~') {
-            jtext_raw(o, (const char *)&c, 1);
-        } else {
-            char e[3] = {'%', hex[c >> 4], hex[c & 15]};
-            jtext_raw(o, e, 3);
-        }
-    }
-}
-
-/* Numbers and fixed words only: never a string of the file. */
-static void put_fmt(jtext *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put_fmt(jtext *o, const char *fmt, ...)
-{
-    char buf[256];
-    va_list ap;
-    int n;
-
-    va_start(ap, fmt);
-    n = vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof buf)
-        o->bad = 1;
-    else
-        jtext_raw(o, buf, (size_t)n);
-}
+/* The shared writers (src/htmlout.h), under this file's short names. */
+#define put_lit(o, s) htmlout_lit((o), s)
+#define put_str htmlout_str
+#define put_esc htmlout_esc
+#define put_url htmlout_url
+#define put_fmt htmlout_fmt
 
 /* ---- the style -------------------------------------------------------------------- */
 
@@ -240,8 +186,8 @@ static void put_player(page *p, int i)
     }
 }
 
-/* A match id linked to its audit page (issue 14: `arbiter audit --html`
- * writes audit/<match>.html beside this page). */
+/* A match id linked to its audit page (`arbiter audit MATCH --html
+ * audit/MATCH.html` writes audit/<match>.html beside this page). */
 static void put_match(page *p, const char *match)
 {
     if (!match || !match[0]) {

@@ -15,8 +15,9 @@
  * be read.  Every text that comes from the file or the records (names,
  * ids, tables, sentences) is HTML-escaped; match ids in links are
  * percent-encoded.  Each match id links to `audit/<match>.html`, a path
- * relative to the page: the audit pages are issue 14's `arbiter audit
- * --html`, to be written into an `audit/` folder beside this page.
+ * relative to the page: the audit pages `arbiter audit MATCH --html
+ * audit/MATCH.html` writes (src/auditpage.h) into an `audit/` folder
+ * beside this page.
  *
  * Like src/tournament.h, this module is pure: it computes what it shows
  * through tournament.h and writes into a growable buffer; the caller

@@ -121,15 +121,8 @@ contains "Ann's name escaped" 'Ann &lt;b&gt;&amp;&quot;Lee'
 lacks "Ann's name never raw" '<b>&'
 
 # ---- the page in a real browser ---------------------------------------------------------
-CHROMIUM=$(command -v chromium || true)
-if [ -z "$CHROMIUM" ]; then
-    fail "chromium is not installed: install Debian's package 'chromium' (apt-get install chromium; ./quickstart does)"
-    finish
-    exit 1
-fi
+browser_init
 URL="file://$PAGE"
-B=("$CHROMIUM" --headless=new --no-sandbox --disable-gpu --no-first-run --no-default-browser-check
-   --disable-extensions --user-data-dir="$TMP/chromium" --enable-logging=stderr --v=0)
 rc=0
 timeout 120 "${B[@]}" --dump-dom "$URL" >"$TMP/dom.html" 2>"$TMP/dom.log" || rc=$?
 if [ "$rc" -eq 0 ] && [ -s "$TMP/dom.html" ]; then pass "chromium: the DOM is dumped"
@@ -143,20 +136,7 @@ case "$dom" in *'<span class="pl">Ann &lt;b&gt;&amp;"Lee</span>'*) pass "chromiu
     *) fail "chromium: Ann's name should be one text node" ;; esac
 case "$dom" in *"<b>&amp;"*) fail "chromium: Ann's name made a <b> element" ;; *) pass "chromium: no element from a name" ;; esac
 
-rc=0
-timeout 120 "${B[@]}" --hide-scrollbars --screenshot="$PNG" --window-size=1280,2000 "$URL" \
-    >"$TMP/shot.out" 2>"$TMP/shot.log" || rc=$?
-size=$(stat -c %s "$PNG" 2>/dev/null || echo 0)
-sig=$(head -c 8 "$PNG" 2>/dev/null | od -An -tx1 | tr -d ' \n')
-if [ "$rc" -eq 0 ] && [ "$sig" = "89504e470d0a1a0a" ] && [ "$size" -gt 40000 ]; then
-    pass "chromium: a screenshot, a PNG of $size bytes: $PNG"
-else
-    fail "chromium --screenshot: exit $rc, signature '$sig', $size bytes: $(tail -n 5 "$TMP/shot.log")"
-fi
-if grep -E 'Uncaught|ERROR:CONSOLE|CONSOLE\(|Refused to|net::ERR_' "$TMP/dom.log" "$TMP/shot.log" >"$TMP/console"; then
-    fail "chromium: the console has errors: $(head -n 5 "$TMP/console")"
-else
-    pass "chromium: no console error, nothing refused or failed to load"
-fi
+browser_shot "$PNG" "$URL" 1280,2000
+browser_console_clean "$TMP/dom.log" "$TMP/shot.log"
 
 finish

@@ -31,4 +31,43 @@ option_names() {
 # arbiter_commands: the commands `arbiter --help` lists, one per line.
 arbiter_commands() {
     "$ARBITER" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }'
+
+# ---- a real browser (Debian's chromium, headless), for the pages --------------------
+# browser_init: sets B, the chromium command line; fails the test and exits
+# when chromium is not installed (CI installs it; it is not skipped).
+browser_init() {
+    local chromium
+    chromium=$(command -v chromium || true)
+    if [ -z "$chromium" ]; then
+        fail "chromium is not installed: install Debian's package 'chromium' (apt-get install chromium; ./quickstart does)"
+        finish
+        exit 1
+    fi
+    B=("$chromium" --headless=new --no-sandbox --disable-gpu --no-first-run --no-default-browser-check
+       --disable-extensions --user-data-dir="$TMP/chromium" --enable-logging=stderr --v=0)
+}
+
+# browser_shot PNG URL WxH: a screenshot of URL into PNG, which must be a PNG
+# of more than 40000 bytes; chromium's log in $TMP/shot.log.
+browser_shot() {
+    local png=$1 url=$2 size rc=0 sig
+    timeout 120 "${B[@]}" --hide-scrollbars --screenshot="$png" --window-size="$3" "$url" \
+        >"$TMP/shot.out" 2>"$TMP/shot.log" || rc=$?
+    size=$(stat -c %s "$png" 2>/dev/null || echo 0)
+    sig=$(head -c 8 "$png" 2>/dev/null | od -An -tx1 | tr -d ' \n')
+    if [ "$rc" -eq 0 ] && [ "$sig" = "89504e470d0a1a0a" ] && [ "$size" -gt 40000 ]; then
+        pass "chromium: a screenshot, a PNG of $size bytes: $png"
+    else
+        fail "chromium --screenshot: exit $rc, signature '$sig', $size bytes: $(tail -n 5 "$TMP/shot.log")"
+    fi
+}
+
+# browser_console_clean LOG...: no console error, nothing refused or failed
+# to load, in chromium's logs.
+browser_console_clean() {
+    if grep -E 'Uncaught|ERROR:CONSOLE|CONSOLE\(|Refused to|net::ERR_' "$@" >"$TMP/console"; then
+        fail "chromium: the console has errors: $(head -n 5 "$TMP/console")"
+    else
+        pass "chromium: no console error, nothing refused or failed to load"
+    fi
 }
