@@ -18,7 +18,7 @@ _arbiter_options() {
         verify) echo "--cards -j --json --quiet" ;;
         replay) echo "--at --view --cards --json" ;;
         send) echo "--endpoint --tables --rate --timeout --raw --key --server-key --json --quiet" ;;
-        audit) echo "--db --query --at --view --against --cards --sealed-by --head --key --server-key --json" ;;
+        audit) echo "--db --query --at --view --against --cards --sealed-by --head --key --server-key --json --html" ;;
         list) echo "--db --query --tournament --status --key --server-key --json" ;;
         query) echo "--endpoint --key --server-key" ;;
         tournament*) echo "--file --db --after --final --round --view --out --seed --cards --json --csv" ;;
@@ -39,7 +39,7 @@ _arbiter_values() {
         --role) echo "table judge organiser viewer" ;;
         --log-level) echo "error warn info debug" ;;
         --csv) [ "$2" = stats ] && echo "cards classes rules length progress decklists" ;;
-        --cards | --file | --out | --key | --keyring | --server-key | --tournament) echo file ;;
+        --cards | --file | --out | --html | --key | --keyring | --server-key | --tournament) echo file ;;
         --db | --against) echo dir ;;
         *) echo "" ;;
     esac

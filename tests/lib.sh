@@ -31,6 +31,7 @@ option_names() {
 # arbiter_commands: the commands `arbiter --help` lists, one per line.
 arbiter_commands() {
     "$ARBITER" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }'
+}
 
 # ---- a real browser (Debian's chromium, headless), for the pages --------------------
 # browser_init: sets B, the chromium command line; fails the test and exits
