@@ -5,11 +5,12 @@
 #
 # The copy is `git archive HEAD` (what a clean clone holds: uncommitted
 # changes are not in it, and a line says so), or, outside a git checkout, the
-# source tree as it is (an unpacked release tarball).  dpkg-buildpackage
-# -us -uc -b runs in a scratch directory (DEB_BUILD_OPTIONS defaults to
-# parallel=1), the package is unpacked with dpkg -x into a scratch root, and
-# from there: arbiter --version (the package's version) and arbiterd --help
-# run with the system's libraries only; the manual pages show with man -l;
+# source tree as it is but for quickstart's build/, build-san/ and var/ (an
+# unpacked release tarball).  dpkg-buildpackage -us -uc -b runs in a scratch
+# directory (DEB_BUILD_OPTIONS defaults to parallel=1), the package is
+# unpacked with dpkg -x into a scratch root, and from there: arbiter
+# --version (the package's version) and arbiterd --help run with the
+# system's libraries only; the manual pages show with man -l;
 # the unit is in /lib/systemd/system (or /usr/lib/systemd/system), starts
 # /usr/bin/arbiterd with /usr/share/arbiter/core.json, and passes
 # systemd-analyze verify pointed at the scratch root; the bash completion
@@ -38,7 +39,9 @@ if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
         echo "note: the package is built from HEAD ($(git -C "$src" rev-parse --short HEAD)); uncommitted changes are not in it"
     pass "a clean copy: git archive HEAD ($(git -C "$src" rev-parse --short HEAD))"
 else
-    cp -a "$src/." "$TMP/src/arbiter/"
+    # quickstart's build directories and store stay out
+    tar -C "$src" -cf - --exclude=./build --exclude=./build-san --exclude=./var --exclude=./autom4te.cache . |
+        tar -xf - -C "$TMP/src/arbiter"
     pass "a copy of $src (not a git checkout)"
 fi
 [ -f "$TMP/src/arbiter/debian/control" ] || { fail "the copy has no debian/control"; finish; exit 1; }
@@ -77,7 +80,7 @@ for prog in arbiter arbiterd; do
 done
 for page in man1/arbiter.1.gz man8/arbiterd.8.gz man5/arbiter-openlog.5.gz; do
     name=$(basename "$page" .gz); name=${name%.*}
-    if MANWIDTH=80 man -l "$root/usr/share/man/$page" 2>/dev/null | col -b | grep -qE "^ +$name +- "; then
+    if MANWIDTH=80 man -l "$root/usr/share/man/$page" 2>/dev/null | col -b | grep -qE "^ +$name[[:space:]]+- "; then
         pass "man -l usr/share/man/$page shows $name"
     else fail "man -l usr/share/man/$page does not show $name"; fi
 done
