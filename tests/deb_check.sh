@@ -129,7 +129,7 @@ if printf '%s' "$dep" | grep -q libzmq5 && printf '%s' "$dep" | grep -q liblmdb;
 else fail "Depends lacks the shared libraries: $dep"; fi
 
 # 4. lintian: errors fail, the rest is printed
-lintian --info "$TMP"/src/arbiter_*.changes >"$TMP/lintian.log" 2>&1
+lintian --display-info "$TMP"/src/arbiter_*.changes >"$TMP/lintian.log" 2>&1
 grep -v 'running with root privileges is not recommended' "$TMP/lintian.log" | sed 's/^/  lintian: /'
 errors=$(grep -c '^E: ' "$TMP/lintian.log")
 warnings=$(grep -c '^W: ' "$TMP/lintian.log")
