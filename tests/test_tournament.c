@@ -8,14 +8,11 @@
 
 #include "src/tournament.h"
 #include "tests/testutil.h"
+#include "tests/tourtest.h"
 
 static tournament *load(const char *json)
 {
-    tournament *t = NULL;
-    char err[512] = "";
-    int rc = tournament_load(json, strlen(json), &t, err, sizeof err);
-    cr_assert_eq(rc, 0, "load refused: %s", err);
-    return t;
+    return tourtest_load(json);
 }
 
 static int refused(const char *json, const char *want)
@@ -32,22 +29,7 @@ static int refused(const char *json, const char *want)
 static tour_game game(const char *match, uint32_t round, const char *table, const char *p1, const char *p2,
                       int winner, int64_t s1, int64_t s2)
 {
-    tour_game g = {0};
-    g.match = match;
-    g.tournament = "cup";
-    g.round = round;
-    g.table = table;
-    g.p1 = p1;
-    g.p2 = p2;
-    g.format = "snap";
-    g.status = TOUR_REC_LEGAL;
-    g.finished = winner != 0;
-    g.winner = winner;
-    g.score[0] = s1;
-    g.score[1] = s2;
-    g.rounds = 3;
-    g.ends_round = 1;
-    return g;
+    return tourtest_game(match, round, table, p1, p2, winner, s1, s2);
 }
 
 static tour_results *results(const tournament *t, const tour_game *g, size_t n)

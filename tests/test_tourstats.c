@@ -16,33 +16,18 @@
 #include "src/tourrec.h"
 #include "src/tourstats.h"
 #include "tests/testutil.h"
+#include "tests/tourtest.h"
 
 static tournament *load(const char *json)
 {
-    tournament *t = NULL;
-    char err[512] = "";
-    cr_assert_eq(tournament_load(json, strlen(json), &t, err, sizeof err), 0, "load refused: %s", err);
-    return t;
+    return tourtest_load(json);
 }
 
+/* A finished Snap game: the winner (1 or 2; 0 none) scores 5, the loser 0. */
 static tour_game game(const char *match, uint32_t round, const char *table, const char *p1, const char *p2,
                       int winner)
 {
-    tour_game g = {0};
-    g.match = match;
-    g.tournament = "cup";
-    g.round = round;
-    g.table = table;
-    g.p1 = p1;
-    g.p2 = p2;
-    g.format = "snap";
-    g.status = TOUR_REC_LEGAL;
-    g.finished = winner != 0;
-    g.winner = winner;
-    g.score[winner == 2] = winner ? 5 : 0;
-    g.rounds = 3;
-    g.ends_round = 1;
-    return g;
+    return tourtest_game(match, round, table, p1, p2, winner, winner == 1 ? 5 : 0, winner == 2 ? 5 : 0);
 }
 
 static tourstats *stats_of(const tournament *t, const tour_game *g, tourstats_record *recs, size_t n,
