@@ -26,7 +26,7 @@
  * monster zones) and rows of cards (hand, Locked Supports, Reserve, Mana
  * Zone, graveyard), every card a small labelled box, a hidden one a
  * card back.  Outside the judge view every verdict sentence goes through
- * auditpage_redact() (auditpage.h says why).
+ * view_redact() (auditpage.h says why).
  *
  * Escaping and saving are src/htmlout.h's, shared with the tournament
  * page.  Errors are the jtext's: sticky, checked once at the end.
@@ -39,6 +39,7 @@
 #include "logformat/olverdict.h"
 #include "src/auditpage.h"
 #include "src/htmlout.h"
+#include "src/view.h"
 #include "verifiers/verifier.h"
 
 #define put_lit(o, s) htmlout_lit((o), s)
@@ -147,95 +148,6 @@ static const char css[] =
     "@media print{.viewer,nav{display:none}ol.tl{max-height:none;overflow:visible}}\n";
 
 /* ---- hidden cards in sentences ------------------------------------------------ */
-
-int auditpage_strings(json_t *set, const json_t *j, const cards *db)
-{
-    size_t i;
-    const char *k;
-    json_t *v;
-
-    if (json_is_string(j)) {
-        const card *c = db ? cards_find(db, json_string_value(j)) : NULL;
-        if (json_object_set_new(set, json_string_value(j), json_true()) ||
-            (c && json_object_set_new(set, c->name, json_true())))
-            return -1;
-    } else if (json_is_array(j)) {
-        json_array_foreach((json_t *)j, i, v)
-            if (auditpage_strings(set, v, db))
-                return -1;
-    } else if (json_is_object(j)) {
-        json_object_foreach((json_t *)j, k, v)
-            if (auditpage_strings(set, v, db))
-                return -1;
-    }
-    return 0;
-}
-
-static int in_set(const json_t *set, const char *s)
-{
-    return set && json_object_get(set, s) != NULL;
-}
-
-/* s with every occurrence of `word` replaced by `by`: a new string, or
- * NULL when out of memory. */
-static char *replace_all(const char *s, const char *word, const char *by)
-{
-    size_t n = 0, wl = strlen(word), bl = strlen(by);
-    for (const char *p = strstr(s, word); p; p = strstr(p + wl, word))
-        n++;
-    char *out = malloc(strlen(s) + n * bl + 1), *w = out;
-    if (!out)
-        return NULL;
-    for (const char *p; (p = strstr(s, word)); s = p + wl) {
-        memcpy(w, s, (size_t)(p - s));
-        w += p - s;
-        memcpy(w, by, bl);
-        w += bl;
-    }
-    strcpy(w, s);
-    return out;
-}
-
-static int by_name_length(const void *a, const void *b)
-{
-    size_t la = strlen((*(const card *const *)a)->name), lb = strlen((*(const card *const *)b)->name);
-    return la < lb ? 1 : la > lb ? -1 : 0;
-}
-
-char *auditpage_redact(const char *msg, const cards *db, const json_t *seen, const json_t *hidden)
-{
-    if (!db)
-        return strdup("(the sentence is withheld: without the card database it cannot be told which cards "
-                      "it names are hidden from this view)");
-    size_t n = cards_count(db);
-    const card **order = malloc((n ? n : 1) * sizeof *order);
-    char *text = strdup(msg ? msg : "");
-    if (!order || !text) {
-        free(order);
-        free(text);
-        return NULL;
-    }
-    for (size_t i = 0; i < n; i++)
-        order[i] = cards_at(db, i);
-    /* longest names first: "Ember Drake" is not found inside a name
-     * already replaced */
-    qsort(order, n, sizeof *order, by_name_length);
-    for (size_t i = 0; i < n && text; i++) {
-        const card *c = order[i];
-        int shown = (in_set(seen, c->id) || in_set(seen, c->name)) && !in_set(hidden, c->id) &&
-                    !in_set(hidden, c->name);
-        for (int form = 0; form < 2 && text && !shown; form++) {
-            const char *word = form ? c->id : c->name;
-            if (!word[0] || !strstr(text, word))
-                continue;
-            char *next = replace_all(text, word, "a hidden card");
-            free(text);
-            text = next;
-        }
-    }
-    free(order);
-    return text;
-}
 
 /* ---- words ------------------------------------------------------------------- */
 
@@ -594,7 +506,7 @@ static void put_sentence(jtext *o, const auditpage_in *in, const auditpage_event
         htmlout_esc(o, msg);
         return;
     }
-    char *safe = auditpage_redact(msg, in->db, e->seen, e->hidden);
+    char *safe = view_redact(msg, in->db, e->seen, e->hidden);
     if (!safe)
         o->bad = 1;
     htmlout_esc(o, safe);

@@ -24,7 +24,7 @@
  * (view_board_json, view_event_json).  Verdict sentences are not: they are
  * the engine's words and may name a hidden card ("p2 selected Aegis
  * Flash, which is not in ...").  So in every view but the judge's the
- * page passes each sentence through auditpage_redact(), which puts "a
+ * page passes each sentence through view_redact() (src/view.h), which puts "a
  * hidden card" for each card the sentence names that the view does not
  * see there.
  *
@@ -87,17 +87,5 @@ typedef struct {
 /* The page for `in`, appended to out.  0, or -1 when out of memory (out->bad
  * may be set). */
 int auditpage_write(const auditpage_in *in, jtext *out);
-
-/* Every string in j (keys excluded), and for each that is a card id of db
- * the card's name, added as keys of the object `set`.  0, or -1 when out
- * of memory.  db may be NULL. */
-int auditpage_strings(json_t *set, const json_t *j, const cards *db);
-
-/* A verdict sentence as a non-judge view may read it: a new string (the
- * caller frees it) where each card of db that `msg` names, by name or id,
- * and that is in `hidden` or in neither form in `seen` (sets as
- * auditpage_strings makes) is "a hidden card".  db NULL: a sentence saying
- * it is withheld.  NULL when out of memory. */
-char *auditpage_redact(const char *msg, const cards *db, const json_t *seen, const json_t *hidden);
 
 #endif

@@ -615,9 +615,9 @@ static int page_event(audit_ctx *c, const store_event *e, const olevent *ev, con
         p->hidden = json_object();
         shown = json_object();
         judge = ev ? view_event_json(ev, VIEW_JUDGE, c->header) : NULL;
-        if (!p->seen || !p->hidden || !shown || (ev && !judge) || auditpage_strings(p->seen, board, c->db) ||
-            auditpage_strings(p->seen, p->event, c->db) || auditpage_strings(shown, p->event, NULL) ||
-            auditpage_strings(p->hidden, judge, NULL))
+        if (!p->seen || !p->hidden || !shown || (ev && !judge) || view_strings(p->seen, board, c->db) ||
+            view_strings(p->seen, p->event, c->db) || view_strings(shown, p->event, NULL) ||
+            view_strings(p->hidden, judge, NULL))
             goto out;
         json_object_foreach(shown, k, v)
             json_object_del(p->hidden, k);

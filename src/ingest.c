@@ -375,6 +375,35 @@ static json_t *stored_verdict(daemon_ctx *d, MDB_txn *txn, const char *match, ui
     return v;
 }
 
+/* The verdict as the public may read it (view_verdict_redact): *out NULL
+ * when the stored bytes are already that (no sentence, or one naming no
+ * card the event hides), else new MessagePack bytes the caller frees.
+ * Only a verdict with a sentence is decoded: most are a bare "ok".  0, or
+ * -1 out of memory. */
+static int public_verdict(const olevent *ev, const olevent *hdr, const cards *db, const char *vbytes, size_t vlen,
+                          char **out, size_t *len)
+{
+    json_t *vj = NULL;
+    int rc = 0;
+    *out = NULL;
+    static const char key[] = "\xa3msg";   /* the key "msg", packed */
+    size_t i = 0;
+    while (i + 4 <= vlen && memcmp(vbytes + i, key, 4))
+        i++;
+    if (i + 4 > vlen)
+        return 0;
+    if (olcodec_msgpack_to_json((const uint8_t *)vbytes, vlen, (ol_origin){0, 0}, &vj, NULL) != OL_OK)
+        return 0;   /* our own bytes: cannot happen; sent as stored */
+    json_t *before = json_deep_copy(vj);
+    if (!before || view_verdict_redact(vj, ev, VIEW_PUBLIC, hdr, db))
+        rc = -1;
+    else if (!json_equal(before, vj) && olcodec_json_to_msgpack(vj, out, len))
+        rc = -1;
+    json_decref(before);
+    json_decref(vj);
+    return rc;
+}
+
 /* Publish a stored event to the feed when somebody subscribed to it.  The
  * public view of an event needs the match's header for setup Bench slots
  * only (view.h): it is read back from the record for those. */
@@ -389,8 +418,12 @@ static void publish(ingest *g, MDB_txn *txn, live *l, item *it, const char *vbyt
         olcodec_decode_message(first.event, first.event_len, &hdr, NULL) != OL_OK)
         olevent_destroy(&hdr);
     json_t *ej = view_event_json(it->ev, VIEW_PUBLIC, hdr);
-    if (feed_body(ej, vbytes, vlen, &it->feed, &it->feed_len))
+    char *safe = NULL;
+    size_t safe_len = 0;
+    if (public_verdict(it->ev, hdr, l->db, vbytes, vlen, &safe, &safe_len) ||
+        feed_body(ej, safe ? safe : vbytes, safe ? safe_len : vlen, &it->feed, &it->feed_len))
         dlog(DLOG_WARN, "out of memory: match %s #%llu is not published", l->id, (unsigned long long)it->ev->seq);
+    free(safe);
     json_decref(ej);
     olevent_destroy(&hdr);
 }

@@ -295,20 +295,26 @@ typedef struct {
     json_t *list;
     view_kind view;
     olevent *header;               /* the match's, for the views of its events */
+    const cards *db;               /* its card database, for the sentences'   */
     size_t limit, bytes;
     int64_t next;
 } events_ctx;
 
-static json_t *event_item(const store_event *e, view_kind view, const olevent *header)
+static json_t *event_item(const store_event *e, view_kind view, const olevent *header, const cards *db)
 {
     olevent *ev = NULL;
     json_t *ej = NULL, *vj = NULL;
     char chain[65], state[65], link[65];
     if (olcodec_decode_message(e->event, e->event_len, &ev, NULL) == OL_OK)
         ej = view_event_json(ev, view, header);
-    olevent_destroy(&ev);
     if (olcodec_msgpack_to_json(e->verdict, e->verdict_len, (ol_origin){0, 0}, &vj, NULL) != OL_OK)
         vj = NULL;
+    /* the sentence in the view too: it may name a card the event hides */
+    if (vj && view_verdict_redact(vj, ev, view, header, db)) {
+        json_decref(vj);
+        vj = NULL;
+    }
+    olevent_destroy(&ev);
     sodium_bin2hex(chain, sizeof chain, e->chain, STORE_HASH);
     sodium_bin2hex(state, sizeof state, e->state, STORE_HASH);
     sodium_bin2hex(link, sizeof link, e->link, STORE_HASH);
@@ -346,14 +352,33 @@ static int events_one(void *ctx, const store_event *e)
     }
     /* the event as JSON, its raw bytes and the verdict's in hex, the hashes */
     c->bytes += 3 * (e->event_len + e->verdict_len) + 512;
-    json_t *o = event_item(e, c->view, c->header);
+    json_t *o = event_item(e, c->view, c->header, c->db);
     return !o || json_array_append_new(c->list, o) ? -ENOMEM : 0;
+}
+
+/* The card database a stored match pins (its summary's cards_hash), to
+ * name the cards of its sentences; NULL when it cannot be had. */
+static const cards *match_cards(ask *a)
+{
+    const char *s;
+    size_t n;
+    uint8_t hash[32];
+    char why[256];
+    const cards *db = NULL;
+    if (store_get_summary(a->d->st, a->txn, a->match, &s, &n))
+        return NULL;
+    json_t *o = json_loadb(s, n, 0, NULL);
+    const char *hex = json_string_value(json_object_get(o, "cards_hash"));
+    if (hex && !sodium_hex2bin(hash, sizeof hash, hex, strlen(hex), NULL, NULL, NULL))
+        db = cardset_by_hash(a->d->cards, a->d->st, a->txn, hash, why, sizeof why);
+    json_decref(o);
+    return db;
 }
 
 static json_t *op_events(ask *a)
 {
     json_t *fail = NULL, *f = json_object_get(a->req, "from"), *t = json_object_get(a->req, "to");
-    events_ctx c = {json_array(), VIEW_PUBLIC, NULL, page_of(a->req), 0, -1};
+    events_ctx c = {json_array(), VIEW_PUBLIC, NULL, NULL, page_of(a->req), 0, -1};
     store_event first;
     if (want_view(a, &c.view, &fail)) {
         json_decref(c.list);
@@ -361,6 +386,8 @@ static json_t *op_events(ask *a)
     }
     if (!store_get_event(a->d->st, a->txn, a->match, 0, &first))
         olcodec_decode_message(first.event, first.event_len, &c.header, NULL);
+    if (c.view != VIEW_JUDGE)
+        c.db = match_cards(a);
     int rc = store_each_event(a->d->st, a->txn, a->match, json_is_integer(f) ? (uint64_t)json_integer_value(f) : 0,
                               json_is_integer(t) ? (uint64_t)json_integer_value(t) : UINT64_MAX, events_one, &c);
     olevent_destroy(&c.header);

@@ -174,3 +174,136 @@ json_t *view_event_json(const olevent *ev, view_kind v, const olevent *header)
     }
     return o;
 }
+
+/* ---- sentences: the cards a view may not read ------------------------------ */
+
+int view_strings(json_t *set, const json_t *j, const cards *db)
+{
+    size_t i;
+    const char *k;
+    json_t *v;
+
+    if (json_is_string(j)) {
+        const card *c = db ? cards_find(db, json_string_value(j)) : NULL;
+        if (json_object_set_new(set, json_string_value(j), json_true()) ||
+            (c && json_object_set_new(set, c->name, json_true())))
+            return -1;
+    } else if (json_is_array(j)) {
+        json_array_foreach((json_t *)j, i, v)
+            if (view_strings(set, v, db))
+                return -1;
+    } else if (json_is_object(j)) {
+        json_object_foreach((json_t *)j, k, v)
+            if (view_strings(set, v, db))
+                return -1;
+    }
+    return 0;
+}
+
+static int in_set(const json_t *set, const char *s)
+{
+    return set && json_object_get(set, s) != NULL;
+}
+
+/* s with every occurrence of `word` replaced by `by`: a new string, or
+ * NULL when out of memory. */
+static char *replace_all(const char *s, const char *word, const char *by)
+{
+    size_t n = 0, wl = strlen(word), bl = strlen(by);
+    for (const char *p = strstr(s, word); p; p = strstr(p + wl, word))
+        n++;
+    char *out = malloc(strlen(s) + n * bl + 1), *w = out;
+    if (!out)
+        return NULL;
+    for (const char *p; (p = strstr(s, word)); s = p + wl) {
+        memcpy(w, s, (size_t)(p - s));
+        w += p - s;
+        memcpy(w, by, bl);
+        w += bl;
+    }
+    strcpy(w, s);
+    return out;
+}
+
+static int by_name_length(const void *a, const void *b)
+{
+    size_t la = strlen((*(const card *const *)a)->name), lb = strlen((*(const card *const *)b)->name);
+    return la < lb ? 1 : la > lb ? -1 : 0;
+}
+
+char *view_redact(const char *msg, const cards *db, const json_t *seen, const json_t *hidden)
+{
+    if (!db)
+        return strdup("(the sentence is withheld: without the card database it cannot be told which cards "
+                      "it names are hidden from this view)");
+    size_t n = cards_count(db);
+    const card **order = malloc((n ? n : 1) * sizeof *order);
+    char *text = strdup(msg ? msg : "");
+    if (!order || !text) {
+        free(order);
+        free(text);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = cards_at(db, i);
+    /* longest names first: "Ember Drake" is not found inside a name
+     * already replaced */
+    qsort(order, n, sizeof *order, by_name_length);
+    for (size_t i = 0; i < n && text; i++) {
+        const card *c = order[i];
+        int shown = (!seen || in_set(seen, c->id) || in_set(seen, c->name)) && !in_set(hidden, c->id) &&
+                    !in_set(hidden, c->name);
+        for (int form = 0; form < 2 && text && !shown; form++) {
+            const char *word = form ? c->id : c->name;
+            if (!word[0] || !strstr(text, word))
+                continue;
+            char *next = replace_all(text, word, "a hidden card");
+            free(text);
+            text = next;
+        }
+    }
+    free(order);
+    return text;
+}
+
+/* A verdict's sentence, and its `stored` one, through view_redact() with
+ * the cards this event hides from v: those the judge's view of the event
+ * names and v's does not. */
+static int redact_msg(json_t *verdict, const cards *db, const json_t *hidden)
+{
+    json_t *msg = json_object_get(verdict, "msg");
+    if (json_is_string(msg)) {
+        char *safe = view_redact(json_string_value(msg), db, NULL, hidden);
+        if (!safe || json_object_set_new(verdict, "msg", json_string(safe))) {
+            free(safe);
+            return -1;
+        }
+        free(safe);
+    }
+    json_t *stored = json_object_get(verdict, "stored");
+    return json_is_object(stored) ? redact_msg(stored, db, hidden) : 0;
+}
+
+int view_verdict_redact(json_t *verdict, const olevent *ev, view_kind v, const olevent *header, const cards *db)
+{
+    if (v == VIEW_JUDGE || !ev || !json_is_object(verdict))
+        return 0;
+    json_t *judge = view_event_json(ev, VIEW_JUDGE, header), *seen = view_event_json(ev, v, header);
+    json_t *all = json_object(), *shown = json_object(), *hidden = json_object();
+    int rc = -1;
+    if (!judge || !seen || !all || !shown || !hidden || view_strings(all, judge, db) || view_strings(shown, seen, db))
+        goto out;
+    const char *k;
+    json_t *x;
+    json_object_foreach(all, k, x)
+        if (!json_object_get(shown, k) && json_object_set(hidden, k, json_true()))
+            goto out;
+    rc = json_object_size(hidden) ? redact_msg(verdict, db, hidden) : 0;
+out:
+    json_decref(judge);
+    json_decref(seen);
+    json_decref(all);
+    json_decref(shown);
+    json_decref(hidden);
+    return rc;
+}

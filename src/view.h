@@ -30,6 +30,7 @@
 
 #include "logformat/olevent.h"
 #include "logformat/jtext.h"
+#include "src/carddb.h"
 #include "verifiers/verifier.h"
 
 #define VIEW_HASH_BYTES 32
@@ -84,5 +85,31 @@ int view_state_hash(const verifier *vf, jtext *scratch, uint8_t out[VIEW_HASH_BY
  * Commitments ({"c": hex}) reveal nothing and are kept.  NULL when out of
  * memory. */
 json_t *view_event_json(const olevent *ev, view_kind v, const olevent *header);
+
+/* ---- sentences ------------------------------------------------------------
+ * A verdict's sentence is the engine's words and may name a hidden card
+ * ("p2 selected Aegis Flash, which is not in ..."): the event is drawn in
+ * the view, the sentence must be too. */
+
+/* Every string in j (keys excluded), and for each that is a card id of db
+ * the card's name, added as keys of the object `set`.  0, or -1 when out
+ * of memory.  db may be NULL. */
+int view_strings(json_t *set, const json_t *j, const cards *db);
+
+/* A sentence as a view may read it: a new string (the caller frees it)
+ * where each card of db that `msg` names, by name or id, and that is in
+ * `hidden` or (seen not NULL) in neither form in `seen` -- sets as
+ * view_strings() makes -- is "a hidden card".  seen NULL: every card not
+ * in `hidden` may be read.  db NULL: a sentence saying it is withheld.
+ * NULL when out of memory. */
+char *view_redact(const char *msg, const cards *db, const json_t *seen, const json_t *hidden);
+
+/* The verdict of event ev (a JSON verdict, changed in place) as view v may
+ * read it: its `msg`, and its `stored` verdict's, with each card the event
+ * hides from v (named in the judge's view of the event, not in v's) put as
+ * "a hidden card".  Nothing for the judge's view, or when the event hides
+ * nothing.  db names the cards (NULL: a sentence naming none of them is
+ * withheld whole, as view_redact says).  0, or -1 when out of memory. */
+int view_verdict_redact(json_t *verdict, const olevent *ev, view_kind v, const olevent *header, const cards *db);
 
 #endif

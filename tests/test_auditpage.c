@@ -6,7 +6,7 @@
  * highlighted with its sentence, rule id and the rulebook's quote from the
  * rule catalogue; the board drawn as zones; and the public view naming no
  * hidden card -- not on the board, not in the event's text, not in the
- * verdict's sentence (auditpage_redact).  The pages are built from JSON
+ * verdict's sentence (view_redact).  The pages are built from JSON
  * written here in the engines' board shapes (README.md, `arbiter replay
  * --json`), so each test says exactly what the page is given.
  */
@@ -80,8 +80,8 @@ static void make_page(page *p, view_kind v, const char *msg)
         for (int i = 0; i < 2; i++) {
             p->ev[i].seen = json_object();
             p->ev[i].hidden = json_object();
-            cr_assert_eq(auditpage_strings(p->ev[i].seen, p->ev[i].board, db), 0);
-            cr_assert_eq(auditpage_strings(p->ev[i].seen, p->ev[i].event, db), 0);
+            cr_assert_eq(view_strings(p->ev[i].seen, p->ev[i].board, db), 0);
+            cr_assert_eq(view_strings(p->ev[i].seen, p->ev[i].event, db), 0);
         }
         json_object_set_new(p->ev[1].hidden, "aet-aegis-flash", json_true());
     }
@@ -205,19 +205,19 @@ Test(auditpage, public_view_names_no_hidden_card)
 Test(auditpage, redact_keeps_what_the_view_sees)
 {
     json_t *seen = json_object(), *hidden = json_object(), *board = J("{\"card\":\"cor-forge-golem\"}");
-    cr_assert_eq(auditpage_strings(seen, board, db), 0);
+    cr_assert_eq(view_strings(seen, board, db), 0);
     json_decref(board);
     cr_assert(json_object_get(seen, "Forge Golem"), "a card id's name is seen with it");
-    char *s = auditpage_redact("Forge Golem attacked Magma Tortoise.", db, seen, hidden);
+    char *s = view_redact("Forge Golem attacked Magma Tortoise.", db, seen, hidden);
     cr_assert_str_eq(s, "Forge Golem attacked a hidden card.");
     free(s);
     /* named by the event's hidden part: redacted even though seen */
     json_object_set_new(hidden, "cor-forge-golem", json_true());
-    s = auditpage_redact("Forge Golem attacked.", db, seen, hidden);
+    s = view_redact("Forge Golem attacked.", db, seen, hidden);
     cr_assert_str_eq(s, "a hidden card attacked.");
     free(s);
     /* no card database: nothing can be told, so nothing is said */
-    s = auditpage_redact("Forge Golem attacked.", NULL, seen, hidden);
+    s = view_redact("Forge Golem attacked.", NULL, seen, hidden);
     cr_assert_null(strstr(s, "Forge Golem"));
     free(s);
     json_decref(seen);
