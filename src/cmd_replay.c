@@ -34,6 +34,7 @@
 #include <jansson.h>
 
 #include "logformat/olcodec.h"
+#include "logformat/olstream.h"
 #include "src/carddb.h"
 #include "src/cli.h"
 #include "src/verify.h"
@@ -81,7 +82,68 @@ typedef struct {
     view_kind view;
     uint64_t seq;             /* the event the board stands at              */
     char note[160];           /* "" unless SEQ is past the end              */
+    char **said;              /* per verdict: its sentence as the view may
+                                 read it, NULL where it is the engine's     */
 } replay_ctx;
+
+/* ---- sentences in the view ---------------------------------------------------- */
+
+/* The sentences of the verdicts not ok as view v may read them
+ * (view_verdict_redact: a card the event hides from v is "a hidden card"),
+ * from the log read a second time for its events.  *out: one per verdict
+ * of rep, NULL where the sentence stands (all of them for the judge's view,
+ * or stdin, which cannot be read again).  0, or -1 out of memory. */
+static int view_sentences(const char *path, const verify_report *rep, view_kind v, const cards *db, char ***out)
+{
+    olreader *r = NULL;
+    olevent *ev = NULL, *hdr = NULL;
+    olerror err;
+    int rc = 0;
+
+    *out = calloc(rep->n_verdicts + 1, sizeof **out);
+    if (!*out)
+        return -1;
+    if (v == VIEW_JUDGE || !strcmp(path, "-") || olreader_open(path, -1, &r, &err) != OL_OK)
+        return 0;
+    for (size_t i = 0; i < rep->n_verdicts && !rc; i++) {
+        const char *raw = NULL;
+        size_t raw_len = 0;
+        int got = olreader_next(r, &ev, &raw, &raw_len, &err);
+        if (got == 0 || got == OL_ENOMEM) {
+            rc = got ? -1 : 0;
+            break;
+        }
+        const olverdict *vd = &rep->verdicts[i].v;
+        json_t *j = NULL;
+        /* a guard: the i-th event read is the i-th verdict's (one each) */
+        if (got == 1 && vd->status != OL_V_OK && vd->msg[0] && vd->has_seq && vd->seq == ev->seq) {
+            j = json_pack("{s:s}", "msg", vd->msg);
+            if (!j || view_verdict_redact(j, ev, v, hdr, db))
+                rc = -1;
+            const char *m = json_string_value(json_object_get(j, "msg"));
+            if (!rc && m && strcmp(m, vd->msg) && !((*out)[i] = strdup(m)))
+                rc = -1;
+            json_decref(j);
+        }
+        /* the header, kept for the Bench's views: a copy of its own, since
+         * a reader's event lives only until the next is read */
+        if (got == 1 && !hdr && ev->type == OL_MATCH &&
+            olcodec_decode_message((const uint8_t *)raw, raw_len, &hdr, NULL) != OL_OK)
+            olevent_destroy(&hdr);
+        if (got == 1)
+            olreader_release(r, &ev);
+    }
+    olevent_destroy(&hdr);
+    olreader_destroy(&r);
+    return rc;
+}
+
+static void said_free(char **said, size_t n)
+{
+    for (size_t i = 0; said && i < n; i++)
+        free(said[i]);
+    free(said);
+}
 
 /* ---- text ------------------------------------------------------------------- */
 
@@ -100,7 +162,8 @@ static void print_verdicts(const replay_ctx *c)
             printf("  seq %llu", (unsigned long long)v->seq);
         else
             printf("  seq -");
-        printf("  %s  %s  %s\n", ol_status_name(v->status), v->rule[0] ? v->rule : "-", v->msg);
+        printf("  %s  %s  %s\n", ol_status_name(v->status), v->rule[0] ? v->rule : "-",
+               c->said && c->said[i] ? c->said[i] : v->msg);
     }
     printf("  %zu event%s read, %zu verdict%s not ok\n", r->n_verdicts, r->n_verdicts == 1 ? "" : "s",
            bad, bad == 1 ? "" : "s");
@@ -129,7 +192,11 @@ static json_t *replay_json(const replay_ctx *c)
     bad = bad || json_object_set_new(o, "seq", json_integer((json_int_t)c->seq));
     bad = bad || json_object_set_new(o, "view", json_string(view_name(c->view)));
     bad = bad || json_object_update(o, board);
-    bad = bad || json_object_set_new(o, "verdicts", verify_report_verdicts_json(c->rep));
+    json_t *verdicts = verify_report_verdicts_json(c->rep);
+    for (size_t i = 0, k = 0; verdicts && c->said && i < c->rep->n_verdicts; i++)
+        if (c->rep->verdicts[i].v.status != OL_V_OK && k++ < json_array_size(verdicts) && c->said[i])
+            bad = bad || json_object_set_new(json_array_get(verdicts, k - 1), "msg", json_string(c->said[i]));
+    bad = bad || json_object_set_new(o, "verdicts", verdicts);
     bad = bad || json_object_set_new(o, "note", c->note[0] ? json_string(c->note) : json_null());
     json_decref(board);
     if (bad) {
@@ -222,9 +289,10 @@ static int parse_opts(int argc, char **argv, replay_opts *o)
 /* ---- the command ---------------------------------------------------------------------- */
 
 /* The board for a replayed log, or why there is none (an exit code). */
-static int show(const replay_opts *o, const verify_report *rep, const verifier *vf)
+static int show(const replay_opts *o, const verify_report *rep, const verifier *vf, const cards *db)
 {
     replay_ctx c;
+    int rc;
 
     if (rep->status == VERIFY_UNREADABLE) {
         cli_error("%s: %s", o->path, rep->error);
@@ -247,10 +315,19 @@ static int show(const replay_opts *o, const verify_report *rep, const verifier *
         snprintf(c.note, sizeof c.note, "the log ends at seq %llu, before seq %llu; this is its final board",
                  (unsigned long long)c.seq, (unsigned long long)o->at);
     }
-    if (o->json)
-        return cli_print_json(replay_json(&c));
-    print_text(&c);
-    return CLI_OK;
+    if (view_sentences(o->path, rep, o->view, db, &c.said)) {
+        said_free(c.said, rep->n_verdicts);
+        cli_error("%s: out of memory while drawing the verdicts", o->path);
+        return CLI_INTERNAL;
+    }
+    if (o->json) {
+        rc = cli_print_json(replay_json(&c));
+    } else {
+        print_text(&c);
+        rc = CLI_OK;
+    }
+    said_free(c.said, rep->n_verdicts);
+    return rc;
 }
 
 int cmd_replay(int argc, char **argv)
@@ -279,7 +356,7 @@ int cmd_replay(int argc, char **argv)
         rc = CLI_INTERNAL;
         goto done;
     }
-    rc = show(&o, rep, vf);
+    rc = show(&o, rep, vf, db);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         cli_error("cannot write the board");
         rc = CLI_INTERNAL;

@@ -136,6 +136,13 @@ json_t *view_event_json(const olevent *ev, view_kind v, const olevent *header)
 
     if (!o || v == VIEW_JUDGE)
         return o;
+    /* a copy to draw on: an event decoded from JSON hands out its own tree
+     * (olcodec_to_json), which the judge's view and every later reader
+     * must still find whole */
+    json_t *copy = json_deep_copy(o);
+    json_decref(o);
+    if (!(o = copy))
+        return NULL;
     json_object_del(o, "nonce");
     switch (ev->type) {
     case OL_MATCH: {

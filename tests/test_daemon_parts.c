@@ -25,6 +25,7 @@
 #include "src/store.h"
 #include "src/tournament.h"
 #include "src/view.h"
+#include "tests/testutil.h"
 
 static char dir[64];
 
@@ -651,4 +652,56 @@ Test(parts, view_of_a_mana_event_hides_the_face_down_card)
         json_decref(j);
         olevent_destroy(&ev);
     }
+}
+
+/* Drawing an event in a view leaves the event whole: an event decoded from
+ * JSON hands out its own tree, and the judge's view (and the audit, the
+ * redaction of sentences) read it after the public one was drawn. */
+Test(parts, view_of_an_event_leaves_the_event_whole)
+{
+    static const char text[] = "{\"match\":\"m\",\"seq\":2,\"type\":\"select\",\"by\":\"p2\",\"cards\":[\"obs-night-terror\"],"
+                               "\"nonce\":\"00112233445566778899aabbccddeeff\"}";
+    olevent *ev = NULL;
+    olerror err;
+    cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &ev, &err), OL_OK, "%s", err.msg);
+    json_t *pub = view_event_json(ev, VIEW_PUBLIC, NULL), *judge = view_event_json(ev, VIEW_JUDGE, NULL);
+    char *p = json_dumps(pub, JSON_COMPACT), *j = json_dumps(judge, JSON_COMPACT);
+    cr_assert(!strstr(p, "obs-night-terror") && !strstr(p, "nonce"), "public: %s", p);
+    cr_assert(strstr(j, "obs-night-terror") && strstr(j, "nonce"), "judge after public: %s", j);
+    free(p);
+    free(j);
+    json_decref(pub);
+    json_decref(judge);
+    olevent_destroy(&ev);
+}
+
+/* A verdict's sentence in a view: the card its event hides is "a hidden
+ * card" for the public and the other player, named for the owner and the
+ * judge (view_verdict_redact). */
+Test(parts, verdict_sentence_hides_what_its_event_hides)
+{
+    static const char text[] = "{\"match\":\"m\",\"seq\":2,\"type\":\"select\",\"by\":\"p2\",\"cards\":[\"obs-night-terror\"]}";
+    static const struct {
+        view_kind view;
+        const char *want;
+    } cases[] = {{VIEW_PUBLIC, "p2 selected a hidden card (a hidden card)."},
+                 {VIEW_P1, "p2 selected a hidden card (a hidden card)."},
+                 {VIEW_P2, "p2 selected Night Terror (obs-night-terror)."},
+                 {VIEW_JUDGE, "p2 selected Night Terror (obs-night-terror)."}};
+    cards *db = NULL;
+    char why[512];
+    cr_assert_eq(carddb_load_file(SRC("fixtures/cards/core.json"), &db, why, sizeof why), 0, "%s", why);
+    olevent *ev = NULL;
+    olerror err;
+    cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &ev, &err), OL_OK, "%s", err.msg);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *v = json_pack("{s:s, s:{s:s}}", "msg", "p2 selected Night Terror (obs-night-terror).", "stored", "msg",
+                              "p2 selected Night Terror (obs-night-terror).");
+        cr_assert_eq(view_verdict_redact(v, ev, cases[i].view, NULL, db), 0);
+        cr_assert_str_eq(json_string_value(json_object_get(v, "msg")), cases[i].want, "view %zu", i);
+        cr_assert_str_eq(json_string_value(json_object_get(json_object_get(v, "stored"), "msg")), cases[i].want);
+        json_decref(v);
+    }
+    olevent_destroy(&ev);
+    cards_destroy(&db);
 }
