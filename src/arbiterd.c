@@ -44,6 +44,7 @@
 #include "src/record.h"
 #include "src/standings.h"
 #include "src/tournament.h"
+#include "src/tourrec.h"
 #include "logformat/olstream.h"
 
 #ifndef ZMQ_ZERO_COPY_RECV
@@ -401,28 +402,11 @@ static int open_sockets(daemon_ctx *d, const options *o, void *zctx, void **in, 
 /* The tournament file at path, loaded into *out; 0, or -1 (logged). */
 static int load_tournament(const char *path, tournament **out)
 {
-    char *buf = NULL, err[TOUR_TEXT_MAX + 256] = "";
-    size_t len = 0;
-    olerror oerr;
-    int rc;
-
-    *out = NULL;
-    memset(&oerr, 0, sizeof oerr);
-    rc = olstream_read_file(path, TOUR_FILE_MAX, &buf, &len, &oerr);
-    if (rc != OL_OK) {
-        dlog(DLOG_ERROR, "tournament file %s: %s", path,
-             rc == OL_ENOMEM ? "out of memory" : oerr.msg[0] ? oerr.msg : strerror(errno));
-        return -1;
-    }
-    rc = tournament_load(buf, len, out, err, sizeof err);
-    free(buf);
-    if (rc) {
-        dlog(DLOG_ERROR, "tournament file %s: %s", path,
-             rc == TOUR_ENOMEM ? "out of memory" : err[0] ? err : "the tournament file is refused.");
-        tournament_destroy(out);
-        return -1;
-    }
-    return 0;
+    char err[TOUR_TEXT_MAX + 256] = "";
+    int rc = tourrec_load_file(path, out, err, sizeof err);
+    if (rc)
+        dlog(DLOG_ERROR, "tournament file %s: %s", path, rc == TOURREC_ENOMEM ? "out of memory" : err);
+    return rc ? -1 : 0;
 }
 
 /* Every --tournament file, loaded again; one that is refused, or whose id

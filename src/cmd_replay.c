@@ -118,10 +118,8 @@ static int view_sentences(const char *path, const verify_report *rep, view_kind 
         /* a guard: the i-th event read is the i-th verdict's (one each) */
         if (got == 1 && vd->status != OL_V_OK && vd->msg[0] && vd->has_seq && vd->seq == ev->seq) {
             j = json_pack("{s:s}", "msg", vd->msg);
-            if (!j || view_verdict_redact(j, ev, v, hdr, db))
-                rc = -1;
-            const char *m = json_string_value(json_object_get(j, "msg"));
-            if (!rc && m && strcmp(m, vd->msg) && !((*out)[i] = strdup(m)))
+            int changed = j ? view_verdict_redact(j, ev, v, hdr, db) : -1;
+            if (changed < 0 || (changed && !((*out)[i] = strdup(json_string_value(json_object_get(j, "msg"))))))
                 rc = -1;
             json_decref(j);
         }

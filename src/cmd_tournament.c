@@ -785,25 +785,13 @@ static int run_html(const tour_opts *o, const tourrec_set *rs, const tour_result
 
 static int load_file(const tour_opts *o, tournament **t)
 {
-    char *buf = NULL, err[TOUR_TEXT_MAX + 256] = "";
-    size_t len = 0;
-    olerror oerr;
-    int rc;
+    char err[TOUR_TEXT_MAX + 256] = "";
+    int rc = tourrec_load_file(o->file, t, err, sizeof err);
 
-    memset(&oerr, 0, sizeof oerr);
-    rc = olstream_read_file(o->file, TOUR_FILE_MAX, &buf, &len, &oerr);
-    if (rc == OL_ENOMEM)
-        return CLI_INTERNAL;
-    if (rc != OL_OK) {
-        cli_error("%s: %s", o->file, oerr.msg[0] ? oerr.msg : strerror(errno));
-        return CLI_BADINPUT;
-    }
-    rc = tournament_load(buf, len, t, err, sizeof err);
-    free(buf);
-    if (rc == TOUR_ENOMEM)
-        return tour_error(rc, err);
+    if (rc == TOURREC_ENOMEM)
+        return tour_error(TOUR_ENOMEM, err);
     if (rc) {
-        cli_error("%s: %s", o->file, err[0] ? err : "the tournament file is refused.");
+        cli_error("%s: %s", o->file, err);
         return CLI_BADINPUT;
     }
     if (o->seed && (rc = tournament_set_seed(*t, o->seed))) {

@@ -394,12 +394,9 @@ static int public_verdict(const olevent *ev, const olevent *hdr, const cards *db
         return 0;
     if (olcodec_msgpack_to_json((const uint8_t *)vbytes, vlen, (ol_origin){0, 0}, &vj, NULL) != OL_OK)
         return 0;   /* our own bytes: cannot happen; sent as stored */
-    json_t *before = json_deep_copy(vj);
-    if (!before || view_verdict_redact(vj, ev, VIEW_PUBLIC, hdr, db))
+    int changed = view_verdict_redact(vj, ev, VIEW_PUBLIC, hdr, db);
+    if (changed < 0 || (changed && olcodec_json_to_msgpack(vj, out, len)))
         rc = -1;
-    else if (!json_equal(before, vj) && olcodec_json_to_msgpack(vj, out, len))
-        rc = -1;
-    json_decref(before);
     json_decref(vj);
     return rc;
 }

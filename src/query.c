@@ -310,7 +310,7 @@ static json_t *event_item(const store_event *e, view_kind view, const olevent *h
     if (olcodec_msgpack_to_json(e->verdict, e->verdict_len, (ol_origin){0, 0}, &vj, NULL) != OL_OK)
         vj = NULL;
     /* the sentence in the view too: it may name a card the event hides */
-    if (vj && view_verdict_redact(vj, ev, view, header, db)) {
+    if (vj && view_verdict_redact(vj, ev, view, header, db) < 0) {
         json_decref(vj);
         vj = NULL;
     }
@@ -356,21 +356,19 @@ static int events_one(void *ctx, const store_event *e)
     return !o || json_array_append_new(c->list, o) ? -ENOMEM : 0;
 }
 
-/* The card database a stored match pins (its summary's cards_hash), to
- * name the cards of its sentences; NULL when it cannot be had. */
+/* The card database a stored match pins, to name the cards of its
+ * sentences; NULL when it cannot be had. */
 static const cards *match_cards(ask *a)
 {
     const char *s;
     size_t n;
-    uint8_t hash[32];
     char why[256];
     const cards *db = NULL;
     if (store_get_summary(a->d->st, a->txn, a->match, &s, &n))
         return NULL;
     json_t *o = json_loadb(s, n, 0, NULL);
-    const char *hex = json_string_value(json_object_get(o, "cards_hash"));
-    if (hex && !sodium_hex2bin(hash, sizeof hash, hex, strlen(hex), NULL, NULL, NULL))
-        db = cardset_by_hash(a->d->cards, a->d->st, a->txn, hash, why, sizeof why);
+    if (o)
+        db = record_summary_cards(a->d, a->txn, o, why, sizeof why);
     json_decref(o);
     return db;
 }

@@ -67,15 +67,24 @@ static int load_one(void *ctx, const store_event *e)
     return 0;
 }
 
+const cards *record_summary_cards(daemon_ctx *d, MDB_txn *txn, const json_t *summary, char *why, size_t whylen)
+{
+    const char *hex = json_string_value(json_object_get(summary, "cards_hash"));
+    uint8_t hash[32];
+    if (!hex || sodium_hex2bin(hash, sizeof hash, hex, strlen(hex), NULL, NULL, NULL)) {
+        snprintf(why, whylen, "its summary names no card database");
+        return NULL;
+    }
+    return cardset_by_hash(d->cards, d->st, txn, hash, why, whylen);
+}
+
 /* The summary's fields a live match needs back: the card database, the
  * tournament and the owner. */
 static int load_summary(daemon_ctx *d, MDB_txn *txn, live *l, const char *sum, size_t n, char *why, size_t whylen)
 {
     json_t *o = json_loadb(sum, n, 0, NULL);
-    const char *hex = json_string_value(json_object_get(o, "cards_hash"));
     const char *t = json_string_value(json_object_get(o, "tournament"));
     json_t *owner = json_object_get(o, "owner");
-    uint8_t hash[32];
     int rc = -1;
 
     if (!o) {
@@ -87,11 +96,7 @@ static int load_summary(daemon_ctx *d, MDB_txn *txn, live *l, const char *sum, s
     const char *key = json_string_value(json_object_get(owner, "key"));
     snprintf(l->owner, sizeof l->owner, "%s", name ? name : "");
     snprintf(l->owner_key, sizeof l->owner_key, "%s", key ? key : "");
-    if (!hex || sodium_hex2bin(hash, sizeof hash, hex, strlen(hex), NULL, NULL, NULL)) {
-        snprintf(why, whylen, "its summary names no card database");
-        goto out;
-    }
-    if (!(l->db = cardset_by_hash(d->cards, d->st, txn, hash, why, whylen)))
+    if (!(l->db = record_summary_cards(d, txn, o, why, whylen)))
         goto out;
     rc = 0;
 out:

@@ -28,6 +28,11 @@
 #include "logformat/jtext.h"
 #include "src/seal.h"
 
+/* The card database a stored summary (parsed) pins by its cards_hash,
+ * loaded from the store when not loaded yet; it lives as long as d's
+ * cardset.  NULL with a sentence in why. */
+const cards *record_summary_cards(daemon_ctx *d, MDB_txn *txn, const json_t *summary, char *why, size_t whylen);
+
 /* Make l's session from the match's stored events up to seq `until`,
  * judged with the card database its record pins (or, for a match with
  * nothing stored, the newest one `named` names: its arriving header's

@@ -481,6 +481,37 @@ static int judge_end(judge_ctx *c)
     return 0;
 }
 
+/* ---- the tournament file -------------------------------------------------------- */
+
+int tourrec_load_file(const char *path, tournament **out, char *err, size_t errlen)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    olerror oerr;
+    int rc;
+
+    *out = NULL;
+    memset(&oerr, 0, sizeof oerr);
+    rc = olstream_read_file(path, TOUR_FILE_MAX, &buf, &len, &oerr);
+    if (rc == OL_ENOMEM)
+        return TOURREC_ENOMEM;
+    if (rc != OL_OK) {
+        snprintf(err, errlen, "%s", oerr.msg[0] ? oerr.msg : strerror(errno));
+        return TOURREC_EFILE;
+    }
+    rc = tournament_load(buf, len, out, err, errlen);
+    free(buf);
+    if (rc == TOUR_ENOMEM)
+        return TOURREC_ENOMEM;
+    if (rc) {
+        if (!err[0])
+            snprintf(err, errlen, "the tournament file is refused.");
+        tournament_destroy(out);
+        return TOURREC_EFILE;
+    }
+    return TOURREC_OK;
+}
+
 /* ---- reading records ---------------------------------------------------------- */
 
 /* A new judged slot at the end of the set; NULL out of memory. */

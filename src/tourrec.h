@@ -32,6 +32,13 @@
 #define TOURREC_ESTORE (-2)     /* the store cannot be read            */
 #define TOURREC_ETOOMANY (-3)   /* more records than the caller allows */
 #define TOURREC_ESTOPPED (-4)   /* the progress callback asked to stop */
+#define TOURREC_EFILE (-5)      /* a tournament file unread or refused */
+
+/* The tournament file at path, read (at most TOUR_FILE_MAX bytes) and
+ * loaded: TOURREC_OK and *out (tournament_destroy() it); TOURREC_EFILE with
+ * one sentence in err (the file cannot be read, or tournament_load()
+ * refuses it, saying why); TOURREC_ENOMEM.  *out is NULL but on success. */
+int tourrec_load_file(const char *path, tournament **out, char *err, size_t errlen);
 
 typedef struct tourrec_judged tourrec_judged;
 

@@ -279,16 +279,19 @@ char *view_redact(const char *msg, const cards *db, const json_t *seen, const js
 static int redact_msg(json_t *verdict, const cards *db, const json_t *hidden)
 {
     json_t *msg = json_object_get(verdict, "msg");
+    int changed = 0;
     if (json_is_string(msg)) {
         char *safe = view_redact(json_string_value(msg), db, NULL, hidden);
-        if (!safe || json_object_set_new(verdict, "msg", json_string(safe))) {
+        changed = safe && strcmp(safe, json_string_value(msg)) != 0;
+        if (!safe || (changed && json_object_set_new(verdict, "msg", json_string(safe)))) {
             free(safe);
             return -1;
         }
         free(safe);
     }
     json_t *stored = json_object_get(verdict, "stored");
-    return json_is_object(stored) ? redact_msg(stored, db, hidden) : 0;
+    int more = json_is_object(stored) ? redact_msg(stored, db, hidden) : 0;
+    return more < 0 ? -1 : changed || more;
 }
 
 int view_verdict_redact(json_t *verdict, const olevent *ev, view_kind v, const olevent *header, const cards *db)

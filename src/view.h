@@ -109,7 +109,8 @@ char *view_redact(const char *msg, const cards *db, const json_t *seen, const js
  * hides from v (named in the judge's view of the event, not in v's) put as
  * "a hidden card".  Nothing for the judge's view, or when the event hides
  * nothing.  db names the cards (NULL: a sentence naming none of them is
- * withheld whole, as view_redact says).  0, or -1 when out of memory. */
+ * withheld whole, as view_redact says).  1 when a sentence changed, 0 when
+ * none did, -1 when out of memory. */
 int view_verdict_redact(json_t *verdict, const olevent *ev, view_kind v, const olevent *header, const cards *db);
 
 #endif

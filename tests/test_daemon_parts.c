@@ -697,7 +697,8 @@ Test(parts, verdict_sentence_hides_what_its_event_hides)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         json_t *v = json_pack("{s:s, s:{s:s}}", "msg", "p2 selected Night Terror (obs-night-terror).", "stored", "msg",
                               "p2 selected Night Terror (obs-night-terror).");
-        cr_assert_eq(view_verdict_redact(v, ev, cases[i].view, NULL, db), 0);
+        /* 1: a sentence changed; 0: the view may read them as they are */
+        cr_assert_eq(view_verdict_redact(v, ev, cases[i].view, NULL, db), cases[i].view == VIEW_PUBLIC || cases[i].view == VIEW_P1);
         cr_assert_str_eq(json_string_value(json_object_get(v, "msg")), cases[i].want, "view %zu", i);
         cr_assert_str_eq(json_string_value(json_object_get(json_object_get(v, "stored"), "msg")), cases[i].want);
         json_decref(v);
