@@ -6,7 +6,7 @@
  *
  * What: a fresh LMDB environment in a new folder under DIR (on the file
  * system whose fsync is being measured: put it beside the daemon's store),
- * opened as src/store.c opens the store (no MDB_NOSYNC, no MDB_NOMETASYNC:
+ * opened as src/record/store.c opens the store (no MDB_NOSYNC, no MDB_NOMETASYNC:
  * every commit is durable), one named database, and records exactly as
  * large as the store's event records for the corpus's events:
  * 4 + event + 4 + verdict (V bytes, default 33: the mean reply) + 8 +

@@ -83,7 +83,7 @@
 #include <jansson.h>
 
 #include "logformat/jtext.h"
-#include "src/tournament.h"
+#include "src/tournament/tournament.h"
 
 #define BASE 5                  /* Snap's base (T4) */
 #define ID_LEN 16

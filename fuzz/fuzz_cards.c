@@ -1,7 +1,7 @@
 /* fuzz_cards.c -- a card database loaded from bytes, then used.
  *
  * Feeds: the input as the bytes of a card database file to
- * carddb_load_buffer() (src/carddb.h, format fixtures/cards/README.md):
+ * carddb_load_buffer() (src/core/carddb.h, format fixtures/cards/README.md):
  * what `arbiter cards`, `--cards` and the daemon's start and SIGHUP load,
  * and what the daemon loads again from its store for a record that pins
  * an older database (cardset_by_hash).
@@ -26,9 +26,9 @@
 #include <sodium.h>
 
 #include "fuzz/harness.h"
-#include "src/carddb.h"
-#include "src/deckfile.h"
-#include "src/verify.h"
+#include "src/core/carddb.h"
+#include "src/core/deckfile.h"
+#include "src/core/verify.h"
 #include "verifiers/deck.h"
 
 #define GAME_MAX 512

@@ -1,10 +1,10 @@
 /* fuzz_deck.c -- a decklist file's bytes through the deck loader and checker.
  *
  * Feeds: the input as the contents of a DECK.json file, read by
- * deckfile_load() (src/deckfile.h) as a deck of each of the three formats
+ * deckfile_load() (src/core/deckfile.h) as a deck of each of the three formats
  * in turn, and every deck that loads checked by deck_check()
  * (verifiers/deck.h) against fixtures/cards/core.json (ARBITER_CARDS
- * overrides) -- the calls of `arbiter deck check` (src/cmd_deck.c
+ * overrides) -- the calls of `arbiter deck check` (src/cli/cmd_deck.c
  * check_one): count the violations, then fetch them all.
  *
  * deckfile_load() takes a path only, so the bytes are written to a memfd
@@ -29,8 +29,8 @@
 #include <unistd.h>
 
 #include "fuzz/harness.h"
-#include "src/carddb.h"
-#include "src/deckfile.h"
+#include "src/core/carddb.h"
+#include "src/core/deckfile.h"
 #include "verifiers/deck.h"
 
 static cards *db;

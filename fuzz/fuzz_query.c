@@ -1,9 +1,9 @@
 /* fuzz_query.c -- one request to the query socket, answered from a store.
  *
- * Feeds: the input as one query frame, the way src/query.c's
+ * Feeds: the input as one query frame, the way src/daemon/query.c's
  * read_request() reads it -- JSON (json_loadb) when its first byte is '{',
  * else MessagePack (olcodec_msgpack_to_json, the codec's limits) -- and,
- * when it is a map, query_answer() (src/query.h) as an anonymous judge
+ * when it is a map, query_answer() (src/daemon/query.h) as an anonymous judge
  * (gate_peer {NULL, NULL, KEYS_JUDGE, 1}, what a daemon without a keyring
  * on a local endpoint answers), then the reply encoded as query_serve()
  * sends it (json_dumps / olcodec_json_to_msgpack).  A request asking for a
@@ -30,8 +30,8 @@
 #include <string.h>
 
 #include "fuzz/harness.h"
-#include "src/query.h"
-#include "src/record.h"
+#include "src/daemon/query.h"
+#include "src/record/record.h"
 
 static daemon_ctx d;
 

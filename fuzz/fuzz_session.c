@@ -1,7 +1,7 @@
 /* fuzz_session.c -- live matches fed a log, as the daemon's ingest judges it.
  *
  * Feeds: the input split into messages, each given to ingest_judge()
- * (src/ingest.h): decode, refusals, the match's live session (made from
+ * (src/daemon/ingest.h): decode, refusals, the match's live session (made from
  * the store when needed, live.h / record.h), the verdict and its reply,
  * the record written (record_put_event), the quarantine for malformed
  * input -- what one turn of arbiterd's ingest does for each message of a
@@ -40,7 +40,7 @@
 #include <string.h>
 
 #include "fuzz/harness.h"
-#include "src/record.h"
+#include "src/record/record.h"
 
 #define SESSION_MAX_MATCHES 8
 

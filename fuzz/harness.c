@@ -7,10 +7,10 @@
 #include <sodium.h>
 #include <unistd.h>
 
-#include "src/dlog.h"
-#include "src/carddb.h"
-#include "src/record.h"
 #include "fuzz/harness.h"
+#include "src/core/carddb.h"
+#include "src/core/dlog.h"
+#include "src/record/record.h"
 
 #ifndef FUZZ_SRCDIR
 #define FUZZ_SRCDIR "."

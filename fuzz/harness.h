@@ -20,9 +20,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "src/daemon.h"
-#include "src/ingest.h"
 #include "logformat/olcodec.h"
+#include "src/daemon/daemon.h"
+#include "src/daemon/ingest.h"
 
 /* libFuzzer's entry points. */
 int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -121,30 +121,6 @@ static int pos_find(const olpos *p, const json_t *parent, const char *key,
     return 0;
 }
 
-size_t ol_append(char *dst, size_t cap, size_t at, const char *s)
-{
-    size_t n = strlen(s);
-    if (!cap)
-        return 0;
-    if (at >= cap)
-        at = cap - 1;
-    if (n > cap - 1 - at)
-        n = cap - 1 - at;
-    memcpy(dst + at, s, n);
-    dst[at + n] = 0;
-    return at + n;
-}
-
-size_t ol_append_u64(char *dst, size_t cap, size_t at, uint64_t v)
-{
-    char num[24], *q = num + sizeof num;
-    *--q = 0;
-    do
-        *--q = (char)('0' + v % 10);
-    while (v /= 10);
-    return ol_append(dst, cap, at, q);
-}
-
 /* "byte N" or "line L, column C" for an offset. */
 static void where(char *buf, size_t n, ol_origin origin, const char *text, size_t off)
 {
@@ -190,63 +166,6 @@ static int errf_at(olerror *err, ol_origin origin, const char *text, size_t off,
     set_err(err, NULL, loc, fmt, ap);
     va_end(ap);
     return OL_EMALFORMED;
-}
-
-/* ------------------------------------------------------------------ */
-/* UTF-8                                                               */
-
-/* Offset of the first byte that is not well-formed UTF-8 (RFC 3629: no
- * overlongs, no surrogates, nothing above U+10FFFF) or a NUL, or len. */
-static size_t utf8_bad(const uint8_t *s, size_t len)
-{
-    size_t i = 0;
-    /* ASCII without NUL, eight bytes at a time: most strings are that */
-    while (len - i >= 8) {
-        uint64_t w;
-        memcpy(&w, s + i, sizeof w);
-        if ((w & 0x8080808080808080ull) || ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull))
-            break;
-        i += 8;
-    }
-    while (i < len) {
-        uint8_t c = s[i];
-        size_t n;
-        uint32_t cp, min;
-        if (c == 0)
-            return i;
-        if (c < 0x80) { i++; continue; }
-        if ((c & 0xE0) == 0xC0) { n = 1; cp = c & 0x1F; min = 0x80; }
-        else if ((c & 0xF0) == 0xE0) { n = 2; cp = c & 0x0F; min = 0x800; }
-        else if ((c & 0xF8) == 0xF0) { n = 3; cp = c & 0x07; min = 0x10000; }
-        else return i;
-        if (len - i <= n)
-            return i;
-        for (size_t k = 1; k <= n; k++) {
-            if ((s[i + k] & 0xC0) != 0x80)
-                return i;
-            cp = (cp << 6) | (s[i + k] & 0x3F);
-        }
-        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-            return i;
-        i += n + 1;
-    }
-    return len;
-}
-
-void ol_utf8_clean(char *s)
-{
-    size_t len = strlen(s), i = 0;
-    while ((i += utf8_bad((const uint8_t *)s + i, len - i)) < len) {
-        unsigned char c = (unsigned char)s[i];
-        size_t need = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0, k = i + 1;
-        while (k < len && ((unsigned char)s[k] & 0xC0) == 0x80)
-            k++;
-        if (need && k == len && len - i - 1 < need) {
-            s[i] = 0;   /* a character cut by a buffer's end */
-            return;
-        }
-        s[i++] = '?';
-    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -366,7 +285,7 @@ static int scan_str(scanner *s, size_t start, size_t hdr, uint64_t n, int is_key
     if (s->len - start - hdr < n)
         return scan_truncated(s, start + hdr, (size_t)n - (s->len - start - hdr));
     const uint8_t *p = s->buf + start + hdr;
-    size_t bad = utf8_bad(p, (size_t)n);
+    size_t bad = ol_utf8_bad(p, (size_t)n);
     if (bad < n)
         return scan_fail(s, start + hdr + bad, p[bad] ? "invalid UTF-8 in a string"
                                                        : "a NUL character in a string");
@@ -629,7 +548,7 @@ static int fast_str(fastb *f, size_t at, size_t n, int is_key, olval *out)
         for (size_t i = 0; i < n; i++)
             if (!key_chars[p[i]])
                 return 0;
-    } else if (utf8_bad(p, n) < n) {
+    } else if (ol_utf8_bad(p, n) < n) {
         return 0;
     }
     out->kind = OV_STR;
@@ -2384,4 +2303,31 @@ int olcodec_encode(const olevent *ev, ol_encoding enc, char **out, size_t *len)
 const char *olcodec_type_rule(ol_type t)
 {
     return (unsigned)t < OL_TYPE_COUNT ? types[t].rule : NULL;
+}
+
+/* A verdict in its wire form (olcodec.h): the codec owns the JSON side of
+ * every structure, so that olverdict.h stays free of any library. */
+json_t *olverdict_to_json(const olverdict *v, const olverdict *stored)
+{
+    json_t *o = json_object();
+    int bad = !o;
+    if (!bad && v->match[0])
+        bad |= json_object_set_new(o, "match", json_string(v->match));
+    if (!bad && v->has_seq)
+        bad |= json_object_set_new(o, "seq", json_integer((json_int_t)v->seq));
+    if (!bad)
+        bad |= json_object_set_new(o, "status", json_string(ol_status_name(v->status)));
+    if (!bad && v->rule[0])
+        bad |= json_object_set_new(o, "rule", json_string(v->rule));
+    if (!bad && v->msg[0])
+        bad |= json_object_set_new(o, "msg", json_string(v->msg));
+    if (!bad && v->has_expect)
+        bad |= json_object_set_new(o, "expect", json_integer((json_int_t)v->expect));
+    if (!bad && stored)
+        bad |= json_object_set_new(o, "stored", olverdict_to_json(stored, NULL));
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
 }

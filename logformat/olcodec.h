@@ -34,8 +34,8 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#include "logformat/olevent.h"
 #include "logformat/olarena.h"
+#include "logformat/olevent.h"
 #include "logformat/olverdict.h"
 
 enum {
@@ -132,19 +132,5 @@ json_t *olverdict_to_json(const olverdict *v, const olverdict *stored);
 int olcodec_json_to_msgpack(const json_t *j, char **out, size_t *len);
 int olcodec_msgpack_to_json(const uint8_t *buf, size_t len, ol_origin origin,
                             json_t **out, olerror *err);
-
-/* Make s (NUL-terminated) valid UTF-8 in place: a character cut by the end
- * of a buffer is dropped, any other ill-formed byte becomes '?'.  Every
- * sentence that quotes input or is cut to fit a fixed buffer goes through
- * it: a verdict that is not UTF-8 cannot be written as JSON at all. */
-void ol_utf8_clean(char *s);
-
-/* Append s at dst[at] (at <= strlen(dst)), cut to fit cap bytes with the
- * NUL; the new length.  For the sentences of malformed input, written once
- * per message of a flood: no printf machinery where a copy does. */
-size_t ol_append(char *dst, size_t cap, size_t at, const char *s);
-
-/* The same for a number, in decimal. */
-size_t ol_append_u64(char *dst, size_t cap, size_t at, uint64_t v);
 
 #endif

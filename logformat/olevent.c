@@ -8,10 +8,11 @@
  * codec rejects a lever that is not in it, and the engines read their
  * defaults from it.
  */
+#include <stdint.h>
 #include <string.h>
 
-#include "logformat/olevent.h"
 #include "logformat/olarena.h"
+#include "logformat/olevent.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -203,4 +204,82 @@ void olevent_destroy(olevent **ev)
         (*ev)->release_tree((*ev)->tree);
     olarena_destroy(&a);   /* the event itself lives in its arena */
     *ev = NULL;
+}
+
+/* Offset of the first byte that is not well-formed UTF-8 (RFC 3629: no
+ * overlongs, no surrogates, nothing above U+10FFFF) or a NUL, or len. */
+size_t ol_utf8_bad(const uint8_t *s, size_t len)
+{
+    size_t i = 0;
+    /* ASCII without NUL, eight bytes at a time: most strings are that */
+    while (len - i >= 8) {
+        uint64_t w;
+        memcpy(&w, s + i, sizeof w);
+        if ((w & 0x8080808080808080ull) || ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull))
+            break;
+        i += 8;
+    }
+    while (i < len) {
+        uint8_t c = s[i];
+        size_t n;
+        uint32_t cp, min;
+        if (c == 0)
+            return i;
+        if (c < 0x80) { i++; continue; }
+        if ((c & 0xE0) == 0xC0) { n = 1; cp = c & 0x1F; min = 0x80; }
+        else if ((c & 0xF0) == 0xE0) { n = 2; cp = c & 0x0F; min = 0x800; }
+        else if ((c & 0xF8) == 0xF0) { n = 3; cp = c & 0x07; min = 0x10000; }
+        else return i;
+        if (len - i <= n)
+            return i;
+        for (size_t k = 1; k <= n; k++) {
+            if ((s[i + k] & 0xC0) != 0x80)
+                return i;
+            cp = (cp << 6) | (s[i + k] & 0x3F);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return i;
+        i += n + 1;
+    }
+    return len;
+}
+
+size_t ol_append(char *dst, size_t cap, size_t at, const char *s)
+{
+    size_t n = strlen(s);
+    if (!cap)
+        return 0;
+    if (at >= cap)
+        at = cap - 1;
+    if (n > cap - 1 - at)
+        n = cap - 1 - at;
+    memcpy(dst + at, s, n);
+    dst[at + n] = 0;
+    return at + n;
+}
+
+size_t ol_append_u64(char *dst, size_t cap, size_t at, uint64_t v)
+{
+    char num[24], *q = num + sizeof num;
+    *--q = 0;
+    do
+        *--q = (char)('0' + v % 10);
+    while (v /= 10);
+    return ol_append(dst, cap, at, q);
+}
+
+void ol_utf8_clean(char *s)
+{
+    size_t len = strlen(s), i = 0;
+    while ((i += ol_utf8_bad((const uint8_t *)s + i, len - i)) < len) {
+        unsigned char c = (unsigned char)s[i];
+        size_t need = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0, k = i + 1;
+        while (k < len && ((unsigned char)s[k] & 0xC0) == 0x80)
+            k++;
+        if (need && k == len && len - i - 1 < need) {
+            s[i] = 0;   /* a character cut by a buffer's end */
+            return;
+        }
+        s[i++] = '?';
+    }
 }

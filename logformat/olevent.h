@@ -272,4 +272,25 @@ typedef struct {
 const ol_lever_info *ol_levers(size_t *n);
 const ol_lever_info *ol_lever_find(ol_format f, const char *name);
 
+/* ---- text helpers of every layer above (sentences quoting input) ---- */
+
+/* Offset of the first byte of s[0..len) that is not well-formed UTF-8 (RFC
+ * 3629: no overlongs, no surrogates, nothing above U+10FFFF) or a NUL, or
+ * len. */
+size_t ol_utf8_bad(const uint8_t *s, size_t len);
+
+/* Make s (NUL-terminated) valid UTF-8 in place: a character cut by the end
+ * of a buffer is dropped, any other ill-formed byte becomes '?'.  Every
+ * sentence that quotes input or is cut to fit a fixed buffer goes through
+ * it: a verdict that is not UTF-8 cannot be written as JSON at all. */
+void ol_utf8_clean(char *s);
+
+/* Append s at dst[at] (at <= strlen(dst)), cut to fit cap bytes with the
+ * NUL; the new length.  For the sentences of malformed input, written once
+ * per message of a flood: no printf machinery where a copy does. */
+size_t ol_append(char *dst, size_t cap, size_t at, const char *s);
+
+/* The same for a number, in decimal. */
+size_t ol_append_u64(char *dst, size_t cap, size_t at, uint64_t v);
+
 #endif

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "logformat/olcodec.h"
 #include "logformat/olverdict.h"
 
 static const char *const status_names[OL_V_COUNT] = {
@@ -91,29 +90,4 @@ void olverdict_malformed(olverdict *v, const char *match, int has_seq, uint64_t 
     }
     olverdict_set(v, match, seq, OL_V_MALFORMED, rule, "%s", msg ? msg : "");
     v->has_seq = has_seq;
-}
-
-json_t *olverdict_to_json(const olverdict *v, const olverdict *stored)
-{
-    json_t *o = json_object();
-    int bad = !o;
-    if (!bad && v->match[0])
-        bad |= json_object_set_new(o, "match", json_string(v->match));
-    if (!bad && v->has_seq)
-        bad |= json_object_set_new(o, "seq", json_integer((json_int_t)v->seq));
-    if (!bad)
-        bad |= json_object_set_new(o, "status", json_string(ol_status_name(v->status)));
-    if (!bad && v->rule[0])
-        bad |= json_object_set_new(o, "rule", json_string(v->rule));
-    if (!bad && v->msg[0])
-        bad |= json_object_set_new(o, "msg", json_string(v->msg));
-    if (!bad && v->has_expect)
-        bad |= json_object_set_new(o, "expect", json_integer((json_int_t)v->expect));
-    if (!bad && stored)
-        bad |= json_object_set_new(o, "stored", olverdict_to_json(stored, NULL));
-    if (bad) {
-        json_decref(o);
-        return NULL;
-    }
-    return o;
 }

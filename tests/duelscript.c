@@ -9,7 +9,7 @@
 
 #include "logformat/jtext.h"
 #include "logformat/olcodec.h"
-#include "src/carddb.h"
+#include "src/core/carddb.h"
 #include "tests/duelscript.h"
 #include "tests/testutil.h"
 #include "verifiers/advanced/advanced.h"
@@ -273,7 +273,7 @@ void duel_script_starts_no_game(const char *header, const char *next, const char
     const verify_report *r = verify_session_report(s);
     const verifier *vf = verify_session_verifier(s);
     cr_assert_eq(r->n_verdicts, 2);
-    expect(r->verdicts[0].v, OL_V_ILLEGAL, rule);   /* src/tourrec.c: TOUR_REC_NO_GAME */
+    expect(r->verdicts[0].v, OL_V_ILLEGAL, rule);   /* src/tournament/tourrec.c: TOUR_REC_NO_GAME */
     expect(r->verdicts[1].v, OL_V_ILLEGAL, rule);   /* the match never started */
     cr_assert(!r->finished && r->winner == -1, "no game, so no end and no winner");
     if (!strcmp(rule, "openlog:cards"))

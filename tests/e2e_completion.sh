@@ -1,4 +1,4 @@
-# e2e_completion.sh -- bash completion (src/arbiter-completion.bash) as bash
+# e2e_completion.sh -- bash completion (src/cli/arbiter-completion.bash) as bash
 # runs it: the commands `arbiter <TAB>` offers are those of arbiter --help;
 # for each command, `arbiter CMD --<TAB>` offers exactly the options its
 # --help lists; option values (formats, views, tables of stats) and files
@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 : "${ARBITERD:=$top_builddir/arbiterd}"
-C="$top_srcdir/src/arbiter-completion.bash"
+C="$top_srcdir/src/cli/arbiter-completion.bash"
 
 # complete LINE: what completion offers for LINE (the cursor at its end),
 # sorted, one per line; run in a fresh bash

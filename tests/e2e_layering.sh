@@ -1,49 +1,56 @@
 #!/usr/bin/env bash
-# The engine seam (verifiers/verifier.h, issue 11): a format's engine is
-# reached only through its verifier_ops table.  Nothing outside
-# verifiers/<format>/ may include a header of verifiers/<format>/ -- except
-# that format's own test suites (tests/test_<format>*.c and
-# tests/<format>script.[ch], and tests/duelscript.[ch] for the duel's
-# formats, Advanced and Master), which check the engine's internals (its
-# invariants) on purpose.  The check is run on the tree, and on a copy of
-# it with one such include planted, which it must catch.
+# e2e_layering.sh -- the architecture as the includes say it (tests/layering.py):
+#
+#   - the engine seam (verifiers/verifier.h): nothing outside
+#     verifiers/<format>/ includes a header of that format, but the
+#     format's own suites (tests/test_<format>*.c, tests/<format>script.[ch],
+#     tests/duelscript.[ch] for Advanced and Master) and the Snap game
+#     generator (bench/gen_games.c), which check or play the engine from
+#     its internals on purpose;
+#   - the layers: logformat/ < verifiers/ < src/core/ < src/record/ <
+#     src/tournament/ < src/daemon/ | src/cli/ -- an include points down,
+#     never up, and the daemon and the command line never include each
+#     other;
+#   - no loop: no two modules (a .c with its .h) include each other,
+#     directly or round a longer loop.
+#
+# Each check is run on the tree, and on a copy with a violation of each
+# kind planted, which it must catch.
 . "$(dirname "$0")/lib.sh"
 cd "$top_srcdir" || exit 1
+PY=/usr/bin/python3
+[ -x $PY ] || PY=python3
 
-# violations ROOT: "file: the line" for each include that crosses the seam.
-violations() {
-    local root=$1 dir fmt f
-    for dir in "$root"/verifiers/*/; do
-        fmt=$(basename "$dir")
-        while IFS= read -r f; do
-            case "${f#"$root"/}" in
-                verifiers/"$fmt"/*) continue ;;
-                tests/test_"$fmt"*.c | tests/"$fmt"script.[ch]) continue ;;
-                tests/duelscript.[ch]) case $fmt in advanced | master) continue ;; esac ;;
-            esac
-            grep -HnE "^[[:space:]]*#[[:space:]]*include[[:space:]]*\"verifiers/$fmt/" "$f" | sed "s|^$root/||"
-        done < <(find "$root" \( -path "$root/build*" -o -path "$root/.git" \) -prune -o \
-                      -type f \( -name '*.c' -o -name '*.h' \) -print)
-    done
-}
-
-found=$(violations "$PWD")
+# KNOWN, being removed (issue 20, "one record layer"): the record module
+# still takes the daemon's context.  Nothing else may be listed here.
+known='up src/record/record.h:28: src/daemon/daemon.h'
+found=$($PY tests/layering.py "$PWD" | grep -vxF "$known")
 if [ -z "$found" ]; then
-    pass "no file outside verifiers/<format>/ includes a format's headers"
+    pass "no include crosses the engine seam, points up the layers, or closes a loop"
 else
-    while IFS= read -r line; do fail "crosses the engine seam: $line"; done <<<"$found"
+    while IFS= read -r line; do fail "$line"; done <<<"$found"
 fi
 
-# The check must be able to fail: plant one crossing include in a copy.
-mkdir -p "$TMP/tree/src" "$TMP/tree/verifiers/snap" "$TMP/tree/tests"
-cp verifiers/snap/*.h "$TMP/tree/verifiers/snap/"
-printf '#include "verifiers/snap/snap.h"\n' >"$TMP/tree/src/planted.c"
-printf '#include "verifiers/snap/snap.h"\n' >"$TMP/tree/tests/test_snap_planted.c"
-planted=$(violations "$TMP/tree")
-if [ "$planted" = 'src/planted.c:1:#include "verifiers/snap/snap.h"' ]; then
-    pass "a planted include in src/ is caught, and Snap's own suite is allowed"
+# The checks must be able to fail: plant one violation of each kind.
+t=$TMP/tree
+mkdir -p "$t/verifiers/snap" "$t/src/core" "$t/src/record" "$t/src/daemon" "$t/src/cli" "$t/tests" "$t/bench"
+cp verifiers/snap/*.h "$t/verifiers/snap/"
+printf '#include "verifiers/snap/snap.h"\n' >"$t/src/core/planted.c"          # seam
+printf '#include "verifiers/snap/snap.h"\n' >"$t/tests/test_snap_planted.c"   # allowed
+printf '#include "verifiers/snap/snap.h"\n' >"$t/bench/gen_games.c"           # allowed
+printf '#include "src/daemon/daemon.h"\n' >"$t/src/record/up.h"              # up
+printf '#include "src/cli/cli.h"\n' >"$t/src/daemon/side.c"                  # sideways
+printf '#include "src/core/b.h"\n' >"$t/src/core/a.h"                        # a loop
+printf '#include "src/core/a.h"\n' >"$t/src/core/b.c"
+planted=$($PY tests/layering.py "$t" | sort)
+want=$(printf '%s\n' 'loop src/core/a -> src/core/b -> src/core/a' \
+    'seam src/core/planted.c:1: verifiers/snap/snap.h' \
+    'up src/daemon/side.c:1: src/cli/cli.h' \
+    'up src/record/up.h:1: src/daemon/daemon.h' | sort)
+if [ "$planted" = "$want" ]; then
+    pass "planted violations are caught (a seam crossing, an include up, one sideways, a loop); the suites' and the generator's are allowed"
 else
-    fail "the planted include gave: ${planted:-nothing}"
+    fail "the planted tree gave: $(printf '%s' "$planted" | tr '\n' '|') -- wanted $(printf '%s' "$want" | tr '\n' '|')"
 fi
 
 # Every format directory holds an engine behind the seam.

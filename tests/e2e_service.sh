@@ -1,4 +1,4 @@
-# e2e_service.sh -- the systemd service, src/arbiterd.service.in as make
+# e2e_service.sh -- the systemd service, src/daemon/arbiterd.service.in as make
 # makes and installs it: `make install` puts it in the unit directory with
 # the configured bindir and pkgdatadir written in; a copy made by the same
 # make rule but pointed at this build's arbiterd passes `systemd-analyze
@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 : "${ARBITERD:=$top_builddir/arbiterd}"
-IN="$top_srcdir/src/arbiterd.service.in"
+IN="$top_srcdir/src/daemon/arbiterd.service.in"
 
 # 1. make install (of the unit alone) into a scratch root
 root="$TMP/root"

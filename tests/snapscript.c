@@ -11,7 +11,7 @@
 
 #include "logformat/jtext.h"
 #include "logformat/olcodec.h"
-#include "src/carddb.h"
+#include "src/core/carddb.h"
 #include "tests/snapscript.h"
 #include "tests/testutil.h"
 

@@ -33,9 +33,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/keys.h"
-#include "src/seal.h"
-#include "src/store.h"
+#include "src/core/keys.h"
+#include "src/record/seal.h"
+#include "src/record/store.h"
 
 typedef struct {
     store *st;

@@ -2041,7 +2041,7 @@ Test(advanced, tournament_T11_game_round_ends_with_player_2s_end)
 
 /* T11: setup belongs to game round 1.  The engine shows 0 until the
  * opening hands are selected (verifier.h: "0 before setup is done"), which
- * src/tourrec.c counts as game round 1; setup ends no round, so p1's first
+ * src/tournament/tourrec.c counts as game round 1; setup ends no round, so p1's first
  * turn is round 1, not 2, up to p2's end. */
 Test(advanced, tournament_T11_setup_is_in_game_round_1)
 {
@@ -2059,7 +2059,7 @@ Test(advanced, tournament_T11_setup_is_in_game_round_1)
 }
 
 /* T17: a header with an illegal deck (deck.size) or naming another card
- * database (openlog:cards, src/verify.c) starts no game. */
+ * database (openlog:cards, src/core/verify.c) starts no game. */
 Test(advanced, tournament_T17_illegal_header_starts_no_game)
 {
     char *h = duel_script_header_text("advanced", "open", NULL,

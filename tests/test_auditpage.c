@@ -1,5 +1,5 @@
-/* test_auditpage.c -- the audit page's writer (src/auditpage.h) and the
- * HTML pieces it shares with the tournament page (src/htmlout.h).
+/* test_auditpage.c -- the audit page's writer (src/cli/auditpage.h) and the
+ * HTML pieces it shares with the tournament page (src/core/htmlout.h).
  *
  * Checked: escaping of every text from a record (match id, player ids,
  * sentences) and of path segments; a page saved through FILE.tmp; a fault
@@ -16,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "src/auditpage.h"
-#include "src/carddb.h"
-#include "src/htmlout.h"
+#include "src/cli/auditpage.h"
+#include "src/core/carddb.h"
+#include "src/core/htmlout.h"
 #include "tests/testutil.h"
 #include "verifiers/verifier.h"
 

@@ -1,5 +1,5 @@
 /* test_cards.c -- the card database: verifiers/cards.c (suite `cards`) and
- * its JSON loader src/carddb.c (suite `carddb`).
+ * its JSON loader src/core/carddb.c (suite `carddb`).
  *
  * The core set is checked against what the project needs from it (every
  * class can build decks in every format, every Snap primitive and keyword
@@ -14,7 +14,7 @@
 #include <criterion/criterion.h>
 #include <sodium.h>
 
-#include "src/carddb.h"
+#include "src/core/carddb.h"
 #include "verifiers/cards.h"
 
 #define ERR_LEN 8192

@@ -14,17 +14,17 @@
 #include <zmq.h>
 
 #include "logformat/olcodec.h"
-#include "src/carddb.h"
-#include "src/ingest.h"
-#include "src/query.h"
-#include "src/keys.h"
-#include "src/live.h"
-#include "src/quarantine.h"
-#include "src/seal.h"
-#include "src/standings.h"
-#include "src/store.h"
-#include "src/tournament.h"
-#include "src/view.h"
+#include "src/core/carddb.h"
+#include "src/core/keys.h"
+#include "src/core/view.h"
+#include "src/daemon/ingest.h"
+#include "src/daemon/live.h"
+#include "src/daemon/query.h"
+#include "src/daemon/standings.h"
+#include "src/record/quarantine.h"
+#include "src/record/seal.h"
+#include "src/record/store.h"
+#include "src/tournament/tournament.h"
 #include "tests/testutil.h"
 
 static char dir[64];
@@ -467,7 +467,7 @@ Test(parts, list_reads_a_bounded_number_of_summaries_a_request)
 
 /* The op `standings`: a tournament the daemon was given, by id, to any
  * role (standings hide no card); an unknown id and a request without one
- * are refused with a sentence; more than QUERY_STANDINGS_RECORDS records of
+ * are refused with a sentence; more than STANDINGS_RECORDS records of
  * the tournament are refused before any is judged.  The records here have
  * no events: each is judged unreadable and places nobody, and the
  * standings are the file's, provisional. */
@@ -528,7 +528,7 @@ Test(parts, standings_answers_a_known_tournament_to_any_role_within_its_bound)
     json_decref(rep);
 
     cr_assert_eq(mdb_txn_begin(store_env(st), NULL, 0, &txn), 0);
-    for (int i = 2; i <= QUERY_STANDINGS_RECORDS; i++) {
+    for (int i = 2; i <= STANDINGS_RECORDS; i++) {
         snprintf(id, sizeof id, "m-%06d", i);
         int n = snprintf(json, sizeof json, "{\"match\":\"%s\",\"tournament\":\"cup\"}", id);
         cr_assert_eq(store_put_summary(st, txn, id, json, (size_t)n), 0);
@@ -555,7 +555,7 @@ Test(parts, standings_worker_answers_through_the_socket_survives_a_map_growth_an
     tournament *t = NULL, *again = NULL;
     char err[512], id[32], json[96], buf[65536];
     void *zctx = zmq_ctx_new(), *router, *client;
-    standings_route to = {.ident = "c1", .ident_len = 2, .delimiter = 0, .as_json = 1};
+    reply_route to = {.ident = "c1", .ident_len = 2, .delimiter = 0, .as_json = 1};
     json_t *now = NULL, *rep, *h;
     int zero = 0;
 
@@ -581,7 +581,7 @@ Test(parts, standings_worker_answers_through_the_socket_survives_a_map_growth_an
     cr_assert_eq(zmq_connect(client, "inproc://parts-query"), 0);
     cr_assert_eq(standings_new(zctx, d.st, 100, &d.stand), 0);   /* 100 ms a record: 400 ms in all */
 
-    cr_assert_eq(standings_request(d.stand, &d, t, 1, 0, &to, &now), 0, "the first request waits");
+    cr_assert_eq(standings_request(d.stand, d.tour_gen, t, 1, 0, &to, &now), 0, "the first request waits");
     cr_assert_null(now);
     nanosleep(&(struct timespec){0, 250 * 1000000L}, NULL);   /* the worker is in its transaction */
     standings_retire(d.stand, &d.tournaments[0]);   /* a SIGHUP loads the file again */
@@ -592,7 +592,8 @@ Test(parts, standings_worker_answers_through_the_socket_survives_a_map_growth_an
     standings_resume(d.stand);
     zmq_pollitem_t it = {standings_socket(d.stand), 0, ZMQ_POLLIN, 0};
     cr_assert_eq(zmq_poll(&it, 1, 20000), 1, "the worker is done");
-    standings_serve(d.stand, &d, router);
+    standings_shelf shelf = {d.tournaments, d.n_tournaments, d.tour_gen, &d.stats.query_replies_dropped};
+    standings_serve(d.stand, &shelf, router);
     int n = zmq_recv(client, buf, sizeof buf - 1, 0);
     cr_assert_gt(n, 0);
     rep = json_loadb(buf, (size_t)n, 0, NULL);
@@ -606,11 +607,11 @@ Test(parts, standings_worker_answers_through_the_socket_survives_a_map_growth_an
     json_decref(h);
 
     /* the reload bumped nothing here (arbiterd.c does): the cached answer stands */
-    cr_assert_eq(standings_request(d.stand, &d, again, 1, 0, &to, &now), 1, "answered at once");
+    cr_assert_eq(standings_request(d.stand, d.tour_gen, again, 1, 0, &to, &now), 1, "answered at once");
     cr_assert(json_is_true(json_object_get(now, "cached")));
     json_decref(now);
     d.tour_gen++;   /* what load_tournaments does: no cached answer of before */
-    cr_assert_eq(standings_request(d.stand, &d, again, 1, 0, &to, &now), 0, "computed again");
+    cr_assert_eq(standings_request(d.stand, d.tour_gen, again, 1, 0, &to, &now), 0, "computed again");
     standings_destroy(&d.stand);               /* stops it at its next record, joins */
     cr_assert_null(d.stand);
     zmq_close(client);

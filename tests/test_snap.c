@@ -13,7 +13,7 @@
 
 #include "logformat/jtext.h"
 #include "logformat/olcodec.h"
-#include "src/carddb.h"
+#include "src/core/carddb.h"
 #include "tests/snapscript.h"
 #include "tests/testutil.h"
 #include "verifiers/snap/snap.h"
@@ -2087,7 +2087,7 @@ Test(snap, tournament_T11_game_round_ends_with_player_2s_end)
 
 /* T11: setup belongs to game round 1.  The engine keeps Round 1 from the
  * header on (st.round) and shows the module 0 until setup is done
- * (verifier.h: "0 before setup is done"), which src/tourrec.c counts as
+ * (verifier.h: "0 before setup is done"), which src/tournament/tourrec.c counts as
  * game round 1; setup (8.3, 8.5) ends no round, so the promotions (R4)
  * and p1's first turn are Round 1, not 2, up to p2's end. */
 Test(snap, tournament_T11_setup_is_in_game_round_1)
@@ -2111,8 +2111,8 @@ Test(snap, tournament_T11_setup_is_in_game_round_1)
 }
 
 /* T17: a header with an illegal deck (snap 4.1) or naming another card
- * database (openlog:cards, src/verify.c) starts no game.  Its verdict is
- * illegal -- what src/tourrec.c turns into TOUR_REC_NO_GAME -- every later
+ * database (openlog:cards, src/core/verify.c) starts no game.  Its verdict is
+ * illegal -- what src/tournament/tourrec.c turns into TOUR_REC_NO_GAME -- every later
  * event is illegal, and the record is neither finished nor in a round. */
 Test(snap, tournament_T17_illegal_header_starts_no_game)
 {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/carddb.h"
+#include "src/core/carddb.h"
 #include "tests/snapscript.h"
 #include "tests/testutil.h"
 #include "verifiers/snap/snap.h"

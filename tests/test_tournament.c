@@ -1,12 +1,12 @@
 /* test_tournament.c -- the rulings of TOURNAMENT.md (T1-T47) held to the
- * code of src/tournament.c.  Each test is named after its ruling; files
+ * code of src/tournament/tournament.c.  Each test is named after its ruling; files
  * are JSON strings written here, games are tour_games filled here. */
 #include <criterion/criterion.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "src/tournament.h"
+#include "src/tournament/tournament.h"
 #include "tests/testutil.h"
 #include "tests/tourtest.h"
 

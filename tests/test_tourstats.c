@@ -1,9 +1,9 @@
 /* test_tourstats.c -- TOURNAMENT.md T46 (statistics count what was shown),
- * held to src/tourstats.h and to the facts src/tourrec.c gathers.
+ * held to src/tournament/tourstats.h and to the facts src/tournament/tourrec.c gathers.
  *
  * The tests named tournament_T46_* are the ones T46's **Test.** line lists.
  * Those about cards judge a real fixture log through tourrec, so that what
- * the PUBLIC view of each event shows (src/view.h) is what is counted;
+ * the PUBLIC view of each event shows (src/core/view.h) is what is counted;
  * the others give the pure module hand-made records.
  */
 #include <criterion/criterion.h>
@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "src/carddb.h"
-#include "src/tournament.h"
-#include "src/tourrec.h"
-#include "src/tourstats.h"
+#include "src/core/carddb.h"
+#include "src/tournament/tournament.h"
+#include "src/tournament/tourrec.h"
+#include "src/tournament/tourstats.h"
 #include "tests/testutil.h"
 #include "tests/tourtest.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "logformat/olcodec.h"
-#include "src/carddb.h"
+#include "src/core/carddb.h"
 #include "tests/testutil.h"
 #include "verifiers/chain.h"
 #include "verifiers/openlog.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "logformat/olcodec.h"
-#include "src/verify.h"
+#include "src/core/verify.h"
 
 /* Path of a file under the source tree, in a static buffer per call site. */
 static inline const char *src_path(char *buf, size_t n, const char *rel)
@@ -35,7 +35,7 @@ static inline void event_text(char *buf, size_t n, unsigned long long at, unsign
 }
 
 /* A record of n event texts judged as `arbiter verify` judges a log and as
- * the tournament module (src/tourrec.c) judges a record: one verify
+ * the tournament module (src/tournament/tourrec.c) judges a record: one verify
  * session on cdb, ended.  The caller reads verify_session_report() and
  * verify_session_verifier(), then destroys the session; NULL when a text
  * does not decode or out of memory. */

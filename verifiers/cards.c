@@ -4,7 +4,7 @@
  * format gives a card comes from a database (snap.md 5.2).  This file holds
  * that database once it is in memory, and the closed vocabulary in which
  * card effects are written: effect primitives, target selectors, conditions,
- * keywords.  src/carddb.c turns the JSON file into `card` structs and hands
+ * keywords.  src/core/carddb.c turns the JSON file into `card` structs and hands
  * them over with cards_add(); cards_finish() checks everything that can be
  * checked about them and seals the database for read-only use by the
  * engines.

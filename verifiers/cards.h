@@ -5,7 +5,7 @@
  * an authoritative database (snap.md 5.2-5.3).  This module is that database
  * held in memory: plain structs, an index by id, the evolution lines, and the
  * vocabulary of effect primitives that the engines apply exactly.  It does no
- * I/O: src/carddb.c parses the JSON file format (fixtures/cards/README.md),
+ * I/O: src/core/carddb.c parses the JSON file format (fixtures/cards/README.md),
  * fills a `cards` object with cards_add() and seals it with cards_finish().
  *
  * Lifetime: a `cards` object is built once, sealed, then only read.  Every

@@ -13,8 +13,8 @@
 
 #include <stddef.h>
 
-#include "verifiers/cards.h"
 #include "logformat/olevent.h"
+#include "verifiers/cards.h"
 
 #define DECK_RULE_MAX 32
 #define DECK_MSG_MAX 256

@@ -16,7 +16,7 @@
  * give Advanced exactly the bytes it always gave.
  *
  * Who sees what is not decided here: every hidden card is shown through
- * openlog_show() for the sight src/view.c made.
+ * openlog_show() for the sight src/core/view.c made.
  */
 #include <stdint.h>
 #include <string.h>

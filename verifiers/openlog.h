@@ -16,7 +16,7 @@
  *                                   openlog_deck_take()
  *   who sees them (openlog.md 9)    openlog_sight, openlog_show() -- the
  *                                   sight comes from the one visibility rule,
- *                                   view_can_see() in src/view.c
+ *                                   view_can_see() in src/core/view.c
  *   the judgement of one event      openlog_judgement, openlog_fail()
  *   the end of the game (3.4)       openlog_over(), openlog_end()
  *   the shot clock                  openlog_clock()

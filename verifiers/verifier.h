@@ -122,7 +122,7 @@ typedef struct verifier verifier;
  * *v: ok, or illegal when the header breaks a rule (a deck illegal for its
  * format) -- then the match cannot start and every later event is illegal
  * too.  That `db` is the database the header names is the caller's check
- * (src/verify.c), since only the caller knows which databases it holds.
+ * (src/core/verify.c), since only the caller knows which databases it holds.
  * Errors: ENOMEM, ENOENGINE (with a sentence in v->msg and status
  * malformed). */
 int verifier_new(const cards *db, const olevent *header, verifier **out, olverdict *v);

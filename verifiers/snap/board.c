@@ -7,7 +7,7 @@
  * (snap_board_words), and the canonical encoding whose BLAKE2b-256 is the
  * per-event state hash of every record (snap_encode).
  *
- * Why here: only the engine knows its zones.  src/view.c holds the one
+ * Why here: only the engine knows its zones.  src/core/view.c holds the one
  * visibility rule (view_can_see) and turns a view into an openlog_sight;
  * this file obeys the sight -- every hidden card goes through
  * openlog_show(), so no code here decides who sees what.

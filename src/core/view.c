@@ -1,0 +1,319 @@
+/* view.c -- a match's board and events as one viewer may see them.
+ *
+ * What: the four views of openlog.md 9 and the one rule of who sees which
+ * hidden card; a match's board for a view, drawn by the match's own engine
+ * (as words for a judge at a table, as JSON for table software); the
+ * per-event state hash, of the engine's canonical encoding; and events
+ * filtered for a viewer.  `arbiter replay`, `arbiter audit` and the daemon
+ * (feed, query socket, state hash) all come here.
+ *
+ * Why one module: hidden information is the one thing a view can get
+ * dangerously wrong.  Every hidden card shown anywhere goes through
+ * openlog_show(), which obeys the sight view_can_see() made; no other code
+ * decides who sees what, so a leak would have to be written here, where
+ * the rule is.
+ *
+ * How: a view becomes an openlog_sight (view_sight: whose hidden cards it
+ * sees, by view_can_see) and the engine draws its board for that sight
+ * through verifier.h; it shows a hidden card through openlog_show(), as
+ * what the engine knows of it -- an identity, a commitment not yet
+ * opened, or nothing (announced mode) -- and only when the sight allows.
+ * The engine never decides visibility and this file never reads an
+ * engine's state, so a leak would have to be written here, where the
+ * rule is, or in openlog_show().
+ */
+#include <sodium/crypto_generichash.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "logformat/jtext.h"
+#include "logformat/olcodec.h"
+#include "src/core/view.h"
+
+static const char *const view_names[] = {"public", "judge", "p1", "p2"};
+
+int view_parse(const char *name, view_kind *out)
+{
+    for (size_t i = 0; name && i < sizeof view_names / sizeof view_names[0]; i++)
+        if (!strcmp(name, view_names[i])) {
+            *out = (view_kind)i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *view_name(view_kind v)
+{
+    return (unsigned)v < sizeof view_names / sizeof view_names[0] ? view_names[v] : "?";
+}
+
+/* ---- who sees what ---------------------------------------------------------- */
+
+int view_can_see(view_kind v, int owner)
+{
+    switch (v) {
+    case VIEW_JUDGE: return 1;
+    case VIEW_P1: return owner == 0;
+    case VIEW_P2: return owner == 1;
+    case VIEW_PUBLIC: return 0;
+    }
+    return 0;
+}
+
+/* The sight of a view: whose hidden cards it sees, by the rule above.
+ * Engines draw what a sight allows (verifiers/openlog.h). */
+openlog_sight view_sight(view_kind v)
+{
+    return (openlog_sight){{(uint8_t)view_can_see(v, 0), (uint8_t)view_can_see(v, 1)}};
+}
+
+/* ---- boards, through the match's engine --------------------------------------- */
+
+int view_board_print(FILE *out, const verifier *vf, view_kind v)
+{
+    openlog_sight sight = view_sight(v);
+    jtext t = {0};
+    int rc = -1;
+
+    if (!verifier_board_words(vf, &sight, &t) && fwrite(t.buf, 1, t.len, out) == t.len)
+        rc = 0;
+    jtext_free(&t);
+    return rc;
+}
+
+json_t *view_board_json(const verifier *vf, view_kind v)
+{
+    openlog_sight sight = view_sight(v);
+    jtext t = {0};
+    json_t *o = verifier_board_json(vf, &sight, &t) ? NULL : json_loadb(t.buf, t.len, 0, NULL);
+
+    jtext_free(&t);
+    return o;
+}
+
+int view_state_hash(const verifier *vf, jtext *scratch, uint8_t out[VIEW_HASH_BYTES])
+{
+    jtext own = {0}, *t = scratch ? scratch : &own;
+    int rc = -1;
+
+    memset(out, 0, VIEW_HASH_BYTES);
+    if (!verifier_encode(vf, t))
+        rc = crypto_generichash(out, VIEW_HASH_BYTES, (const unsigned char *)t->buf, t->len, NULL, 0) ? -1 : 0;
+    jtext_free(&own);
+    return rc;
+}
+
+static const char *pname(int p)
+{
+    return p ? "p2" : "p1";
+}
+
+/* ---- events ------------------------------------------------------------------- */
+
+/* A card id in an href is an identity; a commitment ({"c": hex}) or null
+ * reveals nothing.  Hide the identities `v` may not see. */
+static void hide_href(json_t *parent, const char *key, json_t *href, int visible)
+{
+    if (!visible && json_is_string(href))
+        json_object_set_new(parent, key, json_null());
+}
+
+static void hide_href_list(json_t *list, int visible)
+{
+    size_t i;
+    json_t *h;
+
+    json_array_foreach(list, i, h)
+        if (!visible && json_is_string(h))
+            json_array_set_new(list, i, json_null());
+}
+
+json_t *view_event_json(const olevent *ev, view_kind v, const olevent *header)
+{
+    json_t *o = olcodec_to_json(ev);
+    int owner = ev->by == OL_BY_P1 ? 0 : ev->by == OL_BY_P2 ? 1 : -1;
+    int visible = v == VIEW_JUDGE || (owner >= 0 && view_can_see(v, owner));
+
+    if (!o || v == VIEW_JUDGE)
+        return o;
+    /* a copy to draw on: an event decoded from JSON hands out its own tree
+     * (olcodec_to_json), which the judge's view and every later reader
+     * must still find whole */
+    json_t *copy = json_deep_copy(o);
+    json_decref(o);
+    if (!(o = copy))
+        return NULL;
+    json_object_del(o, "nonce");
+    switch (ev->type) {
+    case OL_MATCH: {
+        /* A decklist says what the hidden zones may hold. */
+        json_t *players = json_object_get(o, "players");
+        for (int p = 0; p < 2; p++) {
+            json_t *seat = json_object_get(players, pname(p));
+            if (json_is_object(seat) && !view_can_see(v, p))
+                json_object_set_new(seat, "deck", json_null());
+        }
+        break;
+    }
+    case OL_BENCH: {
+        /* setup: four monsters, face-down but for the last ones under the
+         * bench_facedown lever (snap 18.6, A29), which start face-up and
+         * public; later: the fifth, face-down (R1) */
+        json_t *slots = json_object_get(o, "slots");
+        uint64_t down = header ? ol_header_lever(&header->header, "bench_facedown", 4) : 4;
+        for (size_t i = 0; i < json_array_size(slots); i++)
+            if (i < down && !visible && json_is_string(json_array_get(slots, i)))
+                json_array_set_new(slots, i, json_null());
+        hide_href(o, "card", json_object_get(o, "card"), visible);
+        break;
+    }
+    case OL_SELECT:
+    case OL_LOCK:
+        hide_href_list(json_object_get(o, "cards"), visible);
+        break;
+    case OL_MANA:
+        /* Master: a card placed face-down as mana; its class is public
+         * (SPEC.md 7.4) */
+        hide_href(o, "card", json_object_get(o, "card"), visible);
+        break;
+    default:
+        break;   /* every other card an event names is public (openlog 6) */
+    }
+    return o;
+}
+
+/* ---- sentences: the cards a view may not read ------------------------------ */
+
+int view_strings(json_t *set, const json_t *j, const cards *db)
+{
+    size_t i;
+    const char *k;
+    json_t *v;
+
+    if (json_is_string(j)) {
+        const card *c = db ? cards_find(db, json_string_value(j)) : NULL;
+        if (json_object_set_new(set, json_string_value(j), json_true()) ||
+            (c && json_object_set_new(set, c->name, json_true())))
+            return -1;
+    } else if (json_is_array(j)) {
+        json_array_foreach((json_t *)j, i, v)
+            if (view_strings(set, v, db))
+                return -1;
+    } else if (json_is_object(j)) {
+        json_object_foreach((json_t *)j, k, v)
+            if (view_strings(set, v, db))
+                return -1;
+    }
+    return 0;
+}
+
+static int in_set(const json_t *set, const char *s)
+{
+    return set && json_object_get(set, s) != NULL;
+}
+
+/* s with every occurrence of `word` replaced by `by`: a new string, or
+ * NULL when out of memory. */
+static char *replace_all(const char *s, const char *word, const char *by)
+{
+    size_t n = 0, wl = strlen(word), bl = strlen(by);
+    for (const char *p = strstr(s, word); p; p = strstr(p + wl, word))
+        n++;
+    char *out = malloc(strlen(s) + n * bl + 1), *w = out;
+    if (!out)
+        return NULL;
+    for (const char *p; (p = strstr(s, word)); s = p + wl) {
+        memcpy(w, s, (size_t)(p - s));
+        w += p - s;
+        memcpy(w, by, bl);
+        w += bl;
+    }
+    strcpy(w, s);
+    return out;
+}
+
+static int by_name_length(const void *a, const void *b)
+{
+    size_t la = strlen((*(const card *const *)a)->name), lb = strlen((*(const card *const *)b)->name);
+    return la < lb ? 1 : la > lb ? -1 : 0;
+}
+
+char *view_redact(const char *msg, const cards *db, const json_t *seen, const json_t *hidden)
+{
+    if (!db)
+        return strdup("(the sentence is withheld: without the card database it cannot be told which cards "
+                      "it names are hidden from this view)");
+    size_t n = cards_count(db);
+    const card **order = malloc((n ? n : 1) * sizeof *order);
+    char *text = strdup(msg ? msg : "");
+    if (!order || !text) {
+        free(order);
+        free(text);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = cards_at(db, i);
+    /* longest names first: "Ember Drake" is not found inside a name
+     * already replaced */
+    qsort(order, n, sizeof *order, by_name_length);
+    for (size_t i = 0; i < n && text; i++) {
+        const card *c = order[i];
+        int shown = (!seen || in_set(seen, c->id) || in_set(seen, c->name)) && !in_set(hidden, c->id) &&
+                    !in_set(hidden, c->name);
+        for (int form = 0; form < 2 && text && !shown; form++) {
+            const char *word = form ? c->id : c->name;
+            if (!word[0] || !strstr(text, word))
+                continue;
+            char *next = replace_all(text, word, "a hidden card");
+            free(text);
+            text = next;
+        }
+    }
+    free(order);
+    return text;
+}
+
+/* A verdict's sentence, and its `stored` one, through view_redact() with
+ * the cards this event hides from v: those the judge's view of the event
+ * names and v's does not. */
+static int redact_msg(json_t *verdict, const cards *db, const json_t *hidden)
+{
+    json_t *msg = json_object_get(verdict, "msg");
+    int changed = 0;
+    if (json_is_string(msg)) {
+        char *safe = view_redact(json_string_value(msg), db, NULL, hidden);
+        changed = safe && strcmp(safe, json_string_value(msg)) != 0;
+        if (!safe || (changed && json_object_set_new(verdict, "msg", json_string(safe)))) {
+            free(safe);
+            return -1;
+        }
+        free(safe);
+    }
+    json_t *stored = json_object_get(verdict, "stored");
+    int more = json_is_object(stored) ? redact_msg(stored, db, hidden) : 0;
+    return more < 0 ? -1 : changed || more;
+}
+
+int view_verdict_redact(json_t *verdict, const olevent *ev, view_kind v, const olevent *header, const cards *db)
+{
+    if (v == VIEW_JUDGE || !ev || !json_is_object(verdict))
+        return 0;
+    json_t *judge = view_event_json(ev, VIEW_JUDGE, header), *seen = view_event_json(ev, v, header);
+    json_t *all = json_object(), *shown = json_object(), *hidden = json_object();
+    int rc = -1;
+    if (!judge || !seen || !all || !shown || !hidden || view_strings(all, judge, db) || view_strings(shown, seen, db))
+        goto out;
+    const char *k;
+    json_t *x;
+    json_object_foreach(all, k, x)
+        if (!json_object_get(shown, k) && json_object_set(hidden, k, json_true()))
+            goto out;
+    rc = json_object_size(hidden) ? redact_msg(verdict, db, hidden) : 0;
+out:
+    json_decref(judge);
+    json_decref(seen);
+    json_decref(all);
+    json_decref(shown);
+    json_decref(hidden);
+    return rc;
+}

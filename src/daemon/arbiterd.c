@@ -1,0 +1,639 @@
+/* arbiterd.c -- the live judge: open-log events in over ZeroMQ, verdicts
+ * out, every verified record kept in LMDB (openlog.md 8-10).
+ *
+ * What: tables connect a DEALER to the ingest socket and get each event's
+ * verdict once it is on disk (ingest.h); every stored event is published
+ * on the feed in the public view (feed.h); judges and tools ask the query
+ * socket (query.h).  Every socket stands behind the gate (gate.h): CURVE
+ * keys with a keyring, connection limits always.
+ *
+ * Why one loop: the record of a match must be written in the order its
+ * events were judged, and a single writer is what LMDB allows anyway.
+ * Nothing in the loop ever waits for a client -- every receive and send is
+ * non-blocking -- so one careless or hostile client cannot stop it for the
+ * others; and each part has a documented bound (SPEC.md 9.2), so none can
+ * make it grow without limit.  The one piece of work too long for a turn
+ * of the loop, a tournament's standings (every stored record judged
+ * again), runs in a worker thread that only reads (standings.h): the loop
+ * hands it requests and sends its answers, and polls its socket with the
+ * others.
+ *
+ * How this file reads: options, then start-up in the order the parts
+ * depend on each other (limits, key, cards, store, its check, the live
+ * matches, the gate, the sockets), then the loop: the gate first (who may
+ * come in), the feed's subscriptions (what is published), a batch of
+ * events, a query.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#include "logformat/olstream.h"
+#include "src/core/carddb.h"
+#include "src/core/dlog.h"
+#include "src/daemon/daemon.h"
+#include "src/daemon/ingest.h"
+#include "src/daemon/notify.h"
+#include "src/daemon/query.h"
+#include "src/daemon/standings.h"
+#include "src/record/record.h"
+#include "src/tournament/tournament.h"
+#include "src/tournament/tourrec.h"
+
+#ifndef ZMQ_ZERO_COPY_RECV
+#define ZMQ_ZERO_COPY_RECV 10      /* a context option of libzmq 4.3 (zmq.h: draft) */
+#endif
+
+#define CARD_FILES_MAX 16
+#define MAX_CONNECTIONS 1024       /* ingest, default (SPEC.md 9.2)         */
+#define QUERY_CONNECTIONS 64
+#define FEED_CONNECTIONS 256
+#define FD_RESERVE 128             /* descriptors kept for the store, logs  */
+
+static const char usage_text[] =
+    "usage: arbiterd [--db DIR] [--ingest EP] [--feed EP] [--query EP] [--cards FILE]...\n"
+    "                [--key FILE] [--keyring FILE] [--insecure] [--seal-legacy]\n"
+    "                [--max-connections N] [--max-matches N] [--quarantine-max N]\n"
+    "                [--log-level error|warn|info|debug] [--map-mb N] [--tournament FILE]...\n"
+    "\n"
+    "The live judge of openlog.md 9: tables send events to the ingest ROUTER and\n"
+    "get each verdict once it is stored (fsync'd LMDB); the feed PUB publishes\n"
+    "every stored event in the public view; the query ROUTER answers health,\n"
+    "match, events, state, verify, list, cards, quarantine and standings.\n"
+    "\n"
+    "  --db DIR              the store (default ./var/arbiter, created if missing)\n"
+    "  --ingest EP           default tcp://127.0.0.1:7420\n"
+    "  --feed EP             default tcp://127.0.0.1:7421\n"
+    "  --query EP            default tcp://127.0.0.1:7422\n"
+    "  --cards FILE          a card database; repeat for several (default: the same\n"
+    "                        as `arbiter verify`).  A header picks the one it names.\n"
+    "  --key FILE            the daemon's key (arbiter keygen): it seals every record\n"
+    "                        and, with a keyring, is the CURVE server key (default\n"
+    "                        DIR/arbiterd.key, made on the first start)\n"
+    "  --keyring FILE        CURVE on every socket; only the keys listed, each with a\n"
+    "                        role, are admitted (SPEC.md 9.3); SIGHUP reloads it\n"
+    "  --insecure            allow an endpoint that is not loopback without a keyring\n"
+    "  --seal-legacy         seal, as they stand, the unsealed records of a store\n"
+    "                        written before records were sealed (only a store you\n"
+    "                        trust: the seals then vouch for what it holds now)\n"
+    "  --max-connections N   ingest connections admitted at once (default 1024)\n"
+    "  --max-matches N       open matches held in memory (default 10000)\n"
+    "  --quarantine-max N    quarantine entries kept (default 20000)\n"
+    "  --log-level L         what goes to stderr (default info)\n"
+    "  --map-mb N            the store's initial LMDB map (default 64); it doubles\n"
+    "                        whenever it is full, so this matters only for tests\n"
+    "  --tournament FILE     a tournament file (TOURNAMENT.md), for the query op\n"
+    "                        `standings`: a worker thread judges that tournament's\n"
+    "                        stored records again (at most 2000), one request at a\n"
+    "                        time, 16 waiting (busy beyond), the last 16 answers\n"
+    "                        kept until the store changes; repeat for several (at\n"
+    "                        most 16, distinct ids)\n"
+    "\n"
+    "SIGTERM, SIGINT: finish and acknowledge the current batch, stop the standings\n"
+    "worker at its next record, exit 0.\n"
+    "SIGHUP: reload the card databases, the keyring and the tournament files (a file\n"
+    "that is refused then is logged, and the one loaded before is kept).\n"
+    "exit: 0 stopped by a signal, 1 the store failed (nothing unstored was\n"
+    "acknowledged), 2 bad usage or cannot start.\n";
+
+typedef struct {
+    const char *dbdir, *ingest_ep, *feed_ep, *query_ep, *key, *keyring;
+    const char *card_files[CARD_FILES_MAX];
+    const char *tour_files[DAEMON_TOURNAMENTS_MAX];
+    int n_tour_files;
+    int n_card_files, level, insecure, seal_legacy;
+    unsigned long map_mb, max_connections, max_matches, quarantine_max;
+} options;
+
+/* the bounds usage_text names */
+_Static_assert(STANDINGS_RECORDS == 2000 && DAEMON_TOURNAMENTS_MAX == 16 && STANDINGS_WAITING == 16 &&
+                   STANDINGS_CACHE == 16,
+               "arbiterd --help names these bounds");
+
+static volatile sig_atomic_t stop_flag, reload_flag;
+
+static void on_signal(int sig)
+{
+    if (sig == SIGHUP)
+        reload_flag = 1;
+    else
+        stop_flag = 1;
+}
+
+/* ---- options ---------------------------------------------------------------- */
+
+static int number(const char *name, const char *val, unsigned long lo, unsigned long hi, unsigned long *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtoul(val, &end, 10);
+    if (errno || *end || val[0] == '-' || *out < lo || *out > hi) {
+        fprintf(stderr, "arbiterd: %s needs a number from %lu to %lu\n", name, lo, hi);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_options(int argc, char **argv, options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->dbdir = "var/arbiter";
+    o->ingest_ep = "tcp://127.0.0.1:7420";
+    o->feed_ep = "tcp://127.0.0.1:7421";
+    o->query_ep = "tcp://127.0.0.1:7422";
+    o->level = DLOG_INFO;
+    o->max_connections = MAX_CONNECTIONS;
+    o->max_matches = DAEMON_MAX_MATCHES;
+    o->quarantine_max = QUARANTINE_MAX_DEFAULT;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage_text, stdout);
+            exit(0);
+        }
+        if (!strcmp(a, "--insecure")) {
+            o->insecure = 1;
+            continue;
+        }
+        if (!strcmp(a, "--seal-legacy")) {
+            o->seal_legacy = 1;
+            continue;
+        }
+        if (!val) {
+            fprintf(stderr, "arbiterd: %s needs a value\n%s", a, usage_text);
+            return -1;
+        }
+        i++;
+        if (!strcmp(a, "--db")) {
+            o->dbdir = val;
+        } else if (!strcmp(a, "--ingest")) {
+            o->ingest_ep = val;
+        } else if (!strcmp(a, "--feed")) {
+            o->feed_ep = val;
+        } else if (!strcmp(a, "--query")) {
+            o->query_ep = val;
+        } else if (!strcmp(a, "--key")) {
+            o->key = val;
+        } else if (!strcmp(a, "--keyring")) {
+            o->keyring = val;
+        } else if (!strcmp(a, "--cards")) {
+            if (o->n_card_files == CARD_FILES_MAX) {
+                fprintf(stderr, "arbiterd: at most %d --cards\n", CARD_FILES_MAX);
+                return -1;
+            }
+            o->card_files[o->n_card_files++] = val;
+        } else if (!strcmp(a, "--tournament")) {
+            if (o->n_tour_files == DAEMON_TOURNAMENTS_MAX) {
+                fprintf(stderr, "arbiterd: at most %d --tournament\n", DAEMON_TOURNAMENTS_MAX);
+                return -1;
+            }
+            o->tour_files[o->n_tour_files++] = val;
+        } else if (!strcmp(a, "--map-mb")) {
+            if (number(a, val, 1, 1ul << 20, &o->map_mb))
+                return -1;
+        } else if (!strcmp(a, "--max-connections")) {
+            if (number(a, val, 1, 1000000, &o->max_connections))
+                return -1;
+        } else if (!strcmp(a, "--max-matches")) {
+            if (number(a, val, 1, 10000000, &o->max_matches))
+                return -1;
+        } else if (!strcmp(a, "--quarantine-max")) {
+            if (number(a, val, 0, 100000000, &o->quarantine_max))
+                return -1;
+        } else if (!strcmp(a, "--log-level")) {
+            if ((o->level = dlog_parse_level(val)) < 0) {
+                fprintf(stderr, "arbiterd: unknown log level %s\n", val);
+                return -1;
+            }
+        } else {
+            fprintf(stderr, "arbiterd: unknown option %s\n%s", a, usage_text);
+            return -1;
+        }
+    }
+    if (!o->n_card_files)
+        o->card_files[o->n_card_files++] = carddb_default_path();
+    return 0;
+}
+
+/* 1 when an endpoint can be reached from this machine only: ipc, inproc,
+ * or tcp on a loopback address (SPEC.md 9.3). */
+static int endpoint_local(const char *ep)
+{
+    static const char *const local[] = {"127.", "localhost:", "[::1]:", "::1:", "lo:"};
+    if (!strncmp(ep, "ipc://", 6) || !strncmp(ep, "inproc://", 9))
+        return 1;
+    if (strncmp(ep, "tcp://", 6))
+        return 0;
+    for (size_t i = 0; i < sizeof local / sizeof local[0]; i++)
+        if (!strncmp(ep + 6, local[i], strlen(local[i])))
+            return 1;
+    return 0;
+}
+
+/* ---- start-up ---------------------------------------------------------------- */
+
+/* A keyring that cannot be loaded stops the start before anything else
+ * (SPEC.md 9.3: fail closed); gate_new() loads it again for use. */
+static int keyring_check(const char *path)
+{
+    char err[512];
+    keyring *r = NULL;
+    if (keyring_load(path, &r, err, sizeof err)) {
+        dlog(DLOG_ERROR, "%s: arbiterd does not start without a good keyring", err);
+        return -1;
+    }
+    keyring_destroy(&r);
+    return 0;
+}
+
+static int make_dirs(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *p = path + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(path, 0700) && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return mkdir(path, 0700) && errno != EEXIST ? -1 : 0;
+}
+
+/* Raise the descriptor limit to its hard limit, and fit the connection
+ * limits under it with FD_RESERVE to spare (SPEC.md 9.2). */
+static void fit_descriptors(options *o)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl))
+        return;
+    if (rl.rlim_cur < rl.rlim_max) {
+        rlim_t was = rl.rlim_cur;
+        rl.rlim_cur = rl.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &rl))
+            rl.rlim_cur = was;
+    }
+    unsigned long budget = (unsigned long)rl.rlim_cur, others = QUERY_CONNECTIONS + FEED_CONNECTIONS + FD_RESERVE;
+    if (o->max_connections + others > budget) {
+        unsigned long fit = budget > others + 16 ? budget - others : 16;
+        dlog(DLOG_WARN, "%lu file descriptors only: ingest connections are limited to %lu, not %lu", budget, fit,
+             o->max_connections);
+        o->max_connections = fit;
+    }
+}
+
+/* The daemon's key: --key, or DIR/arbiterd.key, made on the first start. */
+static int own_key(const options *o, keys_pair *k)
+{
+    char path[4200], prefix[4096], err[512];
+    if (o->key) {
+        if (keys_read(o->key, k, err, sizeof err) || !k->has_secret) {
+            dlog(DLOG_ERROR, "%s", k->has_secret ? err : "--key must be a .key file (with its secret halves)");
+            return -1;
+        }
+        return 0;
+    }
+    snprintf(prefix, sizeof prefix, "%s/arbiterd", o->dbdir);
+    snprintf(path, sizeof path, "%s.key", prefix);
+    if (access(path, F_OK) == 0)
+        return keys_read(path, k, err, sizeof err) ? (dlog(DLOG_ERROR, "%s", err), -1) : 0;
+    if (keys_generate("arbiterd", k) || keys_write(k, prefix, err, sizeof err)) {
+        dlog(DLOG_ERROR, "cannot make the daemon's key: %s", err);
+        return -1;
+    }
+    dlog(DLOG_INFO, "made the daemon's key %s (keep it apart from the store with --key to make its seals count)", path);
+    return 0;
+}
+
+static int save_cards(daemon_ctx *d)
+{
+    MDB_txn *txn = NULL;
+    int rc = mdb_txn_begin(store_env(d->st), NULL, 0, &txn);
+    if (!rc && (rc = cardset_save(d->cards, d->st, txn)))
+        mdb_txn_abort(txn);
+    else if (!rc)
+        rc = mdb_txn_commit(txn);
+    if (rc)
+        dlog(DLOG_ERROR, "cannot store the card databases: %s", rc < 0 ? strerror(-rc) : mdb_strerror(rc));
+    return rc;
+}
+
+typedef struct {
+    daemon_ctx *d;
+    MDB_txn *txn;
+    size_t n, failed;
+} recover_ctx;
+
+static int recover_one(void *ctx, const char *match, const char *json, size_t len)
+{
+    recover_ctx *c = ctx;
+    json_t *o = json_loadb(json, len, 0, NULL);
+    int finished = o && json_is_true(json_object_get(o, "finished"));
+    char why[256];
+    json_decref(o);
+    if (finished || live_find(c->d->live, match) || live_count(c->d->live) >= c->d->max_matches)
+        return 0;   /* made from the store if an event of it ever comes */
+    live *l = live_slot(c->d->live, match);
+    if (!l)
+        return -ENOMEM;
+    if (record_load(c->d, c->txn, c->d->live, l, UINT64_MAX, NULL, why, sizeof why)) {
+        dlog(DLOG_ERROR, "cannot make match %s again from the store: %s", match, why);
+        live_clear(c->d->live, l);
+        c->failed++;
+    } else {
+        l->used_ms = daemon_now_ms();
+        c->n++;
+    }
+    return 0;
+}
+
+/* Every unfinished match, made again from its stored events. */
+static int recover(daemon_ctx *d)
+{
+    recover_ctx c = {d, NULL, 0, 0};
+    int rc = mdb_txn_begin(store_env(d->st), NULL, MDB_RDONLY, &c.txn);
+    if (rc)
+        return rc;
+    rc = store_each_match(d->st, c.txn, recover_one, &c);
+    mdb_txn_abort(c.txn);
+    dlog(DLOG_INFO, "recovered %zu unfinished match%s from the store%s", c.n, c.n == 1 ? "" : "es",
+         c.failed ? " (some could not be made again: see above)" : "");
+    return rc;
+}
+
+/* The three sockets, behind the gate, bound. */
+static int open_sockets(daemon_ctx *d, const options *o, void *zctx, void **in, void **fd, void **q, ingest **g)
+{
+    char err[512];
+    struct {
+        void **sock;
+        int type;
+        gate_door door;
+        const char *ep;
+    } s[] = {{in, ZMQ_ROUTER, GATE_INGEST, o->ingest_ep}, {fd, ZMQ_XPUB, GATE_FEED, o->feed_ep},
+             {q, ZMQ_ROUTER, GATE_QUERY, o->query_ep}};
+    for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) {
+        if (!(*s[i].sock = zmq_socket(zctx, s[i].type)) || gate_guard(d->gate, *s[i].sock, s[i].door, err, sizeof err)) {
+            dlog(DLOG_ERROR, "%s", *s[i].sock ? err : "cannot make a socket");
+            return -1;
+        }
+    }
+    if (ingest_new(d, *in, g) || feed_new(*fd, &d->feed) || query_setup(*q)) {
+        dlog(DLOG_ERROR, "cannot set up the sockets");
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof s / sizeof s[0]; i++)
+        if (zmq_bind(*s[i].sock, s[i].ep)) {
+            dlog(DLOG_ERROR, "cannot bind %s: %s", s[i].ep, zmq_strerror(errno));
+            return -1;
+        }
+    return 0;
+}
+
+/* ---- tournaments ---------------------------------------------------------------- */
+
+/* The tournament file at path, loaded into *out; 0, or -1 (logged). */
+static int load_tournament(const char *path, tournament **out)
+{
+    char err[TOUR_TEXT_MAX + 256] = "";
+    int rc = tourrec_load_file(path, out, err, sizeof err);
+    if (rc)
+        dlog(DLOG_ERROR, "tournament file %s: %s", path, rc == TOURREC_ENOMEM ? "out of memory" : err);
+    return rc ? -1 : 0;
+}
+
+/* Every --tournament file, loaded again; one that is refused, or whose id
+ * another slot already has, keeps what its slot held (at start: nothing,
+ * and the daemon does not start).  0, or -1 when any was refused. */
+static int load_tournaments(daemon_ctx *d, const options *o)
+{
+    int rc = 0;
+
+    for (int i = 0; i < o->n_tour_files; i++) {
+        tournament *t = NULL;
+        int dup = 0;
+        if (load_tournament(o->tour_files[i], &t)) {
+            rc = -1;
+            continue;
+        }
+        for (int k = 0; k < o->n_tour_files && !dup; k++)
+            dup = k != i && d->tournaments[k] && !strcmp(tournament_id(d->tournaments[k]), tournament_id(t));
+        if (dup) {
+            dlog(DLOG_ERROR, "tournament file %s: another --tournament already has the id %s", o->tour_files[i],
+                 tournament_id(t));
+            tournament_destroy(&t);
+            rc = -1;
+            continue;
+        }
+        standings_retire(d->stand, &d->tournaments[i]);   /* the worker may still read it */
+        d->tournaments[i] = t;
+        d->tour_gen++;   /* no cached standings of before stand */
+        dlog(DLOG_INFO, "tournament %s from %s", tournament_id(t), o->tour_files[i]);
+    }
+    d->n_tournaments = (size_t)o->n_tour_files;
+    return rc;
+}
+
+/* ARBITERD_TEST_STANDINGS_DELAY_MS: for the tests only, a pause of that
+ * many milliseconds (at most 10000) before the standings worker judges
+ * each record, so that a test can keep a computation running while a
+ * table streams events (tests/e2e_tournament.sh).  Unset: 0. */
+static unsigned test_delay_ms(void)
+{
+    const char *v = getenv("ARBITERD_TEST_STANDINGS_DELAY_MS");
+    unsigned long ms = 0;
+    if (v && number("ARBITERD_TEST_STANDINGS_DELAY_MS", v, 0, 10000, &ms))
+        ms = 0;
+    if (ms)
+        dlog(DLOG_WARN, "ARBITERD_TEST_STANDINGS_DELAY_MS=%lu: standings are slowed down for a test", ms);
+    return (unsigned)ms;
+}
+
+/* ---- the loop ------------------------------------------------------------------ */
+
+static void reload(daemon_ctx *d, const options *o)
+{
+    dlog(DLOG_INFO, "SIGHUP: reloading the card databases, the keyring and the tournament files");
+    notify_reloading();
+    d->stats.reloads++;
+    if (cardset_load(d->cards, o->card_files, o->n_card_files) == 0)
+        save_cards(d);
+    if (d->gate)
+        gate_reload(d->gate);
+    if (load_tournaments(d, o))
+        dlog(DLOG_WARN, "SIGHUP: a tournament file was refused (see above); its slot keeps what it held");
+    notify_ready("serving (reloaded)");
+}
+
+static int serve(daemon_ctx *d, const options *o, void *in, void *fd, void *q, ingest *g)
+{
+    uint64_t last_retry = 0;
+    notify_watchdog wd;
+    notify_watchdog_init(&wd, daemon_mono_us());
+    while (!stop_flag) {
+        notify_watchdog_tick(&wd, daemon_mono_us());   /* the loop turns: the daemon lives */
+        zmq_pollitem_t items[9] = {{q, 0, ZMQ_POLLIN, 0},
+                                   {fd, 0, ZMQ_POLLIN, 0},
+                                   {in, 0, ZMQ_POLLIN, 0},
+                                   {standings_socket(d->stand), 0, ZMQ_POLLIN, 0}};
+        int waiting = ingest_waiting(g), pending = ingest_pending(g);
+        int n = 4 + gate_poll_items(d->gate, items + 4, 5);
+        if (waiting)   /* the disk is full: the tables wait, queries do not */
+            items[2].events = 0;
+        /* a message carried over to the next batch: no waiting for more */
+        if (zmq_poll(items, n, notify_watchdog_wait(&wd, pending ? 0 : waiting ? 200 : 500)) < 0 && errno != EINTR) {
+            dlog(DLOG_ERROR, "poll: %s", zmq_strerror(errno));
+            return 1;
+        }
+        if (reload_flag) {
+            reload_flag = 0;
+            reload(d, o);
+        }
+        gate_serve(d->gate);   /* who may come in, before anything they send */
+        feed_serve(d->feed);   /* subscriptions decide what is published */
+        if (items[3].revents & ZMQ_POLLIN) {   /* a computation ended: its replies */
+            standings_shelf shelf = {d->tournaments, d->n_tournaments, d->tour_gen, &d->stats.query_replies_dropped};
+            standings_serve(d->stand, &shelf, q);
+        }
+        if (waiting && daemon_mono_us() - last_retry >= 1000000) {
+            last_retry = daemon_mono_us();
+            if (ingest_retry(g))
+                return 1;
+        } else if (!waiting && ((items[2].revents & ZMQ_POLLIN) || pending) && ingest_turn(g)) {
+            return 1;   /* nothing of the batch is acknowledged */
+        }
+        /* queries for at most QUERY_TURN_US a turn (at least one): health
+         * stays quick beside a busy ingest, and a client asking for costly
+         * answers in a row takes turns with the tables */
+        uint64_t q0 = daemon_mono_us();
+        for (int i = 0; (items[0].revents & ZMQ_POLLIN) && i < 8; i++)
+            if (!query_serve(d, q) || daemon_mono_us() - q0 >= QUERY_TURN_US)
+                break;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static daemon_ctx d;
+    options o;
+    void *zctx = NULL, *in = NULL, *fd = NULL, *q = NULL;
+    ingest *g = NULL;
+    char err[512];
+    int rc = 2;
+
+    if (parse_options(argc, argv, &o))
+        return 2;
+    dlog_set_level(o.level);
+    if (sodium_init() < 0)
+        return 2;
+    const char *open_ep = !endpoint_local(o.ingest_ep) ? o.ingest_ep
+                          : !endpoint_local(o.feed_ep) ? o.feed_ep
+                          : !endpoint_local(o.query_ep) ? o.query_ep : NULL;
+    if (open_ep && !o.keyring && !o.insecure) {
+        dlog(DLOG_ERROR, "%s is not on loopback and there is no --keyring: anybody who reaches it could write into "
+             "any match; give --keyring (SPEC.md 9.3), or --insecure to accept that", open_ep);
+        return 2;
+    }
+    if (open_ep && !o.keyring)
+        dlog(DLOG_WARN, "--insecure: %s (and any other endpoint not on loopback) is reachable from the network "
+             "without keys; anybody who reaches it may write into any match (a query socket off loopback shows "
+             "anonymous clients the public view only)", open_ep);
+    if (o.keyring && keyring_check(o.keyring))
+        return 2;   /* fail closed, before the store is touched */
+    fit_descriptors(&o);
+    d.dbdir = o.dbdir;
+    d.max_matches = o.max_matches;
+    d.seal_legacy = o.seal_legacy;
+    d.started_ms = daemon_now_ms();
+    if (make_dirs(o.dbdir)) {
+        dlog(DLOG_ERROR, "cannot create the store directory %s: %s", o.dbdir, strerror(errno));
+        goto out;
+    }
+    if (own_key(&o, &d.key) || cardset_new(&d.cards) || cardset_load(d.cards, o.card_files, o.n_card_files) ||
+        !cardset_count(d.cards) || load_tournaments(&d, &o) || live_table_new(o.max_matches, &d.live))
+        goto out;
+    if (store_open(o.dbdir, 0, (size_t)o.map_mb << 20, &d.st, err, sizeof err)) {
+        dlog(DLOG_ERROR, "%s", err);
+        goto out;
+    }
+    MDB_txn *txn = NULL;
+    if (save_cards(&d) || record_check_store(&d) || mdb_txn_begin(store_env(d.st), NULL, MDB_RDONLY, &txn) ||
+        quarantine_new(d.st, txn, o.quarantine_max, &d.quar)) {
+        if (txn)
+            mdb_txn_abort(txn);
+        dlog(DLOG_ERROR, "cannot read the store %s", o.dbdir);
+        goto out;
+    }
+    mdb_txn_abort(txn);
+    if (recover(&d))
+        goto out;
+    gate_config gc = {o.keyring, &d.key, {(int)o.max_connections, QUERY_CONNECTIONS, FEED_CONNECTIONS},
+                      endpoint_local(o.query_ep)};
+    if (!(zctx = zmq_ctx_new()))
+        goto out;
+    /* Each message in a buffer of its own, not in the 8 KiB receive buffer
+     * it arrived in: with zero-copy receiving one queued message keeps a
+     * whole buffer alive per connection. */
+    zmq_ctx_set(zctx, ZMQ_ZERO_COPY_RECV, 0);
+    if (gate_new(zctx, &gc, &d.gate, err, sizeof err)) {
+        dlog(DLOG_ERROR, "%s", err);
+        goto out;
+    }
+    if (open_sockets(&d, &o, zctx, &in, &fd, &q, &g) || standings_new(zctx, d.st, test_delay_ms(), &d.stand))
+        goto out;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    {
+        char pub[KEYS_Z85 + 1], sign[65];
+        keys_z85(d.key.curve_public, pub);
+        sodium_bin2hex(sign, sizeof sign, d.key.sign_public, 32);
+        dlog(DLOG_INFO, "serving: ingest %s, feed %s, query %s, store %s; %s; seals by %.16s...", o.ingest_ep,
+             o.feed_ep, o.query_ep, o.dbdir, o.keyring ? "CURVE with a keyring" : "no keys (anonymous clients)", sign);
+        if (o.keyring)
+            dlog(DLOG_INFO, "the daemon's CURVE public key (clients' --server-key): %s", pub);
+    }
+    /* the store is open, every match checked, the sockets bound: tables
+     * may come (systemd's Type=notify start returns now) */
+    notify_ready("serving");
+    rc = serve(&d, &o, in, fd, q, g);
+    notify_stopping();
+    dlog(DLOG_INFO, "stopping (%llu events stored in %llu batches)", (unsigned long long)d.stats.events_stored,
+         (unsigned long long)d.stats.batches);
+out:
+    standings_destroy(&d.stand);   /* joined: nothing reads the store or a tournament behind the loop */
+    ingest_destroy(&g);
+    feed_destroy(&d.feed);
+    gate_release(d.gate, in, GATE_INGEST);
+    gate_release(d.gate, fd, GATE_FEED);
+    gate_release(d.gate, q, GATE_QUERY);
+    if (in)
+        zmq_close(in);
+    if (fd)
+        zmq_close(fd);
+    if (q)
+        zmq_close(q);
+    gate_destroy(&d.gate);
+    if (zctx)
+        zmq_ctx_term(zctx);
+    live_table_destroy(&d.live);
+    quarantine_destroy(&d.quar);
+    store_close(&d.st);
+    cardset_destroy(&d.cards);
+    for (size_t i = 0; i < DAEMON_TOURNAMENTS_MAX; i++)
+        tournament_destroy(&d.tournaments[i]);   /* after standings_destroy */
+    sodium_memzero(&d.key, sizeof d.key);
+    return rc;
+}

@@ -1,0 +1,474 @@
+/* store.c -- the durable record of every match, in LMDB.
+ *
+ * Why LMDB: a verdict may be acknowledged only once it is on disk, and a
+ * judge must be able to audit while the daemon writes.  LMDB gives both: a
+ * committed write transaction is fsync'd (the environment is opened
+ * without MDB_NOSYNC), and read-only transactions see a consistent
+ * snapshot without blocking the one writer.  A process killed at any point
+ * leaves either the whole last transaction or none of it.
+ *
+ * How: seven named databases (store.h lists their keys and values).  Event
+ * keys are the match id, a zero byte and the seq in big-endian, so that
+ * LMDB's byte order is seq order within a match and a cursor walks one
+ * match's events with MDB_SET_RANGE.  Records are packed by hand in a
+ * fixed, documented layout rather than through a serialiser: the chain
+ * hashes cover the event and verdict bytes only, and the layout has to be
+ * read by `arbiter audit` whatever version wrote it.
+ */
+#include <errno.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "src/record/store.h"
+
+#define STORE_MAP_START ((size_t)64 << 20)
+#define STORE_KEY_MAX 512
+
+struct store {
+    MDB_env *env;
+    MDB_dbi matches, events, quarantine, cards, byrule, seals, meta;
+    size_t map_size;
+};
+
+void store_put_be64(uint8_t *p, uint64_t v)
+{
+    for (int i = 7; i >= 0; i--, v >>= 8)
+        p[i] = (uint8_t)v;
+}
+
+uint64_t store_get_be64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+    for (int i = 3; i >= 0; i--, v >>= 8)
+        p[i] = (uint8_t)v;
+}
+
+static uint32_t get_be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* match, 0x00, seq (BE): the key of an event; its length, or 0 if too long. */
+static size_t event_key(uint8_t *key, const char *match, uint64_t seq)
+{
+    size_t n = strlen(match);
+    if (n + 9 > STORE_KEY_MAX)
+        return 0;
+    memcpy(key, match, n);
+    key[n] = 0;
+    store_put_be64(key + n + 1, seq);
+    return n + 9;
+}
+
+/* A database arbiter 0.1 did not have: a reader of such a store finds it
+ * missing (MDB_NOTFOUND) and sees it as empty. */
+static int open_optional(MDB_txn *txn, const char *name, unsigned flags, MDB_dbi *dbi)
+{
+    int rc = mdb_dbi_open(txn, name, flags, dbi);
+    if (rc == MDB_NOTFOUND) {
+        *dbi = (MDB_dbi)-1;
+        return 0;
+    }
+    return rc;
+}
+
+static int open_dbs(store *s, int readonly)
+{
+    MDB_txn *txn = NULL;
+    unsigned flags = readonly ? 0 : MDB_CREATE;
+    int rc = mdb_txn_begin(s->env, NULL, readonly ? MDB_RDONLY : 0, &txn);
+    if (rc)
+        return rc;
+    if ((rc = mdb_dbi_open(txn, "matches", flags, &s->matches)) ||
+        (rc = mdb_dbi_open(txn, "events", flags, &s->events)) ||
+        (rc = mdb_dbi_open(txn, "quarantine", flags, &s->quarantine)) ||
+        (rc = mdb_dbi_open(txn, "cards", flags, &s->cards)) ||
+        (rc = mdb_dbi_open(txn, "byrule", flags, &s->byrule)) ||
+        (rc = open_optional(txn, "seals", flags, &s->seals)) ||
+        (rc = open_optional(txn, "meta", flags, &s->meta))) {
+        mdb_txn_abort(txn);
+        return rc;
+    }
+    return mdb_txn_commit(txn);
+}
+
+int store_open(const char *dir, int readonly, size_t map_size, store **out, char *err, size_t errlen)
+{
+    store *s = calloc(1, sizeof *s);
+    MDB_envinfo info;
+    int rc, dead = 0;
+
+    *out = NULL;
+    if (!s)
+        return -ENOMEM;
+    if (!readonly && mkdir(dir, 0700) && errno != EEXIST) {
+        rc = -errno;
+        snprintf(err, errlen, "cannot create the store directory %s: %s", dir, strerror(errno));
+        goto fail;
+    }
+    if ((rc = mdb_env_create(&s->env)) || (rc = mdb_env_set_maxdbs(s->env, 8)) ||
+        (rc = mdb_env_set_maxreaders(s->env, 126))) {
+        snprintf(err, errlen, "LMDB: %s", mdb_strerror(rc));
+        goto fail;
+    }
+    if (!readonly && (rc = mdb_env_set_mapsize(s->env, map_size ? map_size : STORE_MAP_START))) {
+        snprintf(err, errlen, "LMDB: %s", mdb_strerror(rc));
+        goto fail;
+    }
+    if ((rc = mdb_env_open(s->env, dir, readonly ? MDB_RDONLY : 0, 0600))) {
+        snprintf(err, errlen, "cannot open the store in %s: %s", dir, mdb_strerror(rc));
+        goto fail;
+    }
+    /* a reader slot left by a killed process would pin old pages forever */
+    if (!readonly && (rc = mdb_reader_check(s->env, &dead))) {
+        snprintf(err, errlen, "LMDB reader check: %s", mdb_strerror(rc));
+        goto fail;
+    }
+    if ((rc = mdb_env_info(s->env, &info))) {
+        snprintf(err, errlen, "LMDB: %s", mdb_strerror(rc));
+        goto fail;
+    }
+    s->map_size = info.me_mapsize;
+    if ((rc = open_dbs(s, readonly))) {
+        snprintf(err, errlen, "cannot open the store's databases in %s: %s", dir, mdb_strerror(rc));
+        goto fail;
+    }
+    *out = s;
+    return 0;
+fail:
+    if (s->env)
+        mdb_env_close(s->env);
+    free(s);
+    return rc ? rc : -EINVAL;
+}
+
+void store_close(store **s)
+{
+    if (!s || !*s)
+        return;
+    mdb_env_close((*s)->env);
+    free(*s);
+    *s = NULL;
+}
+
+MDB_env *store_env(store *s)
+{
+    return s->env;
+}
+
+size_t store_map_size(const store *s)
+{
+    return s->map_size;
+}
+
+int store_grow(store *s)
+{
+    size_t next = s->map_size * 2;
+    int rc = mdb_env_set_mapsize(s->env, next);
+    if (!rc)
+        s->map_size = next;
+    return rc;
+}
+
+int store_put_event(store *s, MDB_txn *txn, const char *match, const store_event *e)
+{
+    uint8_t key[STORE_KEY_MAX];
+    size_t klen = event_key(key, match, e->seq), plen = strlen(e->peer);
+    if (!klen || e->event_len > UINT32_MAX || e->verdict_len > UINT32_MAX || plen > STORE_PEER_MAX)
+        return -EINVAL;
+    size_t n = 4 + e->event_len + 4 + e->verdict_len + 8 + 1 + plen + 3 * STORE_HASH;
+    MDB_val k = {klen, key}, v = {n, NULL};
+    int rc = mdb_put(txn, s->events, &k, &v, MDB_RESERVE);
+    if (rc)
+        return rc;
+    uint8_t *p = v.mv_data;
+    put_be32(p, (uint32_t)e->event_len);
+    memcpy(p += 4, e->event, e->event_len);
+    put_be32(p += e->event_len, (uint32_t)e->verdict_len);
+    memcpy(p += 4, e->verdict, e->verdict_len);
+    store_put_be64(p += e->verdict_len, e->received_ms);
+    *(p += 8) = (uint8_t)plen;
+    memcpy(p += 1, e->peer, plen);
+    memcpy(p += plen, e->chain, STORE_HASH);
+    memcpy(p += STORE_HASH, e->state, STORE_HASH);
+    memcpy(p + STORE_HASH, e->link, STORE_HASH);
+    return 0;
+}
+
+/* Parse a record; -EINVAL when it does not hold together (a damaged or
+ * tampered store is reported, never read past its end). */
+static int parse_event(const MDB_val *k, const MDB_val *v, store_event *out)
+{
+    const uint8_t *p = v->mv_data, *end = p + v->mv_size;
+    memset(out, 0, sizeof *out);
+    if (k->mv_size < 9)
+        return -EINVAL;
+    out->seq = store_get_be64((const uint8_t *)k->mv_data + k->mv_size - 8);
+    if (end - p < 4)
+        return -EINVAL;
+    out->event_len = get_be32(p);
+    p += 4;
+    if ((size_t)(end - p) < out->event_len + 4)
+        return -EINVAL;
+    out->event = p;
+    p += out->event_len;
+    out->verdict_len = get_be32(p);
+    p += 4;
+    if ((size_t)(end - p) < out->verdict_len + 9)
+        return -EINVAL;
+    out->verdict = p;
+    p += out->verdict_len;
+    out->received_ms = store_get_be64(p);
+    p += 8;
+    size_t plen = *p++;
+    if ((size_t)(end - p) != plen + 2 * STORE_HASH && (size_t)(end - p) != plen + 3 * STORE_HASH)
+        return -EINVAL;
+    memcpy(out->peer, p, plen);
+    out->peer[plen] = 0;
+    p += plen;
+    memcpy(out->chain, p, STORE_HASH);
+    memcpy(out->state, p + STORE_HASH, STORE_HASH);
+    out->has_link = end - p == 3 * STORE_HASH;
+    if (out->has_link)
+        memcpy(out->link, p + 2 * STORE_HASH, STORE_HASH);
+    return 0;
+}
+
+int store_get_event(store *s, MDB_txn *txn, const char *match, uint64_t seq, store_event *out)
+{
+    uint8_t key[STORE_KEY_MAX];
+    size_t klen = event_key(key, match, seq);
+    MDB_val k = {klen, key}, v;
+    if (!klen)
+        return MDB_NOTFOUND;
+    int rc = mdb_get(txn, s->events, &k, &v);
+    return rc ? rc : parse_event(&k, &v, out);
+}
+
+int store_each_event(store *s, MDB_txn *txn, const char *match, uint64_t from, uint64_t to,
+                     store_event_fn fn, void *ctx)
+{
+    uint8_t key[STORE_KEY_MAX];
+    size_t klen = event_key(key, match, from), mlen = strlen(match);
+    MDB_cursor *cur = NULL;
+    MDB_val k = {klen, key}, v;
+    store_event e;
+    int rc;
+    if (!klen)
+        return 0;
+    if ((rc = mdb_cursor_open(txn, s->events, &cur)))
+        return rc;
+    for (rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE); !rc; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+        /* still this match: same id, then the zero byte */
+        if (k.mv_size != mlen + 9 || memcmp(k.mv_data, match, mlen) || ((uint8_t *)k.mv_data)[mlen])
+            break;
+        if ((rc = parse_event(&k, &v, &e)))
+            break;
+        if (e.seq > to)
+            break;
+        if ((rc = fn(ctx, &e)))
+            break;
+    }
+    mdb_cursor_close(cur);
+    return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+int store_put_summary(store *s, MDB_txn *txn, const char *match, const char *json, size_t len)
+{
+    MDB_val k = {strlen(match), (void *)match}, v = {len, (void *)json};
+    return mdb_put(txn, s->matches, &k, &v, 0);
+}
+
+int store_get_summary(store *s, MDB_txn *txn, const char *match, const char **json, size_t *len)
+{
+    MDB_val k = {strlen(match), (void *)match}, v;
+    int rc = mdb_get(txn, s->matches, &k, &v);
+    if (rc)
+        return rc;
+    *json = v.mv_data;
+    *len = v.mv_size;
+    return 0;
+}
+
+int store_each_match(store *s, MDB_txn *txn, store_match_fn fn, void *ctx)
+{
+    MDB_cursor *cur = NULL;
+    MDB_val k, v;
+    char id[STORE_KEY_MAX];
+    int rc = mdb_cursor_open(txn, s->matches, &cur);
+    if (rc)
+        return rc;
+    for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); !rc; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+        if (k.mv_size >= sizeof id)
+            continue;
+        memcpy(id, k.mv_data, k.mv_size);
+        id[k.mv_size] = 0;
+        if ((rc = fn(ctx, id, v.mv_data, v.mv_size)))
+            break;
+    }
+    mdb_cursor_close(cur);
+    return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+int store_put_quarantine(store *s, MDB_txn *txn, uint64_t counter, const char *json, size_t len)
+{
+    uint8_t key[8];
+    store_put_be64(key, counter);
+    MDB_val k = {8, key}, v = {len, (void *)json};
+    return mdb_put(txn, s->quarantine, &k, &v, 0);
+}
+
+int store_last_quarantine(store *s, MDB_txn *txn, uint64_t *counter)
+{
+    MDB_cursor *cur = NULL;
+    MDB_val k, v;
+    int rc = mdb_cursor_open(txn, s->quarantine, &cur);
+    *counter = 0;
+    if (rc)
+        return rc;
+    rc = mdb_cursor_get(cur, &k, &v, MDB_LAST);
+    if (!rc && k.mv_size == 8)
+        *counter = store_get_be64(k.mv_data);
+    mdb_cursor_close(cur);
+    return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+int store_count_quarantine(store *s, MDB_txn *txn, size_t *n)
+{
+    MDB_stat st;
+    int rc = mdb_stat(txn, s->quarantine, &st);
+    *n = rc ? 0 : st.ms_entries;
+    return rc;
+}
+
+int store_put_cards(store *s, MDB_txn *txn, const char *hash_hex, const void *bytes, size_t len)
+{
+    MDB_val k = {strlen(hash_hex), (void *)hash_hex}, v = {len, (void *)bytes};
+    int rc = mdb_put(txn, s->cards, &k, &v, MDB_NOOVERWRITE);
+    return rc == MDB_KEYEXIST ? 0 : rc;   /* content-addressed: already there */
+}
+
+int store_get_cards(store *s, MDB_txn *txn, const char *hash_hex, const void **bytes, size_t *len)
+{
+    MDB_val k = {strlen(hash_hex), (void *)hash_hex}, v;
+    int rc = mdb_get(txn, s->cards, &k, &v);
+    if (rc)
+        return rc;
+    *bytes = v.mv_data;
+    *len = v.mv_size;
+    return 0;
+}
+
+static int put_bytes(store *s, MDB_txn *txn, MDB_dbi dbi, const char *key, const void *bytes, size_t len)
+{
+    MDB_val k = {strlen(key), (void *)key}, v = {len, (void *)bytes};
+    if (dbi == (MDB_dbi)-1)
+        return EACCES;   /* a read-only store of arbiter 0.1 */
+    return mdb_put(txn, dbi, &k, &v, 0);
+}
+
+static int get_bytes(MDB_txn *txn, MDB_dbi dbi, const char *key, const void **bytes, size_t *len)
+{
+    MDB_val k = {strlen(key), (void *)key}, v;
+    int rc = dbi == (MDB_dbi)-1 ? MDB_NOTFOUND : mdb_get(txn, dbi, &k, &v);
+    if (rc)
+        return rc;
+    *bytes = v.mv_data;
+    *len = v.mv_size;
+    return 0;
+}
+
+int store_put_seal(store *s, MDB_txn *txn, const char *match, const void *bytes, size_t len)
+{
+    return put_bytes(s, txn, s->seals, match, bytes, len);
+}
+
+int store_get_seal(store *s, MDB_txn *txn, const char *match, const void **bytes, size_t *len)
+{
+    return get_bytes(txn, s->seals, match, bytes, len);
+}
+
+int store_put_meta(store *s, MDB_txn *txn, const char *name, const void *bytes, size_t len)
+{
+    return put_bytes(s, txn, s->meta, name, bytes, len);
+}
+
+int store_get_meta(store *s, MDB_txn *txn, const char *name, const void **bytes, size_t *len)
+{
+    return get_bytes(txn, s->meta, name, bytes, len);
+}
+
+int store_each_quarantine(store *s, MDB_txn *txn, uint64_t from, store_quarantine_fn fn, void *ctx)
+{
+    MDB_cursor *cur = NULL;
+    uint8_t key[8];
+    MDB_val k = {8, key}, v;
+    int rc = mdb_cursor_open(txn, s->quarantine, &cur);
+    if (rc)
+        return rc;
+    store_put_be64(key, from);
+    for (rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE); !rc; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+        if (k.mv_size != 8)
+            continue;
+        if ((rc = fn(ctx, store_get_be64(k.mv_data), v.mv_data, v.mv_size)))
+            break;
+    }
+    mdb_cursor_close(cur);
+    return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+int store_each_cards(store *s, MDB_txn *txn, store_cards_fn fn, void *ctx)
+{
+    MDB_cursor *cur = NULL;
+    MDB_val k, v;
+    char hex[STORE_KEY_MAX];
+    int rc = mdb_cursor_open(txn, s->cards, &cur);
+    if (rc)
+        return rc;
+    for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); !rc; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+        if (k.mv_size >= sizeof hex)
+            continue;
+        memcpy(hex, k.mv_data, k.mv_size);
+        hex[k.mv_size] = 0;
+        if ((rc = fn(ctx, hex, v.mv_data, v.mv_size)))
+            break;
+    }
+    mdb_cursor_close(cur);
+    return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+int store_put_rule(store *s, MDB_txn *txn, const char *rule, const char *match, uint64_t seq)
+{
+    uint8_t key[STORE_KEY_MAX];
+    size_t r = strlen(rule), m = strlen(match);
+    if (r + m + 10 > sizeof key)
+        return -EINVAL;
+    memcpy(key, rule, r);
+    key[r] = 0;
+    memcpy(key + r + 1, match, m);
+    key[r + 1 + m] = 0;
+    store_put_be64(key + r + m + 2, seq);
+    MDB_val k = {r + m + 10, key}, v = {0, NULL};
+    return mdb_put(txn, s->byrule, &k, &v, 0);
+}
+
+void store_chain_next(const uint8_t prev[STORE_HASH], const void *event, size_t event_len, const void *verdict,
+                      size_t verdict_len, uint8_t out[STORE_HASH])
+{
+    crypto_generichash_state st;
+    crypto_generichash_init(&st, NULL, 0, STORE_HASH);
+    crypto_generichash_update(&st, prev, STORE_HASH);
+    crypto_generichash_update(&st, event, event_len);
+    crypto_generichash_update(&st, verdict, verdict_len);
+    crypto_generichash_final(&st, out, STORE_HASH);
+}
