@@ -3,11 +3,11 @@
  * Feeds: the input split into messages, each given to ingest_judge()
  * (src/daemon/ingest.h): decode, refusals, the match's live session (made from
  * the store when needed, live.h / record.h), the verdict and its reply,
- * the record written (record_put_event), the quarantine for malformed
+ * the record written (record_append), the quarantine for malformed
  * input -- what one turn of arbiterd's ingest does for each message of a
  * batch, from an anonymous local peer.  All messages of one input are one
  * batch: ONE write transaction; at the end every match the batch wrote is
- * sealed (record_seal, as commit_batch does), then the transaction is
+ * sealed (daemon_seal, as commit_batch does), then the transaction is
  * ABORTED and quarantine_abort() called, so the store never grows and each
  * input starts from the same empty store.  The live table is made anew for
  * every input (what forget_batch() does after an aborted batch, for every
@@ -26,7 +26,8 @@
  *   - sealing fails, or record_check() of a sealed match finds anything
  *     wrong with what was just written (the writer and the checker must
  *     agree: record.h);
- *   - the match made again from the store (record_load(), a restart) does
+ *   - the match made again from the store (record_check(), as daemon_load
+ *     does at a restart) does
  *     not stand where the live session stands: next seq, verdict counts,
  *     finished.
  *
@@ -81,43 +82,34 @@ typedef struct {
 static void check_match(void *ctx, live *l)
 {
     check_ctx *c = ctx;
-    const char *sum;
-    size_t n;
     record_findings f;
-    char text[512], why[256];
-    live again;
+    record_heads heads;
+    verify_session *again = NULL;
+    char text[1024];
     int rc;
 
-    if ((rc = store_get_summary(d.st, c->txn, l->id, &sum, &n))) {
-        if (verify_session_next_seq(l->sess) == 0)
-            return;   /* nothing stored, nothing sealed */
-        fuzz_fail("match %s: %llu events stored, no summary: %s", l->id,
-                  (unsigned long long)verify_session_next_seq(l->sess), mdb_strerror(rc));
-    }
-    if ((rc = record_check(d.st, c->txn, l->id, sum, n, d.key.sign_public, 1, &f)))
+    if (l->heads.events == 0)
+        return;   /* nothing stored, nothing sealed */
+    if ((rc = record_check(d.st, c->txn, d.cards, l->id, &d.trust, 1, NULL, NULL, &f, &again, &heads)))
         fuzz_fail("record_check of match %s: store error %d", l->id, rc);
-    if (!record_findings_clean(&f, 0)) {
+    if (!record_findings_clean(&f) || !again) {
         record_findings_text(&f, text, sizeof text);
         fuzz_fail("match %s as just written fails record_check: %s", l->id, text);
     }
-
-    memset(&again, 0, sizeof again);
-    memcpy(again.id, l->id, sizeof again.id);
-    if (record_load(&d, c->txn, NULL, &again, UINT64_MAX, NULL, why, sizeof why))
-        fuzz_fail("match %s cannot be made again from what was just stored: %s", l->id, why);
-    const verify_report *live_r = verify_session_report(l->sess), *again_r = verify_session_report(again.sess);
-    if (verify_session_next_seq(again.sess) != verify_session_next_seq(l->sess))
+    /* what record_check judged again is what daemon_load would keep live */
+    const verify_report *live_r = verify_session_report(l->sess), *again_r = verify_session_report(again);
+    if (verify_session_next_seq(again) != verify_session_next_seq(l->sess))
         fuzz_fail("match %s made again from the store expects seq %llu; live, %llu", l->id,
-                  (unsigned long long)verify_session_next_seq(again.sess),
+                  (unsigned long long)verify_session_next_seq(again),
                   (unsigned long long)verify_session_next_seq(l->sess));
-    if (memcmp(again.counts, l->counts, sizeof l->counts))
+    if (memcmp(heads.counts, l->heads.counts, sizeof heads.counts) || heads.events != l->heads.events)
         fuzz_fail("match %s made again from the store counts other verdicts than the live match", l->id);
     if (again_r->finished != live_r->finished || again_r->winner != live_r->winner)
         fuzz_fail("match %s made again from the store: finished %d winner %d; live: finished %d winner %d", l->id,
                   again_r->finished, again_r->winner, live_r->finished, live_r->winner);
-    if (memcmp(again.chain, l->chain, sizeof l->chain) || memcmp(again.link, l->link, sizeof l->link))
+    if (memcmp(heads.chain, l->heads.chain, sizeof heads.chain) || memcmp(heads.link, l->heads.link, sizeof heads.link))
         fuzz_fail("match %s made again from the store has other chain or record heads", l->id);
-    verify_session_destroy(&again.sess);
+    verify_session_destroy(&again);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

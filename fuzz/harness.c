@@ -97,7 +97,7 @@ void fuzz_daemon_open(daemon_ctx *d, size_t max_matches)
     d->dbdir = dir;
     d->max_matches = max_matches;
     d->started_ms = daemon_now_ms();
-    if (keys_generate("arbiterd", &d->key))
+    if (keys_generate("arbiterd", &d->key) || record_trust_add(&d->trust, d->key.sign_public, "this daemon"))
         fuzz_fail("keys_generate failed");
     if (cardset_new(&d->cards) || cardset_load(d->cards, &cards, 1) || !cardset_count(d->cards))
         fuzz_fail("cannot load the card database %s (set ARBITER_CARDS)", cards);
@@ -122,10 +122,8 @@ typedef struct {
 static void seal_one(void *ctx, live *l)
 {
     seal_ctx *c = ctx;
-    if (!c->rc && l->dirty) {
-        c->rc = record_seal(c->d, c->txn, l, &c->text);
-        l->dirty = 0;
-    }
+    if (!c->rc && l->dirty)
+        c->rc = daemon_seal(c->d, c->txn, l, &c->text);
 }
 
 int fuzz_seal_dirty(daemon_ctx *d, MDB_txn *txn)

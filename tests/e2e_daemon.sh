@@ -76,9 +76,11 @@ done
     fail "$bad of $n_matches records do not audit clean"
 m=snap-open-prime-singular
 # the same record either way; only whom the signer was checked against differs
-# (the daemon's own key over --query, the store's list with --db)
-"$ARBITER" audit "$m" --query "$EP_Q" --json 2>/dev/null | jq -c 'del(.seal.signer_checked_against)' >"$TMP/aq"
-"$ARBITER" audit "$m" --db "$STORE" --json 2>/dev/null | jq -c 'del(.seal.signer_checked_against)' >"$TMP/ad"
+# (the keys the daemon trusts over --query, its .pub beside the store with --db)
+"$ARBITER" audit "$m" --query "$EP_Q" --json 2>/dev/null |
+    jq -c 'del(.seal.signer_checked_against, .seal.signer_trusted_as)' >"$TMP/aq"
+"$ARBITER" audit "$m" --db "$STORE" --json 2>/dev/null |
+    jq -c 'del(.seal.signer_checked_against, .seal.signer_trusted_as)' >"$TMP/ad"
 [ -s "$TMP/aq" ] && cmp -s "$TMP/aq" "$TMP/ad" && pass "audit over --query reads what --db reads" ||
     { fail "audit --query and --db differ"; diff "$TMP/aq" "$TMP/ad" | head -5; }
 "$ARBITER" audit "$m" --db "$STORE" --at 20 --view public >"$TMP/pub" 2>/dev/null

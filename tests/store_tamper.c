@@ -21,6 +21,14 @@
  *                                           seals, for the next daemon to seal
  *   store_tamper DIR relist   MATCH         resign, then add the forger's key to the
  *                                           store's list of its daemon's keys
+ *   store_tamper DIR forge-peer MATCH SEQ [KEY]   rename an event's sender, compute
+ *                                           every record link after it again, sign a
+ *                                           new seal with the forger's key (KEY: a .key
+ *                                           file; else a new one) and add that key to
+ *                                           the store's list of its daemon's keys
+ *   store_tamper DIR forge-summary MATCH [KEY]   rewrite an illegal summary as
+ *                                           legal, sign a new seal over it as above
+ *                                           and list the key
  *   store_tamper DIR cards                  alter every stored card database
  *   store_tamper DIR uncards                delete every stored card database
  *
@@ -157,19 +165,23 @@ static int collect(void *p, const store_event *e)
     return 0;
 }
 
-/* Alter event `seq` (a byte, or with `received` its receive time) and
- * compute every link from it on again; with `forger`, sign a new seal over
- * the new heads with that key. */
-static int rechain(ctx *c, uint64_t seq, const keys_pair *forger, int received)
+enum { BYTE, RECEIVED, PEER, NOTHING };
+
+/* Alter event `seq` (`how`: a byte, its receive time, its sender, or
+ * nothing) and compute every link from it on again; with `forger`, sign a
+ * new seal over the new heads and the stored summary with that key. */
+static int rechain(ctx *c, uint64_t seq, const keys_pair *forger, int how)
 {
     list l = {NULL, NULL, 0};
     uint8_t chain[32] = {0}, link[32] = {0};
     int rc = 0;
     if (store_each_event(c->st, c->txn, c->match, 0, UINT64_MAX, collect, &l) || seq >= l.n)
         return 1;
-    if (received)
+    if (how == RECEIVED)
         l.e[seq].received_ms += 3600 * 1000;
-    else
+    else if (how == PEER)
+        snprintf(l.e[seq].peer, sizeof l.e[seq].peer, "forger@10.0.0.66/00deadbeef");
+    else if (how == BYTE)
         l.bufs[2 * seq][l.e[seq].event_len - 1] ^= 0x01;
     for (size_t i = 0; i < l.n && !rc; i++) {
         store_chain_next(chain, l.e[i].event, l.e[i].event_len, l.e[i].verdict, l.e[i].verdict_len, l.e[i].chain);
@@ -186,6 +198,7 @@ static int rechain(ctx *c, uint64_t seq, const keys_pair *forger, int received)
         seal s;
         uint8_t bytes[SEAL_BYTES];
         memset(&s, 0, sizeof s);
+        memset(bytes, 0, sizeof bytes);
         s.events = l.n;
         memcpy(s.chain, chain, 32);
         memcpy(s.link, link, 32);
@@ -277,7 +290,7 @@ int main(int argc, char **argv)
 
     if (argc < 3 || sodium_init() < 0) {
         fprintf(stderr, "usage: store_tamper DIR event|received|peer|summary|truncate|rechain|resign|relist|unseal|"
-                        "launder|cards|uncards "
+                        "launder|forge-peer|forge-summary|cards|uncards "
                         "[MATCH [SEQ|N]]\n");
         return 2;
     }
@@ -301,16 +314,33 @@ int main(int argc, char **argv)
     else if (!strcmp(what, "truncate"))
         rc = truncate_events(&c, n);
     else if (!strcmp(what, "rechain"))
-        rc = rechain(&c, n, NULL, 0);
+        rc = rechain(&c, n, NULL, BYTE);
     else if (!strcmp(what, "resign") || !strcmp(what, "relist")) {
         keys_pair forger;
-        rc = keys_generate("forger", &forger) ? 2 : rechain(&c, 0, &forger, 0);
+        rc = keys_generate("forger", &forger) ? 2 : rechain(&c, 0, &forger, BYTE);
         if (!rc && !strcmp(what, "relist"))
+            rc = list_signer(&c, forger.sign_public);
+    } else if (!strcmp(what, "forge-peer") || !strcmp(what, "forge-summary")) {
+        int peer = !strcmp(what, "forge-peer");
+        const char *keyfile = argc > (peer ? 5 : 4) ? argv[peer ? 5 : 4] : NULL;
+        keys_pair forger;
+        if (keyfile ? keys_read(keyfile, &forger, err, sizeof err) || !forger.has_secret
+                    : keys_generate("forger", &forger)) {
+            fprintf(stderr, "store_tamper: %s\n", keyfile ? err : "keygen");
+            rc = 2;
+        } else if (peer) {
+            rc = argc > 4 ? rechain(&c, n, &forger, PEER) : 2;
+        } else {
+            rc = rewrite_summary(&c, 0);
+            if (!rc)
+                rc = rechain(&c, 0, &forger, NOTHING);
+        }
+        if (!rc)
             rc = list_signer(&c, forger.sign_public);
     } else if (!strcmp(what, "unseal"))
         rc = unseal(&c);
     else if (!strcmp(what, "launder"))
-        rc = argc > 4 ? rechain(&c, n, NULL, 1) || unseal(&c) || del_meta(&c, "format") : 2;
+        rc = argc > 4 ? rechain(&c, n, NULL, RECEIVED) || unseal(&c) || del_meta(&c, "format") : 2;
     if (rc == 0 && !mdb_txn_commit(c.txn)) {
         c.txn = NULL;
         goto out;

@@ -15,6 +15,7 @@
  * so what the open log owns -- the hidden mode, the end of the game -- is
  * read here without knowing the format.
  */
+#include <sodium/crypto_generichash.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +23,13 @@
 #include "verifiers/verifier.h"
 
 /* One allocation: the engine's state follows the operations table,
- * aligned for any type (state_size bytes, zeroed before start). */
+ * aligned for any type (state_size bytes, zeroed before start).  `encoded`
+ * is the buffer verifier_state_hash() encodes the state into, kept so that
+ * hashing after every event does not allocate: it holds no state of the
+ * match (each use resets it), so a const verifier may write into it. */
 struct verifier {
     const verifier_ops *ops;
+    jtext *encoded;
     max_align_t state[];
 };
 
@@ -178,10 +183,25 @@ int verifier_encode(const verifier *vf, jtext *t)
     return vf->ops->encode(vf->state, t);
 }
 
+int verifier_state_hash(const verifier *vf, uint8_t out[VERIFIER_HASH_BYTES])
+{
+    memset(out, 0, VERIFIER_HASH_BYTES);
+    if (!vf->encoded && !(((verifier *)vf)->encoded = calloc(1, sizeof *vf->encoded)))
+        return VERIFIER_ENOMEM;
+    if (verifier_encode(vf, vf->encoded) || vf->encoded->bad)
+        return VERIFIER_ENOMEM;
+    /* libsodium fails this only for an output length out of its range */
+    crypto_generichash(out, VERIFIER_HASH_BYTES, (const unsigned char *)vf->encoded->buf, vf->encoded->len, NULL, 0);
+    return VERIFIER_OK;
+}
+
 void verifier_destroy(verifier **vf)
 {
     if (!vf || !*vf)
         return;
+    if ((*vf)->encoded)
+        jtext_free((*vf)->encoded);
+    free((*vf)->encoded);
     free(*vf);
     *vf = NULL;
 }

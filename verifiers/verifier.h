@@ -181,6 +181,16 @@ int verifier_board_json(const verifier *vf, const openlog_sight *sight, jtext *t
 int verifier_board_words(const verifier *vf, const openlog_sight *sight, jtext *t);
 int verifier_encode(const verifier *vf, jtext *t);
 
+/* The state hash s(n) of a record (openlog.md 10): BLAKE2b-256 of the
+ * engine's canonical encoding of its whole state (verifier_encode), after
+ * the last event judged.  The engine defines it, so that every reader of a
+ * record -- the daemon writing it, an audit checking it -- hashes the same
+ * bytes.  VERIFIER_OK, or VERIFIER_ENOMEM (out is then zeroed).  Not
+ * thread-safe for one verifier (it encodes into a buffer the verifier
+ * keeps); distinct verifiers are independent. */
+#define VERIFIER_HASH_BYTES 32
+int verifier_state_hash(const verifier *vf, uint8_t out[VERIFIER_HASH_BYTES]);
+
 void verifier_destroy(verifier **vf);
 
 #endif

@@ -16,6 +16,7 @@
 
 #include "config.h"
 #include "src/cli/cli.h"
+#include "src/core/dlog.h"
 #include "src/core/carddb.h"
 
 typedef struct {
@@ -90,6 +91,10 @@ int main(int argc, char **argv)
         cli_error("libsodium cannot start");
         return CLI_INTERNAL;
     }
+    /* the modules shared with the daemon log through dlog: here only what
+     * goes wrong, and under this program's name */
+    dlog_set_program("arbiter");
+    dlog_set_level(DLOG_WARN);
     if (argc < 2) {
         usage(stderr);
         return CLI_BADINPUT;

@@ -60,6 +60,8 @@
 #include "src/core/keys.h"
 #include "src/core/verify.h"
 #include "src/core/view.h"
+#include "src/record/cardset.h"
+#include "src/record/record.h"
 #include "src/record/seal.h"
 #include "src/record/store.h"
 
@@ -111,6 +113,7 @@ typedef struct {
     const char *against;          /* another record of the match: DIR or EP */
     const char *key, *server_key; /* CURVE for --query                     */
     const char *sealed_by, *head; /* what the judge knows of the record    */
+    const char *trusted_seals;    /* more keys whose seals count            */
     const char *html;             /* --html FILE: the page ("-": stdout)    */
     uint64_t at;
     int has_at, json;
@@ -147,6 +150,8 @@ static int parse(int argc, char **argv, audit_opts *o, int is_audit)
             o->server_key = argv[++i];
         } else if (!strcmp(a, "--sealed-by") && is_audit) {
             o->sealed_by = argv[++i];
+        } else if (!strcmp(a, "--trusted-seals") && is_audit) {
+            o->trusted_seals = argv[++i];
         } else if (!strcmp(a, "--head") && is_audit) {
             o->head = argv[++i];
         } else if (!strcmp(a, "--html") && is_audit) {
@@ -215,10 +220,21 @@ typedef struct {
     size_t summary_len;
     uint8_t *seal_raw;            /* NULL: no seal                          */
     size_t seal_len;
-    uint8_t *signers;             /* the store's sealing keys (--db)        */
-    size_t n_signers;
+    uint8_t *hint;                /* --db: the keys the store lists as its
+                                     daemons' (meta "signers"): a hint for
+                                     the sentences, never trusted           */
+    size_t n_hint;
+    record_trust trusted;         /* --query: the keys the daemon trusts    */
+    int has_trusted;
     json_t *events;               /* --query: every `events` page, joined   */
-} record;
+} source;
+
+/* 64 hex digits into a key: 0, or -1. */
+static int hex_key(const char *hex, uint8_t out[32])
+{
+    size_t got = 0;
+    return hex && strlen(hex) == 64 && !sodium_hex2bin(out, 32, hex, 64, NULL, &got, NULL) && got == 32 ? 0 : -1;
+}
 
 static int hex_field(json_t *o, const char *key, uint8_t *out, size_t n)
 {
@@ -241,7 +257,7 @@ static char *copy_bytes(const void *p, size_t n)
  * seal and their raw bytes), then every page of `events` up to the last one
  * the seal covers: a live match may have stored more since, and the record
  * checked is the one that seal vouches for. */
-static int open_query(record *r, const audit_opts *o, const char *ep)
+static int open_query(source *r, const audit_opts *o, const char *ep)
 {
     char err[512];
     json_t *rep = query_call(o, ep, json_pack("{s:s, s:s, s:s}", "op", "match", "match", o->match, "view", "judge"),
@@ -266,16 +282,20 @@ static int open_query(record *r, const audit_opts *o, const char *ep)
         r->seal_raw = NULL;
     }
     json_decref(rep);
-    /* the key the daemon seals with: what its seals are checked against
-     * when no --sealed-by is given (a store's own list can be edited) */
+    /* the keys the daemon trusts (its own and its --trusted-seals: its
+     * configuration, in its memory) -- what its seals are checked against
+     * when no --sealed-by is given */
     if (!o->sealed_by && (rep = query_call(o, ep, json_pack("{s:s}", "op", "health"), err, sizeof err))) {
-        const char *hex = json_string_value(json_object_get(rep, "seal_key"));
-        size_t n = 0;
-        if (hex && (r->signers = malloc(32)) && (sodium_hex2bin(r->signers, 32, hex, strlen(hex), NULL, &n, NULL) || n != 32)) {
-            free(r->signers);
-            r->signers = NULL;
-        }
-        r->n_signers = r->signers ? 1 : 0;
+        json_t *k, *list = json_object_get(rep, "trusted_seals");
+        const char *own = json_string_value(json_object_get(rep, "seal_key"));
+        size_t i;
+        uint8_t key[32];
+        r->has_trusted = 1;
+        if (own && !hex_key(own, key))
+            record_trust_add(&r->trusted, key, "the daemon");
+        json_array_foreach(list, i, k)
+            if (!hex_key(json_string_value(json_object_get(k, "key")), key))
+                record_trust_add(&r->trusted, key, json_string_value(json_object_get(k, "name")));
         json_decref(rep);
     }
     r->events = json_array();
@@ -298,7 +318,7 @@ static int open_query(record *r, const audit_opts *o, const char *ep)
     return r->summary && r->events ? CLI_OK : CLI_INTERNAL;
 }
 
-static int open_store(record *r, const audit_opts *o, const char *dir)
+static int open_store(source *r, const audit_opts *o, const char *dir)
 {
     char err[512];
     const void *bytes;
@@ -324,27 +344,27 @@ static int open_store(record *r, const audit_opts *o, const char *dir)
         r->seal_raw = (uint8_t *)copy_bytes(bytes, len);
         r->seal_len = len;
     }
-    if (!store_get_meta(r->st, r->txn, "signers", &bytes, &len) && (r->signers = malloc(len + 1))) {
-        memcpy(r->signers, bytes, len);
-        r->n_signers = len / 32;
+    if (!store_get_meta(r->st, r->txn, "signers", &bytes, &len) && (r->hint = malloc(len + 1))) {
+        memcpy(r->hint, bytes, len);
+        r->n_hint = len / 32;
     }
     return r->summary && r->summary_raw ? CLI_OK : CLI_INTERNAL;
 }
 
-static int record_open(record *r, const audit_opts *o)
+static int source_open(source *r, const audit_opts *o)
 {
     memset(r, 0, sizeof *r);
     r->o = o;
     return o->query ? open_query(r, o, o->query) : open_store(r, o, o->db);
 }
 
-static void record_close(record *r)
+static void source_close(source *r)
 {
     json_decref(r->summary);
     json_decref(r->events);
     free(r->summary_raw);
     free(r->seal_raw);
-    free(r->signers);
+    free(r->hint);
     if (r->txn)
         mdb_txn_abort(r->txn);
     store_close(&r->st);
@@ -352,10 +372,10 @@ static void record_close(record *r)
 
 /* The card database the record pins, from the store or the daemon, after
  * checking that its bytes still hash to the name it is stored under.
- * *altered is 1 when they do not, 2 when the store has no such database
- * (the record is then judged again with nothing: --cards gives the genuine
- * file). */
-static int record_cards(record *r, cards **db, int *altered)
+ * *altered is RECORD_CARDS_OK, or RECORD_CARDS_ALTERED when they do not,
+ * RECORD_CARDS_MISSING when the store has no such database (the record is
+ * then judged again with nothing: --cards gives the genuine file). */
+static int source_cards(source *r, cards **db, int *altered)
 {
     const char *hash = json_string_value(json_object_get(r->summary, "cards_hash"));
     char err[2048], got[65];
@@ -365,7 +385,7 @@ static int record_cards(record *r, cards **db, int *altered)
     uint8_t h[32];
     int rc;
 
-    *altered = 0;
+    *altered = RECORD_CARDS_OK;
     if (r->o->cards)
         return cli_load_cards(r->o->cards, db);
     if (!hash) {
@@ -385,14 +405,14 @@ static int record_cards(record *r, cards **db, int *altered)
         return CLI_BADINPUT;
     }
     if (!bytes) {
-        *altered = 2;   /* a record pins what its store must keep: a finding */
+        *altered = RECORD_CARDS_MISSING;   /* a record pins what its store must keep */
         json_decref(rep);
         return CLI_OK;
     }
     crypto_generichash(h, sizeof h, bytes, len, NULL, 0);
     carddb_hash_hex(h, got);
     if (strcmp(got, hash)) {
-        *altered = 1;
+        *altered = RECORD_CARDS_ALTERED;
         json_decref(rep);
         return CLI_OK;
     }
@@ -430,7 +450,7 @@ static int event_of_item(json_t *it, store_event *e, uint8_t **bufs)
     return 0;
 }
 
-static int record_each(record *r, store_event_fn fn, void *ctx)
+static int source_each(source *r, store_event_fn fn, void *ctx)
 {
     size_t i;
     json_t *it;
@@ -483,16 +503,16 @@ static int collect_link(void *ctx, const store_event *e)
 static int read_other(const audit_opts *o, links *l)
 {
     audit_opts other = *o;
-    record r;
+    source r;
     int rc;
 
     other.db = strstr(o->against, "://") ? NULL : o->against;
     other.query = other.db ? NULL : o->against;
     l->verdicts = json_array();
     seal_walk_init(&l->walk);
-    if ((rc = record_open(&r, &other)) == CLI_OK && (rc = record_each(&r, collect_link, l)))
+    if ((rc = source_open(&r, &other)) == CLI_OK && (rc = source_each(&r, collect_link, l)))
         cli_error("%s: the record of %s there cannot be read whole", o->against, o->match);
-    record_close(&r);
+    source_close(&r);
     return rc ? CLI_BADINPUT : CLI_OK;
 }
 
@@ -501,11 +521,9 @@ static int read_other(const audit_opts *o, links *l)
 typedef struct {
     const audit_opts *o;
     verify_session *sess;         /* NULL: nothing to judge with (altered cards) */
-    seal_walk walk;               /* chain and record links                 */
-    int64_t verdict_differs;      /* first seq judged otherwise than stored */
-    int64_t board_differs;        /* first seq whose board hash differs     */
-    size_t n_differ;              /* verdicts judged otherwise              */
-    size_t again_counts[OL_V_COUNT];   /* verdicts judged again, by status */
+    record_findings f;            /* the record module's check (record.h):
+                                     links, verdicts and boards judged again,
+                                     seal, summary, card database           */
     int unclean;                  /* a stored verdict is not ok or warning  */
     json_t *timeline;             /* --json                                  */
     json_t *board;                /* --at, --json                            */
@@ -553,19 +571,6 @@ static void draw_board(audit_ctx *c)
     if (view_board_print(f, vf, c->o->view))
         fprintf(f, "  (no board for this format)\n");
     fclose(f);
-}
-
-/* Judge one stored event again: its verdict, or NULL (unreadable). */
-static json_t *judge_again(audit_ctx *c, const store_event *e, olevent **ev)
-{
-    const verify_entry *out = NULL;
-    if (olcodec_decode_message(e->event, e->event_len, ev, NULL) != OL_OK)
-        *ev = NULL;
-    if (!c->sess || !*ev || verify_session_event(c->sess, *ev, (const char *)e->event, e->event_len, &out) != VERIFY_OK)
-        return NULL;
-    c->again_counts[out->v.status]++;
-    const verify_report *rep = verify_session_report(c->sess);
-    return olverdict_to_json(&out->v, out->stored == VERIFY_NONE ? NULL : &rep->verdicts[out->stored].v);
 }
 
 /* --html: is this event's board drawn?  Every one when the match has at
@@ -631,42 +636,34 @@ out:
     return rc;
 }
 
-static int audit_one(void *ctx, const store_event *e)
+/* One event as the record module's check met it (record_check_step): the
+ * timeline's row, the page's event, where --against parts, --at's board. */
+static int audit_step(void *ctx, const record_step *step)
 {
     audit_ctx *c = ctx;
-    uint8_t state[VIEW_HASH_BYTES];
-    olevent *ev = NULL;
-    json_t *stored = NULL, *again;
+    const store_event *e = step->stored;
+    json_t *stored = NULL, *again = NULL;
     char what[64];
 
-    seal_walk_event(&c->walk, e);
     if (c->o->against && c->diverge < 0 &&
-        (e->seq >= c->other.n || memcmp(c->other.chain[e->seq], c->walk.made, STORE_HASH)))
+        (e->seq >= c->other.n || memcmp(c->other.chain[e->seq], c->f.walk.made, STORE_HASH)))
         c->diverge = (int64_t)e->seq;
     if (olcodec_msgpack_to_json(e->verdict, e->verdict_len, (ol_origin){0, 0}, &stored, NULL) != OL_OK)
         stored = json_pack("{s:I, s:s}", "seq", (json_int_t)e->seq, "status", "unreadable");
     const char *status = json_string_value(json_object_get(stored, "status"));
     if (!status || (strcmp(status, "ok") && strcmp(status, "warning")))
         c->unclean = 1;
-
-    again = judge_again(c, e, &ev);
-    if (c->sess && (!again || !json_equal(again, stored))) {
-        c->n_differ++;
-        if (c->verdict_differs < 0)
-            c->verdict_differs = (int64_t)e->seq;
+    if (step->again) {
+        const verify_report *rep = verify_session_report(step->sess);
+        again = olverdict_to_json(&step->again->v,
+                                  step->again->stored == VERIFY_NONE ? NULL : &rep->verdicts[step->again->stored].v);
     }
-    const verifier *vf = c->sess ? verify_session_verifier(c->sess) : NULL;
-    if (c->sess && c->board_differs < 0 &&
-        (!vf || view_state_hash(vf, NULL, state) || memcmp(state, e->state, STORE_HASH)))
-        c->board_differs = (int64_t)e->seq;
-
-    what_text(ev, what, sizeof what);
-    if (c->o->html && !c->page_failed && page_event(c, e, ev, what, stored, again))
+    what_text(step->ev, what, sizeof what);
+    if (c->o->html && !c->page_failed && page_event(c, e, step->ev, what, stored, again))
         c->page_failed = 1;
-    if (ev && ev->type == OL_MATCH && !c->header) {
-        c->header = ev;   /* kept for the views of the events after it */
-        ev = NULL;
-    }
+    if (step->ev && step->ev->type == OL_MATCH && !c->header &&
+        olcodec_decode_message(e->event, e->event_len, &c->header, NULL) != OL_OK)
+        olevent_destroy(&c->header);   /* kept for the views of the events after it */
     json_t *row = json_pack("{s:I, s:s, s:O}", "seq", (json_int_t)e->seq, "event", what, "verdict", stored);
     if (row && again && !json_equal(again, stored))
         json_object_set(row, "judged_again", again);
@@ -685,10 +682,15 @@ static int audit_one(void *ctx, const store_event *e)
     c->last = e->seq;
     json_decref(stored);
     json_decref(again);
-    olevent_destroy(&ev);
     if (c->o->has_at && e->seq == c->o->at && !c->o->html)
         draw_board(c);
     return 0;
+}
+
+static int audit_one(void *ctx, const store_event *e)
+{
+    audit_ctx *c = ctx;
+    return record_check_step(&c->f, c->sess, e, audit_step, c);
 }
 
 /* "the records diverge at #12: here ..., there ..." */
@@ -731,13 +733,14 @@ static void print_summary_line(json_t *s)
 
 /* ---- the record as a whole: seal, summary ---------------------------------- */
 
+/* Whose seals the audit accepts, and what it found of the record as a
+ * whole beyond record_findings. */
 typedef struct {
-    int findings;                 /* seal_check()'s                         */
-    seal s;
+    record_trust trust;
+    const char *from;             /* "sealed-by", "trusted-seals", "daemon", "home" */
+    char home[4096];              /* --db: where the daemon's key was looked for */
     char head[SEAL_HEAD_TEXT];
-    int signer_known;             /* signed by --sealed-by / the store's key */
     int head_ok;                  /* --head given and it is this record's  */
-    json_t *summary_differs;      /* [field...] the summary against the record */
 } whole;
 
 /* The key --sealed-by names: a .pub/.key file's sign-public, or 64 hex. */
@@ -745,8 +748,7 @@ static int sealed_by_key(const char *text, uint8_t out[32])
 {
     keys_pair k;
     char err[512];
-    size_t got = 0;
-    if (strlen(text) == 64 && !sodium_hex2bin(out, 32, text, 64, NULL, &got, NULL) && got == 32)
+    if (!hex_key(text, out))
         return 0;
     if (keys_read(text, &k, err, sizeof err)) {
         cli_error("--sealed-by: %s", err);
@@ -757,115 +759,129 @@ static int sealed_by_key(const char *text, uint8_t out[32])
     return 0;
 }
 
-/* What the summary says against the record judged again. */
-static json_t *summary_check(const audit_ctx *c, json_t *s)
+/* Whose seals count (arbiter-audit(1)): the key --sealed-by names, and the
+ * keys --trusted-seals lists; without either, over --query the keys the
+ * daemon trusts (its health: its configuration), and with --db the
+ * daemon's .pub and trusted-seals file beside the store (record_home) --
+ * never the store's own list of keys, which whoever edits it can extend.
+ * 0, or -1 (said). */
+static int audit_trust(const audit_opts *o, const source *r, whole *w)
 {
-    json_t *differs = json_array();
-    if (!c->sess)
-        return differs;   /* nothing was judged again */
-    const verify_report *r = verify_session_report(c->sess);
-    int illegal = c->again_counts[OL_V_ILLEGAL] || c->again_counts[OL_V_MISMATCH];
-    const char *winner = json_string_value(json_object_get(s, "winner"));
-    const char *want_winner = r->finished && r->winner >= 0 ? ol_player_name((ol_player)r->winner) : NULL;
-    const char *status = json_string_value(json_object_get(s, "status"));
-    if (!status || strcmp(status, illegal ? "illegal" : "legal"))
-        json_array_append_new(differs, json_string("status"));
-    if ((winner == NULL) != (want_winner == NULL) || (winner && strcmp(winner, want_winner)))
-        json_array_append_new(differs, json_string("winner"));
-    if (json_is_true(json_object_get(s, "finished")) != (r->finished != 0))
-        json_array_append_new(differs, json_string("finished"));
-    if (json_integer_value(json_object_get(s, "events")) != (json_int_t)r->next_seq)
-        json_array_append_new(differs, json_string("events"));
-    json_t *counts = json_object_get(s, "counts");
-    for (int st = 0; st < OL_V_COUNT; st++)
-        if (json_integer_value(json_object_get(counts, ol_status_name((ol_status)st))) != (json_int_t)c->again_counts[st]) {
-            json_array_append_new(differs, json_string("counts"));
-            break;
-        }
-    return differs;
-}
-
-static int check_whole(const audit_ctx *c, const record *r, whole *w)
-{
-    uint8_t want[32];
-    memset(w, 0, sizeof *w);
-    w->findings = seal_check(r->seal_raw, r->seal_len, c->o->match, &c->walk, r->summary_raw ? r->summary_raw : "",
-                             r->summary_len, NULL, &w->s);
-    if (!(w->findings & (SEAL_MISSING | SEAL_UNREADABLE))) {
-        seal_head(&w->s, c->o->match, w->head);
-        if (c->o->sealed_by) {
-            if (sealed_by_key(c->o->sealed_by, want))
-                return -1;
-            w->signer_known = !memcmp(want, w->s.signer, 32);
-        } else {
-            for (size_t i = 0; i < r->n_signers; i++)
-                w->signer_known |= !memcmp(r->signers + 32 * i, w->s.signer, 32);
-        }
-        if (!w->signer_known)
-            w->findings |= SEAL_SIGNER;
-        w->head_ok = c->o->head && seal_head_matches(&w->s, c->o->match, c->o->head);
+    char err[512];
+    uint8_t key[32];
+    memset(&w->trust, 0, sizeof w->trust);
+    if (o->sealed_by) {
+        if (sealed_by_key(o->sealed_by, key))
+            return -1;
+        record_trust_add(&w->trust, key, "--sealed-by");
+        w->from = "sealed-by";
     }
-    w->summary_differs = summary_check(c, r->summary);
+    if (o->trusted_seals && record_trust_load(&w->trust, o->trusted_seals, err, sizeof err)) {
+        cli_error("--trusted-seals: %s", err);
+        return -1;
+    }
+    if (o->trusted_seals && !w->from)
+        w->from = "trusted-seals";
+    if (w->from)
+        return 0;
+    if (o->query) {
+        w->trust = r->trusted;
+        w->from = "daemon";
+        return 0;
+    }
+    record_home(o->db, w->home, sizeof w->home);
+    w->from = "home";
+    if (record_trust_home(&w->trust, o->db, err, sizeof err)) {
+        cli_error("%s", err);
+        return -1;
+    }
     return 0;
 }
 
-/* What the seal's signer was checked against (SPEC.md 10). */
-static const char *signer_source(const audit_opts *o)
+static void check_whole(audit_ctx *c, const source *r, whole *w, int cards_status)
 {
-    return o->sealed_by ? "the key given with --sealed-by"
-           : o->query   ? "the key the daemon seals with, from its health"
-                        : "a key the store lists as its daemon's";
+    record_check_finish(&c->f, c->o->match, c->sess, r->seal_raw, r->seal_len, r->summary_raw, r->summary_len,
+                        r->summary, cards_status, &w->trust);
+    if (!(c->f.seal & (SEAL_MISSING | SEAL_UNREADABLE))) {
+        seal_head(&c->f.s, c->o->match, w->head);
+        w->head_ok = c->o->head && seal_head_matches(&c->f.s, c->o->match, c->o->head);
+    }
+}
+
+/* What the seal's signer was checked against (arbiter-audit(1)). */
+static const char *signer_source(const whole *w)
+{
+    return !strcmp(w->from, "sealed-by")       ? "the key given with --sealed-by"
+           : !strcmp(w->from, "trusted-seals") ? "a key --trusted-seals lists"
+           : !strcmp(w->from, "daemon")        ? "a key the daemon trusts, from its health"
+                                               : "the daemon's key beside the store, or one its trusted-seals lists";
+}
+
+/* 1 when the store lists `key` among its daemons' keys (a hint only). */
+static int store_hints(const source *r, const uint8_t key[32])
+{
+    for (size_t i = 0; i < r->n_hint; i++)
+        if (!memcmp(r->hint + 32 * i, key, 32))
+            return 1;
+    return 0;
 }
 
 /* The seal's findings, each a sentence. */
-static void print_seal(FILE *out, const audit_ctx *c, const record *r, const whole *w)
+static void print_seal(FILE *out, const audit_ctx *c, const source *r, const whole *w)
 {
+    const record_findings *f = &c->f;
     char signer[65];
-    if (w->findings & SEAL_MISSING) {
+    if (f->seal & SEAL_MISSING) {
         fprintf(out, "seal: MISSING: the record is not sealed: a daemon from before seals wrote it and none sealed it "
                "since, or its seal was removed; only its hash chain vouches for it, and anybody can compute one\n");
         return;
     }
-    if (w->findings & SEAL_UNREADABLE) {
+    if (f->seal & SEAL_UNREADABLE) {
         fprintf(out, "seal: UNREADABLE: what is stored as the seal is not one\n");
         return;
     }
-    sodium_bin2hex(signer, sizeof signer, w->s.signer, 32);
-    if (!w->findings)
-        fprintf(out, "seal: valid, over %llu events, the chain and record heads and the summary; signed by %.16s... (%s)\n",
-               (unsigned long long)w->s.events, signer,
-               signer_source(c->o));
-    if (!w->findings && !c->o->sealed_by && !c->o->query)
-        fprintf(out, "seal: the store lists that key as its daemon's, and a store can be edited: --sealed-by with the "
-               "daemon's .pub, or --head with the head on the match slip, settles who sealed it\n");
-    if (w->findings & SEAL_SIGNATURE)
+    sodium_bin2hex(signer, sizeof signer, f->s.signer, 32);
+    if (!f->seal && f->trusted)
+        fprintf(out, "seal: valid, over %llu events, the chain and record heads and the summary; signed by %.16s...%s%s%s "
+               "(%s)\n", (unsigned long long)f->s.events, signer, f->trusted_name ? " (" : "",
+               f->trusted_name ? f->trusted_name : "", f->trusted_name ? ")" : "", signer_source(w));
+    if (f->seal & SEAL_SIGNATURE)
         fprintf(out, "seal: BROKEN: its signature does not hold (the seal was altered)\n");
-    if (w->findings & SEAL_SIGNER)
-        fprintf(out, "seal: signed by %.16s..., which is %s\n", signer,
-               c->o->sealed_by ? "not the key given with --sealed-by"
-               : c->o->query   ? "not the key the daemon seals with (give --sealed-by if its key was changed)"
-                               : "not a key this store's daemon sealed with");
-    if (w->findings & SEAL_EVENTS)
-        fprintf(out, "seal: it covers %llu events (#0-#%lld), the record holds %llu: %s\n", (unsigned long long)w->s.events,
-               (long long)w->s.events - 1, (unsigned long long)c->walk.n,
-               w->s.events > c->walk.n ? "events were removed" : "events were added after the seal");
-    if ((w->findings & SEAL_HEADS) && !(w->findings & SEAL_EVENTS))
+    if (!f->trusted && !w->trust.n && !strcmp(w->from, "home"))
+        fprintf(out, "seal: signed by %.16s..., and no trusted key was found: no arbiterd.pub or trusted-seals beside "
+               "the store (in %s); give the daemon's .pub with --sealed-by\n", signer, w->home);
+    else if (!f->trusted)
+        fprintf(out, "seal: signed by %.16s..., which is not %s%s\n", signer,
+               !strcmp(w->from, "sealed-by") ? "the key given with --sealed-by"
+               : !strcmp(w->from, "daemon")  ? "a key the daemon trusts (give --sealed-by if its key was changed)"
+                                             : signer_source(w),
+               store_hints(r, f->s.signer) ? " (the store lists it among its daemons' keys, but whoever edits a store "
+                                             "can add to that list: if it was your daemon's key, give its .pub with "
+                                             "--sealed-by or list it with --trusted-seals)" : "");
+    if (f->seal & SEAL_EVENTS)
+        fprintf(out, "seal: it covers %llu events (#0-#%lld), the record holds %llu: %s\n", (unsigned long long)f->s.events,
+               (long long)f->s.events - 1, (unsigned long long)f->walk.n,
+               f->s.events > f->walk.n ? "events were removed" : "events were added after the seal");
+    if ((f->seal & SEAL_HEADS) && !(f->seal & SEAL_EVENTS))
         fprintf(out, "seal: the events are not the ones sealed: they were rewritten and their chain computed again\n");
-    if (w->findings & SEAL_SUMMARY)
+    if (f->seal & SEAL_SUMMARY)
         fprintf(out, "seal: the summary is not the one sealed: it was rewritten\n");
 }
 
-static void print_checks(FILE *out, const audit_ctx *c, const record *r, const whole *w, int cards_altered)
+static void print_checks(FILE *out, const audit_ctx *c, const source *r, const whole *w)
 {
-    if (c->walk.chain_broken < 0)
-        fprintf(out, "hash chain: intact, %llu links through #%llu\n", (unsigned long long)c->walk.n, (unsigned long long)c->last);
+    const record_findings *f = &c->f;
+    if (f->walk.chain_broken < 0)
+        fprintf(out, "hash chain: intact, %llu links through #%llu\n", (unsigned long long)f->walk.n, (unsigned long long)c->last);
     else
         fprintf(out, "hash chain: BROKEN at #%lld: the stored event or its verdict is not what was chained\n",
-               (long long)c->walk.chain_broken);
-    if (c->walk.link_broken >= 0)
+               (long long)f->walk.chain_broken);
+    if (f->walk.hole >= 0)
+        fprintf(out, "events: #%lld is missing from the record\n", (long long)f->walk.hole);
+    if (f->walk.link_broken >= 0)
         fprintf(out, "record links: BROKEN at #%lld: the receive time or sender of #%lld was changed after it was stored\n",
-               (long long)c->walk.link_broken, (long long)c->walk.link_broken);
-    else if (c->walk.legacy)
+               (long long)f->walk.link_broken, (long long)f->walk.link_broken);
+    else if (f->walk.legacy)
         fprintf(out, "record links: none stored (events stored by a daemon from before record links): computed for the seal\n");
     else
         fprintf(out, "record links: intact (receive times, senders and boards as recorded)\n");
@@ -875,23 +891,24 @@ static void print_checks(FILE *out, const audit_ctx *c, const record *r, const w
                !c->o->head ? " (write it on the match slip)" : w->head_ok ? " (as written on the match slip)" : "");
     if (c->o->head && !w->head_ok)
         fprintf(out, "record head: NOT %s, the head written on the match slip: the record changed since\n", c->o->head);
-    if (cards_altered == 2)
+    if (f->cards == RECORD_CARDS_MISSING)
         fprintf(out, "card database: MISSING: the store keeps no card database %.16s..., which the record pins; nothing "
                "was judged again (give --cards with the genuine file)\n",
                json_string_value(json_object_get(r->summary, "cards_hash")));
-    else if (cards_altered)
+    else if (f->cards == RECORD_CARDS_ALTERED)
         fprintf(out, "card database: ALTERED: the copy stored as %.16s... no longer hashes to that name; nothing was "
                "judged again (give --cards with the genuine file)\n",
                json_string_value(json_object_get(r->summary, "cards_hash")));
-    if (json_array_size(w->summary_differs)) {
+    if (f->summary_differs) {
         fprintf(out, "summary: it does not say what the record says: ");
-        size_t i;
-        json_t *f;
-        json_array_foreach(w->summary_differs, i, f)
-            fprintf(out, "%s%s", i ? ", " : "", json_string_value(f));
-        fprintf(out, " differ (the summary says %s; judged again the record is %s)\n",
+        for (unsigned bit = 1, first = 1; bit <= RECORD_SUM_COUNTS; bit <<= 1)
+            if (f->summary_differs & bit) {
+                fprintf(out, "%s%s", first ? "" : ", ", record_sum_name(bit));
+                first = 0;
+            }
+        fprintf(out, " differ (the summary says %s; its stored verdicts make it %s)\n",
                json_string_value(json_object_get(r->summary, "status")),
-               c->again_counts[OL_V_ILLEGAL] || c->again_counts[OL_V_MISMATCH] ? "illegal" : "legal");
+               f->counts[OL_V_ILLEGAL] || f->counts[OL_V_MISMATCH] ? "illegal" : "legal");
     }
 }
 
@@ -899,20 +916,21 @@ static void print_checks(FILE *out, const audit_ctx *c, const record *r, const w
  * the record judged again, and with --against where the two records part.
  * The text audit prints it on stdout; the page (--html) shows the same
  * lines. */
-static void print_findings(FILE *out, const audit_ctx *c, const record *r, const whole *w, int cards_altered)
+static void print_findings(FILE *out, const audit_ctx *c, const source *r, const whole *w)
 {
     const audit_opts *o = c->o;
 
-    print_checks(out, c, r, w, cards_altered);
-    if (c->sess && c->verdict_differs < 0 && c->board_differs < 0)
+    const record_findings *f = &c->f;
+    print_checks(out, c, r, w);
+    if (c->sess && f->verdict_differs < 0 && f->board_differs < 0)
         fprintf(out, "judged again%s: every verdict and every board as stored\n",
                 o->cards ? " with the given card database" : "");
-    if (c->verdict_differs >= 0)
+    if (f->verdict_differs >= 0)
         fprintf(out, "judged again%s: %zu verdict%s differ, the first at #%lld\n",
-                o->cards ? " with the given card database" : "", c->n_differ, c->n_differ == 1 ? "" : "s",
-                (long long)c->verdict_differs);
-    if (c->board_differs >= 0)
-        fprintf(out, "judged again: the board differs from the stored one from #%lld on\n", (long long)c->board_differs);
+                o->cards ? " with the given card database" : "", f->n_differ, f->n_differ == 1 ? "" : "s",
+                (long long)f->verdict_differs);
+    if (f->board_differs >= 0)
+        fprintf(out, "judged again: the board differs from the stored one from #%lld on\n", (long long)f->board_differs);
     if (o->against && c->diverge < 0)
         fprintf(out, "against %s: the two records agree, %zu events, link for link\n", o->against, c->other.n);
     else if (o->against)
@@ -962,7 +980,7 @@ static int page_finish(audit_ctx *c)
 /* The page: the text audit's findings as its checks, the events kept by
  * page_event(), saved through htmlout_save().  CLI_OK, or CLI_BADINPUT (the
  * file cannot be written) or CLI_INTERNAL, reported. */
-static int write_html(audit_ctx *c, const record *r, const whole *w, int cards_altered, int intact)
+static int write_html(audit_ctx *c, const source *r, const whole *w, int intact)
 {
     char *checks = NULL, when[64] = "", err[1024];
     size_t n = 0;
@@ -975,7 +993,7 @@ static int write_html(audit_ctx *c, const record *r, const whole *w, int cards_a
 
     if (c->page_failed || page_finish(c) || !(f = open_memstream(&checks, &n)))
         goto done;
-    print_findings(f, c, r, w, cards_altered);
+    print_findings(f, c, r, w);
     if (fclose(f))
         goto done;
     memset(&in, 0, sizeof in);
@@ -991,7 +1009,7 @@ static int write_html(audit_ctx *c, const record *r, const whole *w, int cards_a
     in.checks = checks;
     in.intact = intact;
     in.judged = c->sess != NULL;
-    in.as_stored = c->sess && c->verdict_differs < 0 && c->board_differs < 0;
+    in.as_stored = c->sess && c->f.verdict_differs < 0 && c->f.board_differs < 0;
     in.all_drawn = c->all;
     if (now != (time_t)-1 && gmtime_r(&now, &tm) && strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm))
         in.generated = when;
@@ -1016,11 +1034,11 @@ out:
 int cmd_audit(int argc, char **argv)
 {
     audit_opts o;
-    record r;
+    source r;
     cards *db = NULL;
     audit_ctx c;
-    whole w;
-    int cards_altered = 0;
+    static whole w;   /* a record_trust is 25 KB */
+    int cards_status = RECORD_CARDS_OK;
     int rc = parse(argc, argv, &o, 1);
 
     memset(&c, 0, sizeof c);
@@ -1028,12 +1046,16 @@ int cmd_audit(int argc, char **argv)
     memset(&w, 0, sizeof w);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
-    if ((rc = record_open(&r, &o)) || (rc = record_cards(&r, &db, &cards_altered)))
+    if ((rc = source_open(&r, &o)) || (rc = source_cards(&r, &db, &cards_status)))
         goto out;
+    if (audit_trust(&o, &r, &w)) {
+        rc = CLI_BADINPUT;
+        goto out;
+    }
     rc = CLI_INTERNAL;
     c.o = &o;
-    c.verdict_differs = c.board_differs = c.diverge = -1;
-    seal_walk_init(&c.walk);
+    c.diverge = -1;
+    record_check_init(&c.f);
     if (o.against && (rc = read_other(&o, &c.other)))
         goto out;
     rc = CLI_INTERNAL;
@@ -1046,7 +1068,7 @@ int cmd_audit(int argc, char **argv)
         print_summary_line(r.summary);
         printf("timeline\n");
     }
-    if (record_each(&r, audit_one, &c)) {
+    if (source_each(&r, audit_one, &c)) {
         cli_error("%s: the record cannot be read whole", o.match);
         goto out;
     }
@@ -1056,35 +1078,40 @@ int cmd_audit(int argc, char **argv)
                    (unsigned long long)o.at, (unsigned long long)c.last);
         draw_board(&c);
     }
-    if (o.against && c.diverge < 0 && c.other.n != c.walk.n)
-        c.diverge = (int64_t)(c.walk.n < c.other.n ? c.walk.n : c.other.n);   /* one is longer */
-    if (check_whole(&c, &r, &w)) {
-        rc = CLI_BADINPUT;
-        goto out;
-    }
-    int intact = c.walk.chain_broken < 0 && c.walk.link_broken < 0 && c.walk.hole < 0 && !w.findings &&
-                 !cards_altered && !json_array_size(w.summary_differs) && (!o.head || w.head_ok);
-    int clean = intact && c.verdict_differs < 0 && c.board_differs < 0 && !c.unclean && c.diverge < 0;
+    if (o.against && c.diverge < 0 && c.other.n != c.f.walk.n)
+        c.diverge = (int64_t)(c.f.walk.n < c.other.n ? c.f.walk.n : c.other.n);   /* one is longer */
+    check_whole(&c, &r, &w, cards_status);
+    const record_findings *f = &c.f;
+    /* intact: the record is the one a trusted daemon sealed (record.h's
+     * findings but the judging again, which `clean` adds) */
+    int intact = f->walk.chain_broken < 0 && f->walk.link_broken < 0 && f->walk.hole < 0 && !f->unreadable &&
+                 !f->undecodable && !f->seal && f->trusted && f->cards == RECORD_CARDS_OK && !f->summary_bad &&
+                 !f->summary_differs && (!o.head || w.head_ok);
+    int clean = intact && f->verdict_differs < 0 && f->board_differs < 0 && !c.unclean && c.diverge < 0;
     if (o.html) {
-        if ((rc = write_html(&c, &r, &w, cards_altered, intact)) != CLI_OK)
+        if ((rc = write_html(&c, &r, &w, intact)) != CLI_OK)
             goto out;
     } else if (o.json) {
         char signer[65] = "";
-        if (!(w.findings & (SEAL_MISSING | SEAL_UNREADABLE)) && r.seal_raw)
-            sodium_bin2hex(signer, sizeof signer, w.s.signer, 32);
-        json_t *findings = json_array();
+        int seal_bits = f->seal | (!f->trusted && !(f->seal & (SEAL_MISSING | SEAL_UNREADABLE)) ? SEAL_SIGNER : 0);
+        if (!(f->seal & (SEAL_MISSING | SEAL_UNREADABLE)) && r.seal_raw)
+            sodium_bin2hex(signer, sizeof signer, f->s.signer, 32);
+        json_t *findings = json_array(), *differs = json_array();
         static const struct { int bit; const char *name; } names[] = {
             {SEAL_MISSING, "missing"}, {SEAL_UNREADABLE, "unreadable"}, {SEAL_SIGNATURE, "signature"},
             {SEAL_SIGNER, "signer"}, {SEAL_EVENTS, "events"}, {SEAL_HEADS, "heads"}, {SEAL_SUMMARY, "summary"}};
         for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-            if (w.findings & names[i].bit)
+            if (seal_bits & names[i].bit)
                 json_array_append_new(findings, json_string(names[i].name));
+        for (unsigned bit = 1; bit <= RECORD_SUM_COUNTS; bit <<= 1)
+            if (f->summary_differs & bit)
+                json_array_append_new(differs, json_string(record_sum_name(bit)));
         json_t *doc = json_pack("{s:s, s:O, s:o, s:{s:b, s:I, s:o}, s:{s:b, s:I, s:o, s:o}, s:o?}", "match", o.match,
-                                "summary", r.summary, "timeline", c.timeline, "chain", "intact", c.walk.chain_broken < 0,
-                                "links", (json_int_t)c.walk.n, "broken_at", seq_or_null(c.walk.chain_broken),
-                                "judged_again", "as_stored", c.sess && c.verdict_differs < 0 && c.board_differs < 0,
-                                "verdicts_differ", (json_int_t)c.n_differ, "first_verdict", seq_or_null(c.verdict_differs),
-                                "first_board", seq_or_null(c.board_differs), "board", c.board);
+                                "summary", r.summary, "timeline", c.timeline, "chain", "intact", f->walk.chain_broken < 0,
+                                "links", (json_int_t)f->walk.n, "broken_at", seq_or_null(f->walk.chain_broken),
+                                "judged_again", "as_stored", c.sess && f->verdict_differs < 0 && f->board_differs < 0,
+                                "verdicts_differ", (json_int_t)f->n_differ, "first_verdict", seq_or_null(f->verdict_differs),
+                                "first_board", seq_or_null(f->board_differs), "board", c.board);
         c.timeline = NULL;
         c.board = NULL;
         if (doc && o.against)
@@ -1092,40 +1119,42 @@ int cmd_audit(int argc, char **argv)
                                 json_pack("{s:s, s:I, s:o}", "source", o.against, "events", (json_int_t)c.other.n,
                                           "diverge_at", seq_or_null(c.diverge)));
         if (doc) {
-            json_object_set_new(doc, "record_links", json_pack("{s:b, s:o, s:b}", "intact", c.walk.link_broken < 0,
-                                                               "broken_at", seq_or_null(c.walk.link_broken), "stored",
-                                                               !c.walk.legacy));
+            json_object_set_new(doc, "record_links", json_pack("{s:b, s:o, s:b}", "intact", f->walk.link_broken < 0,
+                                                               "broken_at", seq_or_null(f->walk.link_broken), "stored",
+                                                               !f->walk.legacy));
+            json_object_set_new(doc, "events_missing", seq_or_null(f->walk.hole));
             json_object_set_new(doc, "seal", json_pack("{s:b, s:b, s:o, s:o, s:o, s:o, s:o}", "present", r.seal_raw != NULL,
-                                                       "valid", !w.findings && r.seal_raw,
-                                                       "events", r.seal_raw && !(w.findings & SEAL_UNREADABLE)
-                                                                     ? json_integer((json_int_t)w.s.events) : json_null(),
+                                                       "valid", !seal_bits && r.seal_raw,
+                                                       "events", r.seal_raw && !(f->seal & SEAL_UNREADABLE)
+                                                                     ? json_integer((json_int_t)f->s.events) : json_null(),
                                                        "head", w.head[0] ? json_string(w.head) : json_null(),
                                                        "signer", signer[0] ? json_string(signer) : json_null(),
                                                        "head_matches", o.head ? json_boolean(w.head_ok) : json_null(),
                                                        "findings", findings));
-            json_object_set_new(json_object_get(doc, "seal"), "signer_checked_against",
-                                json_string(o.sealed_by ? "sealed-by" : o.query ? "daemon" : "store"));
-            json_object_set_new(doc, "summary_check", json_pack("{s:b, s:O}", "as_judged",
-                                                                !json_array_size(w.summary_differs), "differs",
-                                                                w.summary_differs));
+            json_object_set_new(json_object_get(doc, "seal"), "signer_checked_against", json_string(w.from));
+            json_object_set_new(json_object_get(doc, "seal"), "signer_trusted_as",
+                                f->trusted && f->trusted_name ? json_string(f->trusted_name) : json_null());
+            json_object_set_new(doc, "summary_check", json_pack("{s:b, s:o}", "as_judged", !f->summary_differs,
+                                                                "differs", differs));
             json_object_set_new(doc, "cards", json_pack("{s:s?, s:b, s:b}", "hash",
                                                         json_string_value(json_object_get(r.summary, "cards_hash")),
-                                                        "intact", !cards_altered, "missing", cards_altered == 2));
+                                                        "intact", f->cards == RECORD_CARDS_OK, "missing",
+                                                        f->cards == RECORD_CARDS_MISSING));
             json_object_set_new(doc, "intact", json_boolean(intact));
         } else {
             json_decref(findings);
+            json_decref(differs);
         }
         if (cli_print_json(doc))
             goto out;
     } else {
-        print_findings(stdout, &c, &r, &w, cards_altered);
+        print_findings(stdout, &c, &r, &w);
         if (c.board_text)
             printf("\nboard after #%llu (%s view)\n%s", (unsigned long long)(c.o->at <= c.last ? o.at : c.last),
                    view_name(o.view), c.board_text);
     }
     rc = clean ? CLI_OK : CLI_ILLEGAL;
 out:
-    json_decref(w.summary_differs);
     json_decref(c.timeline);
     json_decref(c.board);
     free(c.board_text);
@@ -1133,7 +1162,7 @@ out:
     json_decref(c.other.verdicts);
     page_free(&c);
     verify_session_destroy(&c.sess);
-    record_close(&r);
+    source_close(&r);
     cards_destroy(&db);
     return rc;
 }

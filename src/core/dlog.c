@@ -7,6 +7,12 @@
 
 static const char *const names[] = {"error", "warn", "info", "debug"};
 static int log_level = DLOG_INFO;
+static const char *program = "arbiterd";
+
+void dlog_set_program(const char *name)
+{
+    program = name;
+}
 
 void dlog_set_level(int level)
 {
@@ -32,7 +38,7 @@ void dlog(int level, const char *fmt, ...)
     if (level > log_level)
         return;
     flockfile(stderr);   /* one line, whole: the standings worker logs too */
-    fprintf(stderr, "arbiterd: %s: ", names[level]);
+    fprintf(stderr, "%s: %s: ", program, names[level]);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);

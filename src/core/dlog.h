@@ -9,6 +9,10 @@
 
 enum { DLOG_ERROR, DLOG_WARN, DLOG_INFO, DLOG_DEBUG };
 
+/* The program named at the start of each line (default "arbiterd"; the
+ * command line says "arbiter"): a static string. */
+void dlog_set_program(const char *name);
+
 /* The level above which nothing is printed (default DLOG_INFO). */
 void dlog_set_level(int level);
 

@@ -406,3 +406,56 @@ void keyring_destroy(keyring **r)
     free(*r);
     *r = NULL;
 }
+
+/* ---- trusted seals ---------------------------------------------------- */
+
+int keys_trusted_load(const char *path, keys_trusted_fn fn, void *ctx, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    char line[LINE_MAX_BYTES], name[KEYS_NAME_MAX + 1] = "";
+    uint8_t pub_key[32];
+    int lineno = 0, rc = 0, pub = 0;   /* pub: a .pub file's sign-public, named at the end */
+
+    if (!f) {
+        snprintf(err, errlen, "cannot read the trusted-seals file %s: %s", path, strerror(errno));
+        return -1;
+    }
+    while (!rc && fgets(line, sizeof line, f)) {
+        char *s = trim(line), *eq = strchr(s, '=');
+        uint8_t key[32];
+        lineno++;
+        if (!*s || *s == '#')
+            continue;
+        if (eq) {   /* a .pub file's line */
+            *eq = 0;
+            char *k = trim(s), *val = trim(eq + 1);
+            if (!strcmp(k, "sign-public") && !pub && !hex_exact(val, pub_key, 32))
+                pub = 1;
+            else if (!strcmp(k, "sign-public"))
+                rc = -2;
+            else if (!strcmp(k, "name") && keys_name_ok(val))
+                snprintf(name, sizeof name, "%s", val);
+            else if (!strcmp(k, "name"))
+                rc = -2;
+            continue;
+        }
+        char *sp = s + strcspn(s, " \t"), *nm = trim(sp);
+        if (*sp)
+            *sp = 0;
+        if (hex_exact(s, key, 32) || (*nm && !keys_name_ok(nm)))
+            rc = -2;
+        else
+            rc = fn(ctx, key, nm);
+    }
+    if (!rc && pub)
+        rc = fn(ctx, pub_key, name);
+    if (rc == -2)
+        snprintf(err, errlen, "%s, line %d: not a trusted key (64 hex digits of an Ed25519 public key, then "
+                 "optionally a name; or a .pub file's sign-public line)", path, lineno);
+    else if (!rc && ferror(f))
+        snprintf(err, errlen, "cannot read the trusted-seals file %s: %s", path, strerror(errno)), rc = -1;
+    else if (rc)
+        snprintf(err, errlen, "%s, line %d: too many trusted keys", path, lineno);
+    fclose(f);
+    return rc ? -1 : 0;
+}

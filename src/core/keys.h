@@ -91,4 +91,20 @@ size_t keyring_size(const keyring *r);
 /* NULL-safe; sets *r to NULL. */
 void keyring_destroy(keyring **r);
 
+/* ---- trusted seals ---------------------------------------------------- */
+
+/* Read a trusted-seals file (arbiterd --trusted-seals; arbiter-keyring(5)):
+ * the Ed25519 public keys whose seals a daemon or an audit accepts beside
+ * the daemon's own, e.g. the keys a venue's daemon had before a key
+ * change.  One key a line: 64 hex digits, optionally followed by blanks
+ * and a name (keys_name_ok); or the lines of an arbiter .pub file
+ * (`sign-public = HEX`, with `name = NAME` naming it; other `x = y` lines
+ * are skipped), so that a .pub file is itself a trusted-seals file of one
+ * key.  Blank lines and lines starting with `#` are skipped.  fn is called
+ * for each key with its name ("" when unnamed); its non-zero stops the
+ * reading and is returned.  0, or -1 with one sentence in err naming the
+ * file and line. */
+typedef int (*keys_trusted_fn)(void *ctx, const uint8_t key[32], const char *name);
+int keys_trusted_load(const char *path, keys_trusted_fn fn, void *ctx, char *err, size_t errlen);
+
 #endif

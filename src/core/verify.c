@@ -67,9 +67,11 @@ struct verify_session {
     size_t seen_cap;
     char *bytes;
     size_t bytes_len, bytes_cap;
-    verify_lookup_fn lookup;   /* a lean session (verify_session_lean):
-                                  stored events are asked for, not kept    */
-    void *lookup_ctx;
+    int lean;                  /* verify_session_lean: stored events are
+                                  the caller's, not kept here              */
+    const char *resent;        /* lean: the stored bytes of the seq being */
+    size_t resent_len;         /* judged, when it is below expect (NULL:  */
+    int has_resent;            /* not given)                              */
 };
 typedef struct verify_session verify_run;
 
@@ -151,7 +153,7 @@ static int store(verify_run *run, const char *raw, size_t len, const olverdict *
 {
     size_t index;
 
-    if (run->lookup) {   /* lean: the caller keeps the record */
+    if (run->lean) {   /* lean: the caller keeps the record */
         if (push_verdict(run, v, VERIFY_NONE, &index) != VERIFY_OK)
             return VERIFY_ENOMEM;
         run->expect++;
@@ -243,9 +245,11 @@ static int judge_event(verify_run *run, const olevent *ev, const char *raw, size
         /* the stored copy: kept here, or (lean) read back by the caller */
         const char *old = NULL;
         size_t old_len = 0, first = VERIFY_NONE;
-        if (run->lookup) {
-            if (run->lookup(run->lookup_ctx, rep->match, ev->seq, &old, &old_len))
-                return VERIFY_ENOMEM;
+        if (run->lean) {
+            if (!run->has_resent)
+                return VERIFY_ENOMEM;   /* the caller had to give them */
+            old = run->resent;
+            old_len = run->resent_len;
         } else {
             old = run->bytes + run->seen[ev->seq].off;
             old_len = run->seen[ev->seq].len;
@@ -488,7 +492,7 @@ int verify_session_event(verify_session *s, const olevent *ev, const char *raw, 
     size_t before;
     int rc;
 
-    if (s->lookup)
+    if (s->lean)
         s->rep->n_verdicts = 0;   /* lean: the verdicts are the caller's to keep */
     before = s->rep->n_verdicts;
 
@@ -511,17 +515,34 @@ int verify_session_event(verify_session *s, const olevent *ev, const char *raw, 
     return VERIFY_OK;
 }
 
-int verify_session_lean(verify_session *s, verify_lookup_fn lookup, void *ctx)
+int verify_session_event_resent(verify_session *s, const olevent *ev, const char *raw, size_t len,
+                                const char *stored, size_t stored_len, const verify_entry **out)
 {
-    if (s->expect || s->rep->n_verdicts || !lookup)
+    s->resent = stored;
+    s->resent_len = stored_len;
+    s->has_resent = 1;
+    int rc = verify_session_event(s, ev, raw, len, out);
+    s->resent = NULL;
+    s->resent_len = 0;
+    s->has_resent = 0;
+    return rc;
+}
+
+int verify_session_lean(verify_session *s)
+{
+    if (s->expect || s->rep->n_verdicts)
         return VERIFY_ENOMEM;   /* only a new session turns lean */
     /* one verdict at a time: room for exactly one */
     if (!s->rep->verdicts && !(s->rep->verdicts = malloc(sizeof *s->rep->verdicts)))
         return VERIFY_ENOMEM;
     s->cap = 1;
-    s->lookup = lookup;
-    s->lookup_ctx = ctx;
+    s->lean = 1;
     return VERIFY_OK;
+}
+
+int verify_session_is_lean(const verify_session *s)
+{
+    return s->lean;
 }
 
 void verify_session_end(verify_session *s)

@@ -152,19 +152,29 @@ int verify_session_event(verify_session *s, const olevent *ev, const char *raw, 
 
 /* Lean sessions (the daemon, which keeps a session per live match): the
  * caller stores every event the session stores, so the session keeps
- * neither their bytes nor their verdicts.  When an event's seq is below
- * the next expected one, the session asks `lookup` for the stored event's
- * bytes (of match `match`, at `seq`; valid until the session's call
- * returns) to tell a duplicate from a conflict: 0, or non-zero when it
- * cannot be read (verify_session_event then fails, VERIFY_ENOMEM).  The
- * verdicts are the same, byte for byte, but for two things: a duplicate's
- * entry has `stored` VERIFY_NONE (the caller has the first verdict in its
- * record), and the report's `verdicts` hold the last event's verdict only
- * (counts, finished, winner, next_seq and the rest are whole).  Call right
- * after verify_session_new(): VERIFY_OK, or VERIFY_ENOMEM on a session
- * that has judged an event already or a NULL lookup. */
-typedef int (*verify_lookup_fn)(void *ctx, const char *match, uint64_t seq, const char **raw, size_t *len);
-int verify_session_lean(verify_session *s, verify_lookup_fn lookup, void *ctx);
+ * neither their bytes nor their verdicts.  To tell a duplicate from a
+ * conflict when an event's seq is below the next expected one (a table
+ * resending), the caller reads the event stored at that seq from its
+ * record and judges the resent one with verify_session_event_resent(); a
+ * lean session given such an event through verify_session_event() fails
+ * (VERIFY_ENOMEM: a programming mistake of the caller).  The verdicts are
+ * the same, byte for byte, but for two things: a duplicate's entry has
+ * `stored` VERIFY_NONE (the caller has the first verdict in its record),
+ * and the report's `verdicts` hold the last event's verdict only (counts,
+ * finished, winner, next_seq and the rest are whole).  Call right after
+ * verify_session_new(): VERIFY_OK, or VERIFY_ENOMEM on a session that has
+ * judged an event already. */
+int verify_session_lean(verify_session *s);
+
+/* 1 for a lean session. */
+int verify_session_is_lean(const verify_session *s);
+
+/* verify_session_event() for a lean session, with the bytes the record
+ * holds at ev->seq (`stored`, read for this call only; NULL with 0 when
+ * that seq is not stored).  Also fine for an event whose seq is not below
+ * the next expected one: the stored bytes are then not looked at. */
+int verify_session_event_resent(verify_session *s, const olevent *ev, const char *raw, size_t len,
+                                const char *stored, size_t stored_len, const verify_entry **out);
 
 /* The log given to the session is whole: no event will follow (the query
  * socket's `verify` op, which judges a log as `arbiter verify` does).

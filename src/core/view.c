@@ -2,10 +2,10 @@
  *
  * What: the four views of openlog.md 9 and the one rule of who sees which
  * hidden card; a match's board for a view, drawn by the match's own engine
- * (as words for a judge at a table, as JSON for table software); the
- * per-event state hash, of the engine's canonical encoding; and events
- * filtered for a viewer.  `arbiter replay`, `arbiter audit` and the daemon
- * (feed, query socket, state hash) all come here.
+ * (as words for a judge at a table, as JSON for table software); and
+ * events filtered for a viewer.  `arbiter replay`, `arbiter audit` and the
+ * daemon (feed, query socket) all come here.  (The per-event state hash of
+ * a record is the engine's: verifier_state_hash.)
  *
  * Why one module: hidden information is the one thing a view can get
  * dangerously wrong.  Every hidden card shown anywhere goes through
@@ -22,7 +22,6 @@
  * engine's state, so a leak would have to be written here, where the
  * rule is, or in openlog_show().
  */
-#include <sodium/crypto_generichash.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,18 +88,6 @@ json_t *view_board_json(const verifier *vf, view_kind v)
 
     jtext_free(&t);
     return o;
-}
-
-int view_state_hash(const verifier *vf, jtext *scratch, uint8_t out[VIEW_HASH_BYTES])
-{
-    jtext own = {0}, *t = scratch ? scratch : &own;
-    int rc = -1;
-
-    memset(out, 0, VIEW_HASH_BYTES);
-    if (!verifier_encode(vf, t))
-        rc = crypto_generichash(out, VIEW_HASH_BYTES, (const unsigned char *)t->buf, t->len, NULL, 0) ? -1 : 0;
-    jtext_free(&own);
-    return rc;
 }
 
 static const char *pname(int p)

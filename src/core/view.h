@@ -33,7 +33,6 @@
 #include "src/core/carddb.h"
 #include "verifiers/verifier.h"
 
-#define VIEW_HASH_BYTES 32
 
 typedef enum { VIEW_PUBLIC, VIEW_JUDGE, VIEW_P1, VIEW_P2 } view_kind;
 
@@ -63,16 +62,6 @@ json_t *view_board_json(const verifier *vf, view_kind v);
  * round/turn/step, or game over), the window, chain, trigger and attack,
  * then each player's zones.  0, or -1 when the match has no board. */
 int view_board_print(FILE *out, const verifier *vf, view_kind v);
-
-/* BLAKE2b-256 of the engine's canonical encoding of its state
- * (verifier_encode; for Snap, the judge-view board in compact JSON): the
- * per-event state hash of openlog.md 10.
- * Two records whose hashes agree at an event had the same board there.
- * 0, or -1 when out of memory or the match has no board (out is zeroed).
- * `scratch`: a buffer kept by the caller for the board's text, reused from
- * call to call (the daemon hashes after every event), or NULL for one made
- * and freed here. */
-int view_state_hash(const verifier *vf, jtext *scratch, uint8_t out[VIEW_HASH_BYTES]);
 
 /* An event as `v` may see it: a new JSON object (the event's own keys, in
  * their canonical order) where every hidden card reference (href) of a

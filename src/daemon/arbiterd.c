@@ -59,7 +59,8 @@
 
 static const char usage_text[] =
     "usage: arbiterd [--db DIR] [--ingest EP] [--feed EP] [--query EP] [--cards FILE]...\n"
-    "                [--key FILE] [--keyring FILE] [--insecure] [--seal-legacy]\n"
+    "                [--key FILE] [--trusted-seals FILE] [--keyring FILE] [--insecure]\n"
+    "                [--seal-legacy]\n"
     "                [--max-connections N] [--max-matches N] [--quarantine-max N]\n"
     "                [--log-level error|warn|info|debug] [--map-mb N] [--tournament FILE]...\n"
     "\n"
@@ -76,7 +77,15 @@ static const char usage_text[] =
     "                        as `arbiter verify`).  A header picks the one it names.\n"
     "  --key FILE            the daemon's key (arbiter keygen): it seals every record\n"
     "                        and, with a keyring, is the CURVE server key (default\n"
-    "                        DIR/arbiterd.key, made on the first start)\n"
+    "                        arbiterd.key beside the store folder DIR, never inside\n"
+    "                        it, made on the first start; under systemd with\n"
+    "                        LoadCredential=arbiterd.key:PATH, that credential)\n"
+    "  --trusted-seals FILE  the keys whose seals are trusted besides the daemon's\n"
+    "                        own (earlier daemon keys): one per line, 64 hex digits\n"
+    "                        and a name, or a .pub file (default: trusted-seals\n"
+    "                        beside DIR, if there is one).  At start every record\n"
+    "                        is checked whole; one sealed by any other key, or with\n"
+    "                        any other finding, takes no events (health: damaged)\n"
     "  --keyring FILE        CURVE on every socket; only the keys listed, each with a\n"
     "                        role, are admitted (SPEC.md 9.3); SIGHUP reloads it\n"
     "  --insecure            allow an endpoint that is not loopback without a keyring\n"
@@ -104,7 +113,7 @@ static const char usage_text[] =
     "acknowledged), 2 bad usage or cannot start.\n";
 
 typedef struct {
-    const char *dbdir, *ingest_ep, *feed_ep, *query_ep, *key, *keyring;
+    const char *dbdir, *ingest_ep, *feed_ep, *query_ep, *key, *keyring, *trusted_seals;
     const char *card_files[CARD_FILES_MAX];
     const char *tour_files[DAEMON_TOURNAMENTS_MAX];
     int n_tour_files;
@@ -183,6 +192,8 @@ static int parse_options(int argc, char **argv, options *o)
             o->key = val;
         } else if (!strcmp(a, "--keyring")) {
             o->keyring = val;
+        } else if (!strcmp(a, "--trusted-seals")) {
+            o->trusted_seals = val;
         } else if (!strcmp(a, "--cards")) {
             if (o->n_card_files == CARD_FILES_MAX) {
                 fprintf(stderr, "arbiterd: at most %d --cards\n", CARD_FILES_MAX);
@@ -289,10 +300,33 @@ static void fit_descriptors(options *o)
     }
 }
 
-/* The daemon's key: --key, or DIR/arbiterd.key, made on the first start. */
+/* Where the daemon keeps its key without --key (arbiterd(8), THE KEY):
+ * systemd's credentials folder when the service loads it there
+ * (LoadCredential=arbiterd.key:PATH), else beside the store folder
+ * (record_home) -- never inside it: whoever can edit the store must not be
+ * able to sign with the daemon's key.  `arbiter audit --db DIR` finds the
+ * .pub beside the store by the same rule. */
+static void key_prefix(const options *o, char *out, size_t cap)
+{
+    const char *cred = getenv("CREDENTIALS_DIRECTORY");
+    char dir[4000];
+    if (cred && *cred) {
+        snprintf(out, cap, "%s/arbiterd", cred);
+        return;
+    }
+    record_home(o->dbdir, dir, sizeof dir);
+    snprintf(out, cap, "%s/arbiterd", dir);
+}
+
+/* The daemon's key: --key, or the default place (key_prefix), made there on
+ * the first start.  A key inside the store folder is never used: one that
+ * arbiter 0.1 made there is moved out to the default place when none is
+ * there yet (its seals stay the daemon's); with a key at the default place
+ * already, one inside the store is somebody else's doing -- ignored, and
+ * said.  0, or -1 (logged). */
 static int own_key(const options *o, keys_pair *k)
 {
-    char path[4200], prefix[4096], err[512];
+    char path[4200], prefix[4096], err[512], old[4200], oldpub[4200], pub[4200];
     if (o->key) {
         if (keys_read(o->key, k, err, sizeof err) || !k->has_secret) {
             dlog(DLOG_ERROR, "%s", k->has_secret ? err : "--key must be a .key file (with its secret halves)");
@@ -300,15 +334,60 @@ static int own_key(const options *o, keys_pair *k)
         }
         return 0;
     }
-    snprintf(prefix, sizeof prefix, "%s/arbiterd", o->dbdir);
+    key_prefix(o, prefix, sizeof prefix);
     snprintf(path, sizeof path, "%s.key", prefix);
+    snprintf(pub, sizeof pub, "%s.pub", prefix);
+    snprintf(old, sizeof old, "%s/arbiterd.key", o->dbdir);
+    snprintf(oldpub, sizeof oldpub, "%s/arbiterd.pub", o->dbdir);
+    if (access(old, F_OK) == 0 && access(path, F_OK) == 0) {
+        dlog(DLOG_WARN, "%s, a key inside the store folder, is not used: the daemon's key is %s (whoever can edit the "
+             "store could have put that one there; remove it)", old, path);
+    } else if (access(old, F_OK) == 0) {
+        if (rename(old, path) || (access(oldpub, F_OK) == 0 && rename(oldpub, pub))) {
+            dlog(DLOG_ERROR, "the daemon's key %s is inside the store folder, where whoever can edit the store can "
+                 "sign with it, and it cannot be moved to %s: %s; move it there (or give --key)", old, path,
+                 strerror(errno));
+            return -1;
+        }
+        dlog(DLOG_WARN, "moved the daemon's key out of the store folder: %s is now %s (inside the store, whoever "
+             "could edit the store could sign with it)", old, path);
+    }
     if (access(path, F_OK) == 0)
         return keys_read(path, k, err, sizeof err) ? (dlog(DLOG_ERROR, "%s", err), -1) : 0;
+    if (getenv("CREDENTIALS_DIRECTORY") && *getenv("CREDENTIALS_DIRECTORY")) {
+        dlog(DLOG_ERROR, "no daemon key in the service's credentials (%s): make one with arbiter keygen and name it "
+             "in LoadCredential=arbiterd.key:PATH", path);
+        return -1;
+    }
     if (keys_generate("arbiterd", k) || keys_write(k, prefix, err, sizeof err)) {
         dlog(DLOG_ERROR, "cannot make the daemon's key: %s", err);
         return -1;
     }
-    dlog(DLOG_INFO, "made the daemon's key %s (keep it apart from the store with --key to make its seals count)", path);
+    dlog(DLOG_INFO, "made the daemon's key %s, outside the store; its seals are what audits trust: keep %s to "
+         "check them (arbiter audit --sealed-by)", path, pub);
+    return 0;
+}
+
+/* The seals the daemon accepts: its own key's, and those --trusted-seals
+ * lists (default: the file `trusted-seals` beside the store, when there
+ * is one: record_home).  0, or -1 (logged). */
+static int load_trust(const options *o, daemon_ctx *d)
+{
+    char err[512], path[4200], home[4096];
+    const char *file = o->trusted_seals;
+    memset(&d->trust, 0, sizeof d->trust);
+    record_trust_add(&d->trust, d->key.sign_public, "this daemon");
+    if (!file) {
+        record_home(o->dbdir, home, sizeof home);
+        snprintf(path, sizeof path, "%s/" RECORD_TRUSTED_FILE, home);
+        file = access(path, F_OK) == 0 ? path : NULL;
+    }
+    if (file && record_trust_load(&d->trust, file, err, sizeof err)) {
+        dlog(DLOG_ERROR, "%s", err);
+        return -1;
+    }
+    if (file)
+        dlog(DLOG_INFO, "seals trusted: this daemon's key and %zu more from %s", d->trust.n - 1, file);
     return 0;
 }
 
@@ -325,47 +404,186 @@ static int save_cards(daemon_ctx *d)
     return rc;
 }
 
+/* ---- the store at start ------------------------------------------------------ */
+
 typedef struct {
     daemon_ctx *d;
     MDB_txn *txn;
-    size_t n, failed;
-} recover_ctx;
+    int legacy;                    /* no meta "format": from before seals,
+                                      or made to look so                  */
+    size_t checked, damaged, sealed, unsealed, recovered, total;
+    uint64_t t0, said_us;
+} start_ctx;
 
-static int recover_one(void *ctx, const char *match, const char *json, size_t len)
+/* Seal a record of a store written before seals as it stands
+ * (--seal-legacy): its stored summary and the heads its events give. */
+static int seal_as_is(start_ctx *c, const char *id, const record_heads *h)
 {
-    recover_ctx *c = ctx;
-    json_t *o = json_loadb(json, len, 0, NULL);
-    int finished = o && json_is_true(json_object_get(o, "finished"));
+    record_info info;
+    int rc = record_read(c->d->st, c->txn, id, &info);
+    if (!rc)
+        rc = record_seal(c->d->st, c->txn, id, h, info.summary, info.summary_len, &c->d->key);
+    if (!rc)
+        c->sealed++;
+    return rc;
+}
+
+/* Bring the session of a clean, unfinished match into memory. */
+static int keep_live(start_ctx *c, const char *id, verify_session **s, const record_heads *h)
+{
+    daemon_ctx *d = c->d;
+    record_info info;
     char why[256];
-    json_decref(o);
-    if (finished || live_find(c->d->live, match) || live_count(c->d->live) >= c->d->max_matches)
+    if (record_read(d->st, c->txn, id, &info) || info.finished || live_count(d->live) >= d->max_matches)
         return 0;   /* made from the store if an event of it ever comes */
-    live *l = live_slot(c->d->live, match);
+    live *l = live_slot(d->live, id);
     if (!l)
         return -ENOMEM;
-    if (record_load(c->d, c->txn, c->d->live, l, UINT64_MAX, NULL, why, sizeof why)) {
-        dlog(DLOG_ERROR, "cannot make match %s again from the store: %s", match, why);
-        live_clear(c->d->live, l);
-        c->failed++;
-    } else {
-        l->used_ms = daemon_now_ms();
-        c->n++;
-    }
+    l->db = record_cards(d->cards, d->st, c->txn, &info, why, sizeof why);
+    l->heads = *h;
+    snprintf(l->tags.tournament, sizeof l->tags.tournament, "%s", info.tournament);
+    snprintf(l->tags.owner, sizeof l->tags.owner, "%s", info.owner);
+    snprintf(l->tags.owner_key, sizeof l->tags.owner_key, "%s", info.owner_key);
+    l->used_ms = daemon_now_ms();
+    live_attach(d->live, l, *s);
+    *s = NULL;
+    c->recovered++;
     return 0;
 }
 
-/* Every unfinished match, made again from its stored events. */
-static int recover(daemon_ctx *d)
+static int start_one(void *ctx, const char *match, const char *json, size_t len)
 {
-    recover_ctx c = {d, NULL, 0, 0};
-    int rc = mdb_txn_begin(store_env(d->st), NULL, MDB_RDONLY, &c.txn);
+    start_ctx *c = ctx;
+    daemon_ctx *d = c->d;
+    record_findings f;
+    record_heads h;
+    verify_session *s = NULL;
+    char why[1024];
+    int rc = record_check(d->st, c->txn, d->cards, match, &d->trust, 1, NULL, NULL, &f, &s, &h);
+
     if (rc)
         return rc;
-    rc = store_each_match(d->st, c.txn, recover_one, &c);
-    mdb_txn_abort(c.txn);
-    dlog(DLOG_INFO, "recovered %zu unfinished match%s from the store%s", c.n, c.n == 1 ? "" : "es",
-         c.failed ? " (some could not be made again: see above)" : "");
+    c->checked++;
+    if (c->legacy && f.seal == SEAL_MISSING) {
+        record_findings but_seal = f;
+        but_seal.seal = 0;
+        but_seal.trusted = 1;
+        /* Sealing attests to a record this daemon never saw written: only
+         * when the administrator says so.  Otherwise an unsealed record is
+         * a finding like any other -- a forger can make any record look
+         * like one from before seals by deleting its seal and a meta key. */
+        if (record_findings_clean(&but_seal) && d->seal_legacy) {
+            if ((rc = seal_as_is(c, match, &h)))
+                goto out;
+            f = but_seal;
+        } else if (record_findings_clean(&but_seal)) {
+            c->unsealed++;
+        }
+    }
+    if (record_findings_clean(&f) && s) {
+        rc = keep_live(c, match, &s, &h);
+    } else {
+        record_findings_text(&f, why, sizeof why);
+        if (!why[0])
+            snprintf(why, sizeof why, "its record cannot be judged again");
+        dlog(DLOG_ERROR, "match %s: %s: it takes no more events until a judge has looked at it (arbiter audit)", match,
+             why);
+        c->damaged++;
+        rc = daemon_damage(d, match, why) ? -ENOMEM : 0;
+    }
+    /* a long check says how far it is, and keeps systemd's watchdog fed */
+    if (daemon_mono_us() - c->said_us >= 5000000) {
+        c->said_us = daemon_mono_us();
+        dlog(DLOG_INFO, "checking the store: %zu of %zu matches so far", c->checked, c->total);
+        notify_starting(c->checked, c->total);
+    }
+out:
+    verify_session_destroy(&s);
+    (void)json;
+    (void)len;
     return rc;
+}
+
+/* Stored card databases whose bytes no longer hash to their name: named in
+ * the log (a record pinning one is damaged: record_check says so). */
+static int check_cards(void *ctx, const char *hex, const void *bytes, size_t len)
+{
+    uint8_t h[32];
+    char got[65];
+    crypto_generichash(h, sizeof h, bytes, len, NULL, 0);
+    carddb_hash_hex(h, got);
+    if (strcmp(got, hex))
+        dlog(DLOG_ERROR, "the card database stored as %s has been altered: its bytes hash to %s", hex, got);
+    (void)ctx;
+    return 0;
+}
+
+/* The store's own list of the keys its daemons sealed with (meta
+ * "signers"): a hint for people, never a reason to trust.  This daemon's
+ * key is added when it is new. */
+static int note_signer(start_ctx *c)
+{
+    const void *bytes;
+    size_t len = 0;
+    uint8_t list[32 * 64];
+    int rc = store_get_meta(c->d->st, c->txn, "signers", &bytes, &len);
+    if (rc && rc != MDB_NOTFOUND)
+        return rc;
+    len = rc ? 0 : len - len % 32;
+    for (size_t i = 0; i < len; i += 32)
+        if (!memcmp((const uint8_t *)bytes + i, c->d->key.sign_public, 32))
+            return 0;
+    if (len + 32 > sizeof list)
+        len = sizeof list - 32;   /* a hint: the newest 63 are enough */
+    memcpy(list, len ? bytes : list, len);
+    memcpy(list + len, c->d->key.sign_public, 32);
+    return store_put_meta(c->d->st, c->txn, "signers", list, len + 32);
+}
+
+/* At start: every stored match checked whole (record_check: chain, links,
+ * seal by a trusted key, summary, card database, every verdict and board
+ * judged again).  A match with a finding is named in the log and in
+ * health, and takes no more events; a clean unfinished one keeps the
+ * session that judged it, live.  An unsealed record of a store from before
+ * seals is a finding unless --seal-legacy seals it as it stands.  0, or a
+ * store error. */
+static int check_store(daemon_ctx *d)
+{
+    start_ctx c;
+    const void *fmt;
+    size_t flen;
+    MDB_stat ms;
+    int rc;
+
+    memset(&c, 0, sizeof c);
+    c.d = d;
+    c.t0 = c.said_us = daemon_mono_us();
+    if ((rc = mdb_txn_begin(store_env(d->st), NULL, 0, &c.txn)))
+        return rc;
+    rc = store_get_meta(d->st, c.txn, "format", &fmt, &flen);
+    c.legacy = rc == MDB_NOTFOUND;
+    if (!store_count_matches(d->st, c.txn, &ms))
+        c.total = ms.ms_entries;
+    if ((rc && rc != MDB_NOTFOUND) || (rc = note_signer(&c)) || (rc = store_each_cards(d->st, c.txn, check_cards, &c)) ||
+        (rc = store_each_match(d->st, c.txn, start_one, &c)) ||
+        (c.legacy && !c.unsealed && (rc = store_put_meta(d->st, c.txn, "format", "2", 1)))) {
+        mdb_txn_abort(c.txn);
+        return rc;
+    }
+    if ((rc = mdb_txn_commit(c.txn)))
+        return rc;
+    if (c.sealed)
+        dlog(DLOG_WARN, "--seal-legacy: sealed %zu match%s as they stand, unsealed in a store from before records were "
+             "sealed: their seals attest to this store's content now, not to what was played", c.sealed,
+             c.sealed == 1 ? "" : "es");
+    if (c.unsealed)
+        dlog(DLOG_ERROR, "%zu match%s not sealed: a daemon from before seals wrote them, or their seals were removed; "
+             "they take no events; if this store is trusted as it stands, start once with --seal-legacy", c.unsealed,
+             c.unsealed == 1 ? " is" : "es are");
+    dlog(c.damaged ? DLOG_ERROR : DLOG_INFO, "checked the store: %zu match%s judged again in %.1f s, %zu with findings; "
+         "%zu unfinished match%s live", c.checked, c.checked == 1 ? "" : "es", (double)(daemon_mono_us() - c.t0) / 1e6,
+         c.damaged, c.recovered, c.recovered == 1 ? "" : "es");
+    return 0;
 }
 
 /* The three sockets, behind the gate, bound. */
@@ -557,7 +775,7 @@ int main(int argc, char **argv)
         dlog(DLOG_ERROR, "cannot create the store directory %s: %s", o.dbdir, strerror(errno));
         goto out;
     }
-    if (own_key(&o, &d.key) || cardset_new(&d.cards) || cardset_load(d.cards, o.card_files, o.n_card_files) ||
+    if (own_key(&o, &d.key) || load_trust(&o, &d) || cardset_new(&d.cards) || cardset_load(d.cards, o.card_files, o.n_card_files) ||
         !cardset_count(d.cards) || load_tournaments(&d, &o) || live_table_new(o.max_matches, &d.live))
         goto out;
     if (store_open(o.dbdir, 0, (size_t)o.map_mb << 20, &d.st, err, sizeof err)) {
@@ -565,7 +783,7 @@ int main(int argc, char **argv)
         goto out;
     }
     MDB_txn *txn = NULL;
-    if (save_cards(&d) || record_check_store(&d) || mdb_txn_begin(store_env(d.st), NULL, MDB_RDONLY, &txn) ||
+    if (check_store(&d) || save_cards(&d) || mdb_txn_begin(store_env(d.st), NULL, MDB_RDONLY, &txn) ||
         quarantine_new(d.st, txn, o.quarantine_max, &d.quar)) {
         if (txn)
             mdb_txn_abort(txn);
@@ -573,8 +791,6 @@ int main(int argc, char **argv)
         goto out;
     }
     mdb_txn_abort(txn);
-    if (recover(&d))
-        goto out;
     gate_config gc = {o.keyring, &d.key, {(int)o.max_connections, QUERY_CONNECTIONS, FEED_CONNECTIONS},
                       endpoint_local(o.query_ep)};
     if (!(zctx = zmq_ctx_new()))

@@ -23,12 +23,14 @@
 #include "src/daemon/standings.h"
 #include "src/record/cardset.h"
 #include "src/record/quarantine.h"
+#include "src/record/record.h"
 #include "src/record/store.h"
 #include "src/tournament/tournament.h"
 
 #define DAEMON_MAX_MATCHES 10000    /* --max-matches default (SPEC.md 9.2) */
 #define DAEMON_IDLE_MS (10 * 60 * 1000)   /* an idle match may leave memory */
 #define DAEMON_TOURNAMENTS_MAX 16   /* --tournament files                    */
+#define DAEMON_DAMAGED_SHOWN 100    /* damaged matches named in health       */
 
 typedef struct {
     uint64_t events_stored, batches;
@@ -51,6 +53,8 @@ typedef struct daemon_ctx {
     feed *feed;                     /* NULL: no feed (a fuzz target)        */
     gate *gate;                     /* NULL: everyone anonymous, judge      */
     keys_pair key;                  /* the daemon's own: seals, CURVE       */
+    record_trust trust;             /* seals accepted: its own key and the
+                                       --trusted-seals (never the store's) */
     int seal_legacy;                /* --seal-legacy: seal unsealed records
                                        of a store from before seals        */
     uint64_t started_ms;
@@ -64,9 +68,13 @@ typedef struct daemon_ctx {
                                        op computes on the spot (fuzz, unit
                                        tests; arbiterd always has one)     */
 
-    /* the transaction the sessions read the record in (verify_session_lean
-     * asks for stored events while it judges); set around each batch */
-    MDB_txn *txn;
+    /* the damaged matches (record.h's findings: they take no events),
+     * the first DAEMON_DAMAGED_SHOWN with why, for health */
+    struct {
+        char match[OL_MATCH_MAX + 1];
+        char why[512];
+    } damaged[DAEMON_DAMAGED_SHOWN];
+    size_t n_damaged_shown;
 
     /* the store's state: 0 serving, 1 the disk is full (SPEC.md 9.2) */
     int disk_full;
@@ -85,5 +93,26 @@ int daemon_who(const daemon_ctx *d, void *msg, gate_peer *out);
 
 /* The --tournament whose id is `id`, or NULL. */
 const tournament *daemon_tournament(const daemon_ctx *d, const char *id);
+
+/* Give live slot l (its id set, no session) the session of its match, in
+ * txn.  A match nothing is stored of gets a new session over the card
+ * database `named` names (its arriving header's "cards").  A stored one is
+ * checked whole first (record_check: chain, links, seal by a trusted key,
+ * summary, card database, every verdict and board judged again) and, when
+ * clean, gets the lean session that judged it, where its record stands and
+ * its tags: the daemon never extends a record it has not verified.  0;
+ * 1 when the record has findings (l is then marked DAMAGED: it takes no
+ * events; logged, and named in health); or a store error / -ENOMEM (l is
+ * cleared). */
+int daemon_load(daemon_ctx *d, MDB_txn *txn, live *l, const char *named);
+
+/* Seal live match l after a batch wrote it (l->dirty): its summary
+ * (record_summary_text, into the caller's scratch `text`), then the seal
+ * with the daemon's key; l->dirty cleared.  0, or a store error. */
+int daemon_seal(daemon_ctx *d, MDB_txn *txn, live *l, jtext *text);
+
+/* Mark match `id` damaged for `why` (a sentence, logged by the caller):
+ * DAMAGED in the live table, named in health.  0, or -1 out of memory. */
+int daemon_damage(daemon_ctx *d, const char *id, const char *why);
 
 #endif

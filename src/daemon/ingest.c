@@ -11,7 +11,7 @@
  * identical byte for byte.  Sessions hold the match in memory; the store is
  * the truth.  Whenever a batch cannot be committed every session it touched
  * is dropped, and the next event of that match makes it again from the
- * store (record_load) -- which is also what a restart does.
+ * store (daemon_load) -- which is also what a restart does.
  *
  * Why nothing here ever waits on a client: the daemon is shared by a whole
  * hall.  Receiving is ZMQ_DONTWAIT and frame by frame (a message of several
@@ -85,7 +85,7 @@ struct ingest {
     uint64_t refusals;             /* for the log's rate                   */
     share shares[SHARE_SLOTS];
     int share_used[INGEST_BATCH_MAX + 1], nshares;   /* the slots to clear   */
-    jtext board, summary;
+    jtext summary;
 };
 
 static void item_clear(item *it, int close_msgs)
@@ -133,7 +133,6 @@ void ingest_destroy(ingest **g)
         item_clear(&(*g)->batch[i], 1);
     if ((*g)->has_carry)
         item_clear(&(*g)->carry, 1);
-    jtext_free(&(*g)->board);
     jtext_free(&(*g)->summary);
     free(*g);
     *g = NULL;
@@ -316,7 +315,6 @@ static live *live_for(ingest *g, MDB_txn *txn, const olevent *ev, const char **w
     live *l = live_find(d->live, ev->match);
     const char *s;
     size_t n;
-    char why[256];
 
     *why_rule = NULL;
     *failed = 0;
@@ -350,12 +348,19 @@ static live *live_for(ingest *g, MDB_txn *txn, const olevent *ev, const char **w
         *failed = 1;
         return NULL;
     }
-    if (record_load(d, txn, d->live, l, UINT64_MAX, header ? ev->header.cards : NULL, why, sizeof why)) {
+    char id[OL_MATCH_MAX + 1];
+    snprintf(id, sizeof id, "%s", ev->match);
+    int rc = daemon_load(d, txn, l, header ? ev->header.cards : NULL);
+    if (rc == 1) {   /* its record has findings: logged, now DAMAGED */
+        *why_rule = "openlog:record";
+        return NULL;
+    }
+    if (rc) {
         /* Its record cannot be read back: judging without it could
          * acknowledge what is never stored.  No reply; the table resends,
          * and the log says why. */
-        dlog(DLOG_ERROR, "match %s: %s; its event #%llu is left unanswered", ev->match, why, (unsigned long long)ev->seq);
-        live_clear(d->live, l);
+        dlog(DLOG_ERROR, "match %s: its record cannot be read (%s); its event #%llu is left unanswered", id,
+             rc < 0 ? strerror(-rc) : mdb_strerror(rc), (unsigned long long)ev->seq);
         *failed = 1;
         return NULL;
     }
@@ -448,10 +453,8 @@ static int judge(ingest *g, MDB_txn *txn, item *it, live *l, const gate_peer *wh
             return -ENOMEM;
     }
     uint64_t before = verify_session_next_seq(use->sess);
-    if (verify_session_event(use->sess, it->ev, buf, len, &e) != VERIFY_OK) {
-        rc = -ENOMEM;
+    if ((rc = record_judge(d->st, txn, use->sess, it->ev, buf, len, &e)))
         goto out;
-    }
     const verify_report *r = verify_session_report(use->sess);
     json_t *vj = olverdict_to_json(&e->v, e->stored == VERIFY_NONE ? NULL : &r->verdicts[e->stored].v);
     if (vj && e->v.status == OL_V_DUPLICATE && e->stored == VERIFY_NONE) {
@@ -466,16 +469,20 @@ static int judge(ingest *g, MDB_txn *txn, item *it, live *l, const gate_peer *wh
     if (!rc && use == l && verify_session_next_seq(l->sess) > before) {
         /* the event took a seq: it is part of the record */
         if (it->ev->type == OL_MATCH && it->ev->seq == 0) {
-            memcpy(l->tournament, it->ev->header.tournament ? it->ev->header.tournament : "",
+            memcpy(l->tags.tournament, it->ev->header.tournament ? it->ev->header.tournament : "",
                    it->ev->header.tournament ? strnlen(it->ev->header.tournament, OL_STRING_MAX) + 1 : 1);
             if (who->name) {   /* the key that sent the header owns the match */
-                snprintf(l->owner, sizeof l->owner, "%s", who->name);
-                snprintf(l->owner_key, sizeof l->owner_key, "%s", who->z85);
+                snprintf(l->tags.owner, sizeof l->tags.owner, "%s", who->name);
+                snprintf(l->tags.owner_key, sizeof l->tags.owner_key, "%s", who->z85);
             }
+            /* the header pins its card database: it goes into the store with it */
+            rc = cardset_ensure_stored(d->cards, d->st, txn, l->db);
         }
-        rc = record_put_event(d, txn, l, it->ev->seq, buf, len, vbytes, vlen, e->v.status, e->v.rule,
-                              daemon_now_ms(), peer, &g->board);
+        if (!rc)
+            rc = record_append(d->st, txn, l->id, &l->heads, verify_session_verifier(l->sess), buf, len, vbytes, vlen,
+                               e->v.status, e->v.rule, daemon_now_ms(), peer);
         if (!rc) {
+            l->dirty = 1;
             d->stats.events_stored++;
             publish(g, txn, l, it, vbytes, vlen);
         }
@@ -558,15 +565,15 @@ static int handle(ingest *g, MDB_txn *txn, item *it)
                       "send the header again later.", it->ev->match, live_count(d->live));
     }
     if (l && d->gate && gate_curve(d->gate) && verify_session_next_seq(l->sess) > 0 &&
-        (!l->owner_key[0] || !who.z85 || strcmp(l->owner_key, who.z85))) {
+        (!l->tags.owner_key[0] || !who.z85 || strcmp(l->tags.owner_key, who.z85))) {
         d->stats.refused_owner++;
-        if (l->owner_key[0] && who.name && !strcmp(l->owner, who.name))
+        if (l->tags.owner_key[0] && who.name && !strcmp(l->tags.owner, who.name))
             return refuse(g, txn, it, "openlog:owner", source, peer,
                           "Match %s belongs to the key that %s had when it sent the header; this event comes from "
-                          "another key now named %s, and is refused.", l->id, l->owner, who.name);
-        if (l->owner_key[0])
+                          "another key now named %s, and is refused.", l->id, l->tags.owner, who.name);
+        if (l->tags.owner_key[0])
             return refuse(g, txn, it, "openlog:owner", source, peer,
-                          "Match %s belongs to %s; an event from %s is refused and is not part of it.", l->id, l->owner,
+                          "Match %s belongs to %s; an event from %s is refused and is not part of it.", l->id, l->tags.owner,
                           who.name);
         return refuse(g, txn, it, "openlog:owner", source, peer,
                       "Match %s was started without a key; with a keyring nobody may write into it.", l->id);
@@ -791,18 +798,14 @@ static int commit_batch(ingest *g)
         uint64_t t0 = daemon_mono_us(), t1;
         daemon_stats before = d->stats;   /* what a failed attempt counted is taken back */
         int rc = mdb_txn_begin(store_env(d->st), NULL, 0, &txn);
-        d->txn = rc ? NULL : txn;
         for (int i = 0; !rc && i < g->n; i++)
             rc = handle(g, txn, &g->batch[i]);
         for (int i = 0; !rc && i < g->n; i++) {
             live *l = g->batch[i].match[0] ? live_find(d->live, g->batch[i].match) : NULL;
-            if (l && l->dirty) {
-                rc = record_seal(d, txn, l, &g->summary);
-                l->dirty = 0;
-            }
+            if (l && l->dirty)
+                rc = daemon_seal(d, txn, l, &g->summary);
         }
         t1 = daemon_mono_us();
-        d->txn = NULL;
         if (!rc)
             rc = mdb_txn_commit(txn);   /* fsync: after this, verdicts may go out */
         else if (txn)
@@ -914,9 +917,7 @@ int ingest_judge(ingest *g, MDB_txn *txn, const void *bytes, size_t len, char **
         return -ENOMEM;
     memcpy(zmq_msg_data(&it.body), bytes, len);
     it.frames = 1;
-    g->d->txn = txn;
     rc = handle(g, txn, &it);
-    g->d->txn = NULL;
     *reply = it.reply;
     *rlen = it.reply_len;
     it.reply = NULL;

@@ -35,6 +35,7 @@
 #include "logformat/olverdict.h"
 #include "src/core/keys.h"
 #include "src/core/verify.h"
+#include "src/record/record.h"
 #include "src/record/store.h"
 
 typedef struct {
@@ -42,12 +43,8 @@ typedef struct {
     verify_session *sess;          /* NULL : GONE, DAMAGED or being made   */
     int damaged;
     const cards *db;
-    uint8_t chain[STORE_HASH];     /* h of the last stored event           */
-    uint8_t link[STORE_HASH];      /* k of the last stored event (seal.h)  */
-    char tournament[OL_STRING_MAX + 1];   /* the header's, "" when none  */
-    size_t counts[OL_V_COUNT];     /* verdicts of the stored events        */
-    char owner[KEYS_NAME_MAX + 1]; /* the owner's key name, "" anonymous   */
-    char owner_key[KEYS_Z85 + 1];  /* its public key, "" anonymous         */
+    record_heads heads;            /* where its record stands (record.h)   */
+    record_tags tags;              /* its tournament and owner ("" none)   */
     uint8_t dirty;                 /* an event was stored in this batch    */
     unsigned char feed_on;         /* a feed subscription covers it ...    */
     unsigned feed_gen;             /* ... as of this feed generation       */

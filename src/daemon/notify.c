@@ -48,6 +48,14 @@ void notify_stopping(void)
     say("STOPPING=1");
 }
 
+void notify_starting(uint64_t done, uint64_t total)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg, "STATUS=checking the store: %llu of %llu matches\nEXTEND_TIMEOUT_USEC=%d\nWATCHDOG=1",
+             (unsigned long long)done, (unsigned long long)total, NOTIFY_START_EXTEND_US);
+    say(msg);
+}
+
 void notify_watchdog_init(notify_watchdog *w, uint64_t now_us)
 {
     uint64_t usec = 0;

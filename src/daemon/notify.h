@@ -26,6 +26,13 @@ void notify_reloading(void);
 /* STOPPING=1, when a stop signal was taken. */
 void notify_stopping(void);
 
+/* While the store is checked at start (every record judged again: a large
+ * store takes a while): STATUS with how far, EXTEND_TIMEOUT_USEC so that
+ * the start does not time out while it moves, and WATCHDOG=1.  Call every
+ * few seconds of the check. */
+#define NOTIFY_START_EXTEND_US 30000000
+void notify_starting(uint64_t done, uint64_t total);
+
 /* The watchdog of one event loop. */
 typedef struct {
     uint64_t interval_us;       /* 0: no watchdog asked for              */

@@ -124,6 +124,18 @@ static json_t *op_health(ask *a)
     char key[65];
     sodium_bin2hex(key, sizeof key, d->key.sign_public, 32);
     json_object_set_new(o, "seal_key", json_string(key));
+    /* whose seals count: configuration (the daemon's key, --trusted-seals),
+     * what an audit over this socket checks a seal against */
+    json_t *trusted = json_array(), *damaged = json_array();
+    for (size_t i = 0; trusted && i < d->trust.n; i++) {
+        sodium_bin2hex(key, sizeof key, d->trust.keys[i], 32);
+        json_array_append_new(trusted, json_pack("{s:s, s:s?}", "key", key, "name",
+                                                 d->trust.names[i][0] ? d->trust.names[i] : NULL));
+    }
+    json_object_set_new(o, "trusted_seals", trusted ? trusted : json_null());
+    for (size_t i = 0; damaged && i < d->n_damaged_shown; i++)
+        json_array_append_new(damaged, json_pack("{s:s, s:s}", "match", d->damaged[i].match, "why", d->damaged[i].why));
+    json_object_set_new(o, "damaged", damaged ? damaged : json_null());
     if (d->store_error[0])
         json_object_set_new(o, "store_error", json_string(d->store_error));
     return o;
@@ -266,7 +278,6 @@ static json_t *op_match(ask *a)
     const char *s;
     size_t n;
     json_t *fail = NULL, *header = NULL;
-    store_event first;
     olevent *h = NULL;
     view_kind view;
     if (want_view(a, &view, &fail))
@@ -274,7 +285,7 @@ static json_t *op_match(ask *a)
     if (store_get_summary(a->d->st, a->txn, a->match, &s, &n))
         return reply_error("No match %s is stored.", a->match);
     /* the header is the record's seq 0, shown in the view asked for */
-    if (!store_get_event(a->d->st, a->txn, a->match, 0, &first) && olcodec_decode_message(first.event, first.event_len, &h, NULL) == OL_OK)
+    if (!record_header(a->d->st, a->txn, a->match, &h))
         header = view_event_json(h, view, h);
     olevent_destroy(&h);
     return json_pack("{s:b, s:o?, s:o?, s:o?}", "ok", 1, "match", json_loadb(s, n, 0, NULL), "header", header, "seal",
@@ -350,30 +361,22 @@ static int events_one(void *ctx, const store_event *e)
  * sentences; NULL when it cannot be had. */
 static const cards *match_cards(ask *a)
 {
-    const char *s;
-    size_t n;
+    record_info info;
     char why[256];
-    const cards *db = NULL;
-    if (store_get_summary(a->d->st, a->txn, a->match, &s, &n))
+    if (record_read(a->d->st, a->txn, a->match, &info))
         return NULL;
-    json_t *o = json_loadb(s, n, 0, NULL);
-    if (o)
-        db = record_summary_cards(a->d, a->txn, o, why, sizeof why);
-    json_decref(o);
-    return db;
+    return record_cards(a->d->cards, a->d->st, a->txn, &info, why, sizeof why);
 }
 
 static json_t *op_events(ask *a)
 {
     json_t *fail = NULL, *f = json_object_get(a->req, "from"), *t = json_object_get(a->req, "to");
     events_ctx c = {json_array(), VIEW_PUBLIC, NULL, NULL, page_of(a->req), 0, -1};
-    store_event first;
     if (want_view(a, &c.view, &fail)) {
         json_decref(c.list);
         return fail;
     }
-    if (!store_get_event(a->d->st, a->txn, a->match, 0, &first))
-        olcodec_decode_message(first.event, first.event_len, &c.header, NULL);
+    record_header(a->d->st, a->txn, a->match, &c.header);
     if (c.view != VIEW_JUDGE)
         c.db = match_cards(a);
     int rc = store_each_event(a->d->st, a->txn, a->match, json_is_integer(f) ? (uint64_t)json_integer_value(f) : 0,
@@ -389,24 +392,33 @@ static json_t *op_events(ask *a)
 static json_t *op_state(ask *a)
 {
     json_t *fail = NULL, *at = json_object_get(a->req, "at"), *out;
-    live scratch;
+    verify_session *sess = NULL;
+    record_info info;
+    const cards *db;
     view_kind view;
     char why[256];
+    int rc;
     if (want_view(a, &view, &fail))
         return fail;
-    memset(&scratch, 0, sizeof scratch);
-    snprintf(scratch.id, sizeof scratch.id, "%s", a->match);
-    if (store_get_summary(a->d->st, a->txn, a->match, &(const char *){0}, &(size_t){0}))
+    if (record_read(a->d->st, a->txn, a->match, &info) == MDB_NOTFOUND)
         return reply_error("No match %s is stored.", a->match);
-    if (record_load(a->d, a->txn, NULL, &scratch, json_is_integer(at) ? (uint64_t)json_integer_value(at) : UINT64_MAX,
-                    NULL, why, sizeof why))
+    if (!(db = record_cards(a->d->cards, a->d->st, a->txn, &info, why, sizeof why)))
         return reply_error("Match %s cannot be replayed from the store: %s.", a->match, why);
-    if (!verify_session_verifier(scratch.sess))
+    if (verify_session_new(db, a->match, &sess) != VERIFY_OK || verify_session_lean(sess) != VERIFY_OK) {
+        verify_session_destroy(&sess);
+        return reply_error("Out of memory.");
+    }
+    rc = record_replay(a->d->st, a->txn, a->match, json_is_integer(at) ? (uint64_t)json_integer_value(at) : UINT64_MAX,
+                       sess, NULL, NULL);
+    if (rc)
+        out = reply_error("Match %s cannot be replayed from the store: %s.", a->match,
+                          rc == -EINVAL ? "an event record does not parse" : "the store cannot be read");
+    else if (!verify_session_verifier(sess))
         out = reply_error("Match %s has no engine state.", a->match);
     else
-        out = json_pack("{s:b, s:I, s:o?}", "ok", 1, "seq", (json_int_t)verify_session_next_seq(scratch.sess) - 1,
-                        "state", view_board_json(verify_session_verifier(scratch.sess), view));
-    verify_session_destroy(&scratch.sess);
+        out = json_pack("{s:b, s:I, s:o?}", "ok", 1, "seq", (json_int_t)verify_session_next_seq(sess) - 1, "state",
+                        view_board_json(verify_session_verifier(sess), view));
+    verify_session_destroy(&sess);
     return out;
 }
 

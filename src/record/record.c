@@ -1,189 +1,267 @@
-/* record.c -- a match's record: made again, written, sealed, checked
- * (record.h).
+/* record.c -- one match's record: read, judged again, written, sealed,
+ * checked (record.h).
  *
- * Why one module: the record is what decides disputes, and three parties
- * touch it -- the batch that writes it, the restart that reads it back, the
- * check that tells whether anybody touched it since.  Each writes or reads
- * the same fields in the same order here, through seal.h for the links.
+ * Why one module: the record is what decides disputes, and many parties
+ * touch it -- the batch that writes it, the restart that reads it back,
+ * the query ops that show it, the audit that checks it, the tournament
+ * code that counts it.  Each reads or writes the same fields in the same
+ * order here, through seal.h for the links and the engine (verifier.h) for
+ * the state hash, so they cannot come to disagree about what a record is.
  *
- * The summary (README.md, the daemon's record) is written as text, byte
- * for byte what json_dumps(JSON_COMPACT) would give: with up to one summary
- * per event under many tables, building it in jansson cost more than
- * judging the event.  Its bytes are what the seal hashes.
+ * How a record is checked, event by event and as a whole
+ * (record_check_step, record_check_finish):
+ *   - the chain and the record links (seal.h's walk): h(n) is recomputed
+ *     from h(n-1) and the stored event and verdict bytes, k(n) from k(n-1),
+ *     h(n), the state hash, receive time and sender; the first link that
+ *     differs names the first event altered, and which part;
+ *   - the verdicts and boards: each stored event is judged again by a
+ *     session over the card database the record pins, its verdict compared
+ *     with the stored one and the engine's state hash with s(n);
+ *   - the seal: its signature over the number of events, the two heads
+ *     and the summary's hash -- and whether its signer is a trusted key
+ *     (record_trust: configuration, never the store's own list);
+ *   - the summary: its status, counts and events against the stored
+ *     verdicts, its winner and end against the record judged again;
+ *   - the card database: the store must keep the bytes the record pins,
+ *     still hashing to their name.
+ *
+ * The summary is written as text (record_summary_text), byte for byte what
+ * json_dumps(JSON_COMPACT) would give: with up to one summary per event
+ * under many tables, building it in jansson cost more than judging the
+ * event.  Its bytes are what the seal hashes.
  */
 #include <errno.h>
-#include <jansson.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "logformat/olcodec.h"
 #include "src/core/carddb.h"
-#include "src/core/dlog.h"
-#include "src/core/view.h"
 #include "src/record/record.h"
-#include "verifiers/verifier.h"
 
-/* ---- made again ------------------------------------------------------------ */
+/* ---- trust ------------------------------------------------------------------ */
 
-/* A lean session (verify.h) keeps neither the bytes nor the verdicts of
- * its stored events -- the record has them -- and reads an event back here
- * when a table resends it (duplicate or conflict). */
-static int lookup_stored(void *ctx, const char *match, uint64_t seq, const char **raw, size_t *len)
+int record_trust_add(record_trust *t, const uint8_t key[32], const char *name)
 {
-    daemon_ctx *d = ctx;
-    store_event e;
-    if (!d->txn || store_get_event(d->st, d->txn, match, seq, &e))
+    if (record_trust_has(t, key, NULL))
+        return 0;
+    if (t->n == RECORD_TRUST_MAX)
         return -1;
-    *raw = (const char *)e.event;
-    *len = e.event_len;
+    memcpy(t->keys[t->n], key, 32);
+    snprintf(t->names[t->n], sizeof t->names[t->n], "%s", name ? name : "");
+    t->n++;
+    return 0;
+}
+
+static int trust_one(void *ctx, const uint8_t key[32], const char *name)
+{
+    return record_trust_add(ctx, key, name);
+}
+
+int record_trust_load(record_trust *t, const char *path, char *err, size_t errlen)
+{
+    return keys_trusted_load(path, trust_one, t, err, errlen);
+}
+
+int record_trust_has(const record_trust *t, const uint8_t key[32], const char **name)
+{
+    for (size_t i = 0; t && i < t->n; i++)
+        if (!sodium_memcmp(t->keys[i], key, 32)) {
+            if (name)
+                *name = t->names[i][0] ? t->names[i] : NULL;
+            return 1;
+        }
+    return 0;
+}
+
+void record_home(const char *dbdir, char *out, size_t cap)
+{
+    size_t n = strlen(dbdir);
+    while (n > 1 && dbdir[n - 1] == '/')
+        n--;   /* "store/" is "store" */
+    while (n && dbdir[n - 1] != '/')
+        n--;   /* the last name off */
+    while (n > 1 && dbdir[n - 1] == '/')
+        n--;
+    if (!n)
+        snprintf(out, cap, "%s", dbdir[0] == '/' ? "/" : ".");
+    else
+        snprintf(out, cap, "%.*s", (int)n, dbdir);
+}
+
+int record_trust_home(record_trust *t, const char *dbdir, char *err, size_t errlen)
+{
+    char home[4096], path[4200];
+    record_home(dbdir, home, sizeof home);
+    snprintf(path, sizeof path, "%s/arbiterd.pub", home);
+    if (access(path, R_OK) == 0 && record_trust_load(t, path, err, errlen))
+        return -1;
+    snprintf(path, sizeof path, "%s/" RECORD_TRUSTED_FILE, home);
+    if (access(path, R_OK) == 0 && record_trust_load(t, path, err, errlen))
+        return -1;
+    return 0;
+}
+
+/* ---- reading ---------------------------------------------------------------- */
+
+static void copy_str(char *dst, size_t cap, const char *s)
+{
+    snprintf(dst, cap, "%s", s ? s : "");
+}
+
+int record_read(store *st, MDB_txn *txn, const char *match, record_info *out)
+{
+    memset(out, 0, sizeof *out);
+    int rc = store_get_summary(st, txn, match, &out->summary, &out->summary_len);
+    if (rc)
+        return rc;
+    json_t *o = json_loadb(out->summary, out->summary_len, 0, NULL), *owner = json_object_get(o, "owner");
+    if (!json_is_object(o)) {
+        json_decref(o);
+        return -EINVAL;
+    }
+    const char *hex = json_string_value(json_object_get(o, "cards_hash"));
+    size_t got = 0;
+    out->has_cards_hash = hex && strlen(hex) == 64 &&
+                          !sodium_hex2bin(out->cards_hash, 32, hex, 64, NULL, &got, NULL) && got == 32;
+    copy_str(out->tournament, sizeof out->tournament, json_string_value(json_object_get(o, "tournament")));
+    copy_str(out->owner, sizeof out->owner, json_string_value(json_object_get(owner, "name")));
+    copy_str(out->owner_key, sizeof out->owner_key, json_string_value(json_object_get(owner, "key")));
+    out->finished = json_is_true(json_object_get(o, "finished"));
+    json_decref(o);
+    return 0;
+}
+
+int record_header(store *st, MDB_txn *txn, const char *match, olevent **out)
+{
+    store_event e;
+    *out = NULL;
+    int rc = store_get_event(st, txn, match, 0, &e);
+    if (rc)
+        return rc;
+    if (olcodec_decode_message(e.event, e.event_len, out, NULL) != OL_OK || !*out || (*out)->type != OL_MATCH) {
+        olevent_destroy(out);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int record_cards_status(store *st, MDB_txn *txn, const record_info *info)
+{
+    char hex[65];
+    const void *bytes;
+    size_t len;
+    uint8_t h[32];
+    if (!info->has_cards_hash)
+        return RECORD_CARDS_NONE;
+    carddb_hash_hex(info->cards_hash, hex);
+    if (store_get_cards(st, txn, hex, &bytes, &len))
+        return RECORD_CARDS_MISSING;
+    crypto_generichash(h, sizeof h, bytes, len, NULL, 0);
+    return memcmp(h, info->cards_hash, 32) ? RECORD_CARDS_ALTERED : RECORD_CARDS_OK;
+}
+
+const cards *record_cards(cardset *cs, store *st, MDB_txn *txn, const record_info *info, char *why, size_t whylen)
+{
+    if (!info->has_cards_hash) {
+        snprintf(why, whylen, "its summary names no card database");
+        return NULL;
+    }
+    return cardset_by_hash(cs, st, txn, info->cards_hash, why, whylen);
+}
+
+/* ---- judging again ------------------------------------------------------------ */
+
+/* Decode one stored event and judge it with sess (may be NULL); the step
+ * for the callbacks.  *ev is the caller's to destroy.  0, or -ENOMEM. */
+static int judge_stored(verify_session *sess, const store_event *e, olevent **ev, record_step *step)
+{
+    memset(step, 0, sizeof *step);
+    step->stored = e;
+    step->sess = sess;
+    if (olcodec_decode_message(e->event, e->event_len, ev, NULL) != OL_OK)
+        olevent_destroy(ev);
+    step->ev = *ev;
+    if (sess && *ev &&
+        verify_session_event_resent(sess, *ev, (const char *)e->event, e->event_len, NULL, 0, &step->again) != VERIFY_OK)
+        return -ENOMEM;
     return 0;
 }
 
 typedef struct {
-    live *l;
-    int failed;
-} load_ctx;
+    verify_session *sess;
+    record_step_fn fn;
+    void *ctx;
+} replay_ctx;
 
-static int load_one(void *ctx, const store_event *e)
+static int replay_one(void *ctx, const store_event *e)
 {
-    load_ctx *c = ctx;
+    replay_ctx *c = ctx;
     olevent *ev = NULL;
-    const verify_entry *out;
-    if (olcodec_decode_message(e->event, e->event_len, &ev, NULL) != OL_OK ||
-        verify_session_event(c->l->sess, ev, (const char *)e->event, e->event_len, &out) != VERIFY_OK) {
-        olevent_destroy(&ev);
-        c->failed = 1;
-        return 1;
-    }
-    c->l->counts[out->v.status]++;
+    record_step step;
+    int rc = judge_stored(c->sess, e, &ev, &step);
+    if (!rc && c->fn)
+        rc = c->fn(c->ctx, &step);
     olevent_destroy(&ev);
-    memcpy(c->l->chain, e->chain, STORE_HASH);
-    if (e->has_link)
-        memcpy(c->l->link, e->link, STORE_HASH);
-    else
-        seal_link_next(c->l->link, e, c->l->link);
-    return 0;
-}
-
-const cards *record_summary_cards(daemon_ctx *d, MDB_txn *txn, const json_t *summary, char *why, size_t whylen)
-{
-    const char *hex = json_string_value(json_object_get(summary, "cards_hash"));
-    uint8_t hash[32];
-    if (!hex || sodium_hex2bin(hash, sizeof hash, hex, strlen(hex), NULL, NULL, NULL)) {
-        snprintf(why, whylen, "its summary names no card database");
-        return NULL;
-    }
-    return cardset_by_hash(d->cards, d->st, txn, hash, why, whylen);
-}
-
-/* The summary's fields a live match needs back: the card database, the
- * tournament and the owner. */
-static int load_summary(daemon_ctx *d, MDB_txn *txn, live *l, const char *sum, size_t n, char *why, size_t whylen)
-{
-    json_t *o = json_loadb(sum, n, 0, NULL);
-    const char *t = json_string_value(json_object_get(o, "tournament"));
-    json_t *owner = json_object_get(o, "owner");
-    int rc = -1;
-
-    if (!o) {
-        snprintf(why, whylen, "its summary is not JSON");
-        goto out;
-    }
-    snprintf(l->tournament, sizeof l->tournament, "%s", t ? t : "");
-    const char *name = json_string_value(json_object_get(owner, "name"));
-    const char *key = json_string_value(json_object_get(owner, "key"));
-    snprintf(l->owner, sizeof l->owner, "%s", name ? name : "");
-    snprintf(l->owner_key, sizeof l->owner_key, "%s", key ? key : "");
-    if (!(l->db = record_summary_cards(d, txn, o, why, whylen)))
-        goto out;
-    rc = 0;
-out:
-    json_decref(o);
     return rc;
 }
 
-int record_load(daemon_ctx *d, MDB_txn *txn, live_table *t, live *l, uint64_t until, const char *named, char *why,
-                size_t whylen)
+int record_replay(store *st, MDB_txn *txn, const char *match, uint64_t until, verify_session *sess,
+                  record_step_fn fn, void *ctx)
 {
-    const char *sum;
-    size_t n;
-    verify_session *s = NULL;
-    int rc = store_get_summary(d->st, txn, l->id, &sum, &n);
-
-    memset(l->chain, 0, sizeof l->chain);
-    memset(l->link, 0, sizeof l->link);
-    memset(l->counts, 0, sizeof l->counts);
-    l->db = NULL;
-    if (rc == MDB_NOTFOUND) {
-        l->db = cardset_named(d->cards, named);
-    } else if (rc) {
-        snprintf(why, whylen, "its summary cannot be read: %s", mdb_strerror(rc));
-        return -1;
-    } else if (load_summary(d, txn, l, sum, n, why, whylen)) {
-        return -1;
-    }
-    if (verify_session_new(l->db, l->id, &s) != VERIFY_OK || verify_session_lean(s, lookup_stored, d) != VERIFY_OK) {
-        verify_session_destroy(&s);
-        snprintf(why, whylen, "out of memory");
-        return -1;
-    }
-    if (t)
-        live_attach(t, l, s);
-    else
-        l->sess = s;
-    load_ctx c = {l, 0};
-    MDB_txn *outer = d->txn;
-    d->txn = txn;
-    rc = store_each_event(d->st, txn, l->id, 0, until, load_one, &c);
-    d->txn = outer;
-    if (rc || c.failed) {
-        snprintf(why, whylen, "its stored events cannot be judged again");
-        if (t)
-            live_clear(t, l);
-        else
-            verify_session_destroy(&l->sess);
-        return -1;
-    }
-    return 0;
+    replay_ctx c = {sess, fn, ctx};
+    return store_each_event(st, txn, match, 0, until, replay_one, &c);
 }
 
-/* ---- written ------------------------------------------------------------------ */
+int record_judge(store *st, MDB_txn *txn, verify_session *sess, const olevent *ev, const char *raw, size_t len,
+                 const verify_entry **out)
+{
+    store_event first;
+    int rc;
+    if (!verify_session_is_lean(sess) || ev->seq >= verify_session_next_seq(sess))
+        return verify_session_event(sess, ev, raw, len, out) == VERIFY_OK ? 0 : -ENOMEM;
+    /* a resend: the record keeps what came first at that seq */
+    if ((rc = store_get_event(st, txn, ev->match, ev->seq, &first)))
+        return rc == MDB_NOTFOUND ? -EINVAL : rc;
+    return verify_session_event_resent(sess, ev, raw, len, (const char *)first.event, first.event_len, out) ==
+                   VERIFY_OK
+               ? 0
+               : -ENOMEM;
+}
 
-int record_put_event(daemon_ctx *d, MDB_txn *txn, live *l, uint64_t seq, const void *raw, size_t len,
-                     const void *verdict, size_t vlen, ol_status status, const char *rule, uint64_t received_ms,
-                     const char *peer, jtext *board)
+/* ---- writing -------------------------------------------------------------------- */
+
+int record_append(store *st, MDB_txn *txn, const char *match, record_heads *h, const verifier *vf, const void *raw,
+                  size_t len, const void *verdict, size_t vlen, ol_status status, const char *rule,
+                  uint64_t received_ms, const char *peer)
 {
     store_event se;
     int rc;
     memset(&se, 0, sizeof se);
-    se.seq = seq;
+    se.seq = h->events;
     se.event = raw;
     se.event_len = len;
     se.verdict = verdict;
     se.verdict_len = vlen;
     se.received_ms = received_ms;
     memcpy(se.peer, peer, strnlen(peer, STORE_PEER_MAX));
-    /* the header pins its card database: it goes into the store with it */
-    if (seq == 0 && (rc = cardset_ensure_stored(d->cards, d->st, txn, l->db)))
-        return rc;
-    store_chain_next(l->chain, raw, len, verdict, vlen, se.chain);
-    const verifier *vf = verify_session_verifier(l->sess);
-    if (vf)
-        view_state_hash(vf, board, se.state);
-    seal_link_next(l->link, &se, se.link);
+    store_chain_next(h->chain, raw, len, verdict, vlen, se.chain);
+    if (vf && verifier_state_hash(vf, se.state) != VERIFIER_OK)
+        return -ENOMEM;
+    seal_link_next(h->link, &se, se.link);
     se.has_link = 1;
-    if ((rc = store_put_event(d->st, txn, l->id, &se)))
+    if ((rc = store_put_event(st, txn, match, &se)))
         return rc;
     if (status != OL_V_OK &&
-        (rc = store_put_rule(d->st, txn, rule && rule[0] ? rule : status == OL_V_WARNING ? "warning" : "none", l->id,
-                             seq)))
+        (rc = store_put_rule(st, txn, rule && rule[0] ? rule : status == OL_V_WARNING ? "warning" : "none", match,
+                             se.seq)))
         return rc;
-    memcpy(l->chain, se.chain, STORE_HASH);
-    memcpy(l->link, se.link, STORE_HASH);
-    l->counts[status]++;
-    l->dirty = 1;
+    memcpy(h->chain, se.chain, STORE_HASH);
+    memcpy(h->link, se.link, STORE_HASH);
+    h->counts[status]++;
+    h->events++;
     return 0;
 }
 
@@ -193,27 +271,22 @@ static void str_or_null(jtext *t, const char *s)
     jtext_str_or_null(t, s && *s ? s : NULL);
 }
 
-/* The match's summary: what `arbiter verify --json` says of the events
- * stored so far, minus the verdict list, with the record's own counts
- * and status (a duplicate, conflict, gap or malformed answer is never
- * stored, so the summary does not count it either and reads the same after
- * a restart), then "rounds", what the record pins (openlog.md 10),
- * "next_seq", "tournament", the owner (SPEC.md 9.4) and "updated". */
-static int write_summary(const live *l, jtext *t)
+int record_summary_text(const verify_session *sess, const record_heads *h, const cards *db, const record_tags *tags,
+                        uint64_t now_ms, jtext *t)
 {
-    const verify_report *r = verify_session_report(l->sess);
-    const verifier *vf = verify_session_verifier(l->sess);
+    const verify_report *r = verify_session_report(sess);
+    const verifier *vf = verify_session_verifier(sess);
     char hash[65];
 
     jtext_reset(t);
-    carddb_hash_hex(cards_hash(l->db), hash);
+    carddb_hash_hex(cards_hash(db), hash);
     jtext_lit(t, "{\"match\":");
     str_or_null(t, r->match);
     jtext_lit(t, ",\"format\":");
     str_or_null(t, r->format);
     jtext_lit(t, ",\"engine\":");
     str_or_null(t, r->engine);
-    if (l->counts[OL_V_ILLEGAL] || l->counts[OL_V_MISMATCH])
+    if (h->counts[OL_V_ILLEGAL] || h->counts[OL_V_MISMATCH])
         jtext_lit(t, ",\"status\":\"illegal\",\"winner\":");
     else
         jtext_lit(t, ",\"status\":\"legal\",\"winner\":");
@@ -229,7 +302,7 @@ static int write_summary(const live *l, jtext *t)
         jtext_raw(t, st ? ",\"" : "\"", st ? 2 : 1);
         jtext_raw(t, name, strlen(name));
         jtext_lit(t, "\":");
-        jtext_int(t, (long long)l->counts[st]);
+        jtext_int(t, (long long)h->counts[st]);
     }
     jtext_lit(t, "},\"unverified\":{\"p1\":");
     jtext_int(t, (int)r->unverified[0]);
@@ -244,7 +317,7 @@ static int write_summary(const live *l, jtext *t)
     jtext_int(t, vf ? (long long)verifier_round(vf) : 0);
     jtext_lit(t, ",\"cards\":");
     {
-        const char *set = cards_set(l->db), *version = cards_version(l->db);
+        const char *set = cards_set(db), *version = cards_version(db);
         size_t a = strlen(set), b = strlen(version);
         char named[CARDS_SET_MAX + CARDS_VERSION_MAX + 2];
         if (a + b + 2 > sizeof named) {   /* cannot be: cards.h bounds both */
@@ -261,90 +334,239 @@ static int write_summary(const live *l, jtext *t)
     jtext_lit(t, ",\"next_seq\":");
     jtext_int(t, (long long)r->next_seq);
     jtext_lit(t, ",\"tournament\":");
-    str_or_null(t, l->tournament);
-    if (l->owner_key[0]) {
+    str_or_null(t, tags->tournament);
+    if (tags->owner_key[0]) {
         jtext_lit(t, ",\"owner\":{\"name\":");
-        jtext_str(t, l->owner);
+        jtext_str(t, tags->owner);
         jtext_lit(t, ",\"key\":");
-        jtext_str(t, l->owner_key);
+        jtext_str(t, tags->owner_key);
         jtext_lit(t, "}");
     } else {
         jtext_lit(t, ",\"owner\":null");
     }
     jtext_lit(t, ",\"updated\":");
-    jtext_int(t, (long long)daemon_now_ms());
+    jtext_int(t, (long long)now_ms);
     jtext_lit(t, "}");
     return t->bad ? -ENOMEM : 0;
 }
 
-int record_seal(daemon_ctx *d, MDB_txn *txn, live *l, jtext *text)
+int record_seal(store *st, MDB_txn *txn, const char *match, const record_heads *h, const char *summary, size_t len,
+                const keys_pair *key)
 {
     seal s;
     uint8_t bytes[SEAL_BYTES];
-    int rc = write_summary(l, text);
-    if (rc || (rc = store_put_summary(d->st, txn, l->id, text->buf, text->len)))
+    int rc = store_put_summary(st, txn, match, summary, len);
+    if (rc)
         return rc;
     memset(&s, 0, sizeof s);
-    s.events = verify_session_next_seq(l->sess);
-    memcpy(s.chain, l->chain, 32);
-    memcpy(s.link, l->link, 32);
-    seal_summary_hash(text->buf, text->len, s.summary);
-    seal_sign(&s, l->id, d->key.sign_public, d->key.sign_secret);
-    seal_encode(&s, bytes);
-    return store_put_seal(d->st, txn, l->id, bytes, sizeof bytes);
+    s.events = h->events;
+    memcpy(s.chain, h->chain, 32);
+    memcpy(s.link, h->link, 32);
+    seal_summary_hash(summary, len, s.summary);
+    seal_sign(&s, match, key->sign_public, key->sign_secret);
+    seal_encode(&s, bytes);   /* every byte of `bytes` written: seal.h */
+    return store_put_seal(st, txn, match, bytes, sizeof bytes);
 }
 
-/* ---- checked ------------------------------------------------------------------ */
+/* ---- checking ----------------------------------------------------------------- */
 
-static int walk_one(void *ctx, const store_event *e)
+void record_check_init(record_findings *f)
 {
-    seal_walk_event(ctx, e);
-    return 0;
-}
-
-int record_check(store *st, MDB_txn *txn, const char *id, const char *summary, size_t slen, const uint8_t *signers,
-                 size_t n_signers, record_findings *f)
-{
-    const void *bytes = NULL;
-    size_t len = 0;
-    int rc;
-
     memset(f, 0, sizeof *f);
     seal_walk_init(&f->walk);
-    rc = store_each_event(st, txn, id, 0, UINT64_MAX, walk_one, &f->walk);
+    f->verdict_differs = f->board_differs = -1;
+}
+
+int record_check_step(record_findings *f, verify_session *sess, const store_event *e, record_step_fn fn, void *ctx)
+{
+    olevent *ev = NULL;
+    json_t *stored = NULL, *again = NULL;
+    record_step step;
+    int rc;
+
+    seal_walk_event(&f->walk, e);
+    if (olcodec_msgpack_to_json(e->verdict, e->verdict_len, (ol_origin){0, 0}, &stored, NULL) == OL_OK) {
+        int st = ol_status_parse(json_string_value(json_object_get(stored, "status")));
+        if (st >= 0 && st < OL_V_COUNT)
+            f->counts[st]++;
+    }
+    if ((rc = judge_stored(sess, e, &ev, &step)))
+        goto out;
+    if (!ev)
+        f->undecodable = 1;
+    if (sess) {
+        const verifier *vf = verify_session_verifier(sess);
+        uint8_t state[VERIFIER_HASH_BYTES] = {0};
+        f->judged = 1;
+        if (step.again) {
+            const verify_report *r = verify_session_report(sess);
+            f->again_counts[step.again->v.status]++;
+            again = olverdict_to_json(&step.again->v, step.again->stored == VERIFY_NONE || verify_session_is_lean(sess)
+                                                          ? NULL
+                                                          : &r->verdicts[step.again->stored].v);
+        }
+        if (!again || !stored || !json_equal(again, stored)) {
+            f->n_differ++;
+            if (f->verdict_differs < 0)
+                f->verdict_differs = (int64_t)e->seq;
+        }
+        if (f->board_differs < 0 &&
+            ((vf && verifier_state_hash(vf, state) != VERIFIER_OK) || memcmp(state, e->state, STORE_HASH)))
+            f->board_differs = (int64_t)e->seq;
+    }
+    if (fn)
+        rc = fn(ctx, &step);
+out:
+    json_decref(stored);
+    json_decref(again);
+    olevent_destroy(&ev);
+    return rc;
+}
+
+/* What the summary says against the stored verdicts and the record judged
+ * again: RECORD_SUM_* bits. */
+static unsigned summary_check(const record_findings *f, const verify_session *sess, const json_t *s)
+{
+    unsigned differs = 0;
+    int illegal = f->counts[OL_V_ILLEGAL] || f->counts[OL_V_MISMATCH];
+    const char *status = json_string_value(json_object_get(s, "status"));
+    json_t *counts = json_object_get(s, "counts");
+
+    if (!status || strcmp(status, illegal ? "illegal" : "legal"))
+        differs |= RECORD_SUM_STATUS;
+    if (json_integer_value(json_object_get(s, "events")) != (json_int_t)f->walk.n)
+        differs |= RECORD_SUM_EVENTS;
+    for (int st = 0; st < OL_V_COUNT; st++)
+        if (json_integer_value(json_object_get(counts, ol_status_name((ol_status)st))) != (json_int_t)f->counts[st])
+            differs |= RECORD_SUM_COUNTS;
+    if (sess) {
+        const verify_report *r = verify_session_report(sess);
+        const char *winner = json_string_value(json_object_get(s, "winner"));
+        const char *want = r->finished && r->winner >= 0 ? ol_player_name((ol_player)r->winner) : NULL;
+        if ((winner == NULL) != (want == NULL) || (winner && strcmp(winner, want)))
+            differs |= RECORD_SUM_WINNER;
+        if (json_is_true(json_object_get(s, "finished")) != (r->finished != 0))
+            differs |= RECORD_SUM_FINISHED;
+    }
+    return differs;
+}
+
+void record_check_finish(record_findings *f, const char *match, const verify_session *sess, const void *seal_bytes,
+                         size_t seal_len, const char *summary, size_t slen, const json_t *summary_json, int cards_status,
+                         const record_trust *trust)
+{
+    f->cards = cards_status;
+    f->summary_bad = !json_is_object(summary_json);
+    f->seal = seal_check(seal_bytes, seal_len, match, &f->walk, summary ? summary : "", summary ? slen : 0, NULL, &f->s);
+    if (!(f->seal & (SEAL_MISSING | SEAL_UNREADABLE)))
+        f->trusted = record_trust_has(trust, f->s.signer, &f->trusted_name);
+    if (!f->summary_bad)
+        f->summary_differs = summary_check(f, f->judged ? sess : NULL, summary_json);
+}
+
+typedef struct {
+    record_findings *f;
+    verify_session *sess;
+    record_step_fn fn;
+    void *ctx;
+} check_ctx;
+
+static int check_one(void *ctx, const store_event *e)
+{
+    check_ctx *c = ctx;
+    return record_check_step(c->f, c->sess, e, c->fn, c->ctx);
+}
+
+int record_check(store *st, MDB_txn *txn, cardset *cs, const char *match, const record_trust *trust, int lean,
+                 record_step_fn fn, void *ctx, record_findings *f, verify_session **sess_out,
+                 record_heads *heads_out)
+{
+    record_info info;
+    verify_session *sess = NULL;
+    const void *seal_bytes = NULL;
+    size_t seal_len = 0;
+    json_t *sj = NULL;
+    char why[256];
+    int rc, cards_status = RECORD_CARDS_NONE;
+
+    record_check_init(f);
+    if (sess_out)
+        *sess_out = NULL;
+    rc = record_read(st, txn, match, &info);
+    if (rc && rc != -EINVAL && rc != MDB_NOTFOUND)
+        return rc;
+    if (!rc) {
+        const cards *db;
+        sj = json_loadb(info.summary, info.summary_len, 0, NULL);
+        cards_status = record_cards_status(st, txn, &info);
+        /* judged with the database the record pins, loaded or stored, when
+         * one can be had: a missing store copy is a finding of its own */
+        if ((db = record_cards(cs, st, txn, &info, why, sizeof why)) &&
+            (verify_session_new(db, match, &sess) != VERIFY_OK || (lean && verify_session_lean(sess) != VERIFY_OK))) {
+            rc = -ENOMEM;
+            goto out;
+        }
+    }
+    check_ctx c = {f, sess, fn, ctx};
+    rc = store_each_event(st, txn, match, 0, UINT64_MAX, check_one, &c);
     if (rc == -EINVAL) {
         f->unreadable = 1;
         rc = 0;
     }
     if (rc)
-        return rc;
-    rc = store_get_seal(st, txn, id, &bytes, &len);
+        goto out;
+    rc = store_get_seal(st, txn, match, &seal_bytes, &seal_len);
     if (rc && rc != MDB_NOTFOUND)
-        return rc;
-    f->seal = seal_check(rc ? NULL : bytes, len, id, &f->walk, summary, slen, NULL, &f->s);
-    if (n_signers && !(f->seal & (SEAL_MISSING | SEAL_UNREADABLE))) {
-        int known = 0;
-        for (size_t i = 0; i < n_signers; i++)
-            known |= !memcmp(signers + 32 * i, f->s.signer, 32);
-        if (!known)
-            f->seal |= SEAL_SIGNER;
+        goto out;
+    record_check_finish(f, match, sess, rc ? NULL : seal_bytes, seal_len, info.summary, info.summary_len, sj, cards_status,
+                        trust);
+    rc = 0;
+    if (heads_out) {
+        memset(heads_out, 0, sizeof *heads_out);
+        heads_out->events = f->walk.n;
+        memcpy(heads_out->chain, f->walk.chain, STORE_HASH);
+        memcpy(heads_out->link, f->walk.link, STORE_HASH);
+        memcpy(heads_out->counts, f->counts, sizeof f->counts);
     }
-    return 0;
+    if (sess_out) {
+        *sess_out = sess;
+        sess = NULL;
+    }
+out:
+    json_decref(sj);
+    verify_session_destroy(&sess);
+    return rc;
 }
 
-int record_findings_clean(const record_findings *f, int legacy_ok)
+int record_findings_clean(const record_findings *f)
 {
-    int found = legacy_ok ? f->seal & ~SEAL_MISSING : f->seal;
-    return !f->unreadable && f->walk.chain_broken < 0 && f->walk.link_broken < 0 && f->walk.hole < 0 && !found;
+    return !f->unreadable && !f->undecodable && !f->summary_bad && f->cards == RECORD_CARDS_OK &&
+           f->walk.chain_broken < 0 && f->walk.link_broken < 0 && f->walk.hole < 0 && !f->seal && f->trusted &&
+           f->verdict_differs < 0 && f->board_differs < 0 && !f->summary_differs;
+}
+
+const char *record_sum_name(unsigned bit)
+{
+    switch (bit) {
+    case RECORD_SUM_STATUS: return "status";
+    case RECORD_SUM_WINNER: return "winner";
+    case RECORD_SUM_FINISHED: return "finished";
+    case RECORD_SUM_EVENTS: return "events";
+    case RECORD_SUM_COUNTS: return "counts";
+    default: return "?";
+    }
 }
 
 void record_findings_text(const record_findings *f, char *out, size_t n)
 {
     size_t k = 0;
+    char signer[65];
     out[0] = 0;
 #define SAY(...) (k += (size_t)snprintf(out + k, k < n ? n - k : 0, __VA_ARGS__), k = k < n ? k : n)
     if (f->unreadable)
         SAY("%san event record does not parse", k ? "; " : "");
+    if (f->undecodable)
+        SAY("%sa stored event's bytes do not decode", k ? "; " : "");
     if (f->walk.hole >= 0)
         SAY("%sevent #%lld is missing", k ? "; " : "", (long long)f->walk.hole);
     if (f->walk.chain_broken >= 0)
@@ -359,8 +581,11 @@ void record_findings_text(const record_findings *f, char *out, size_t n)
         SAY("%sits seal is unreadable", k ? "; " : "");
     if (f->seal & SEAL_SIGNATURE)
         SAY("%sthe seal's signature does not hold", k ? "; " : "");
-    if (f->seal & SEAL_SIGNER)
-        SAY("%sthe seal is signed by a key this store does not know", k ? "; " : "");
+    if (!(f->seal & (SEAL_MISSING | SEAL_UNREADABLE)) && !f->trusted) {
+        sodium_bin2hex(signer, sizeof signer, f->s.signer, 32);
+        SAY("%sthe seal is signed by a key that is not trusted (%.16s...: neither the daemon's own key nor one "
+            "listed with --trusted-seals)", k ? "; " : "", signer);
+    }
     if (f->seal & SEAL_EVENTS)
         SAY("%sthe seal covers %llu events, the store holds %llu", k ? "; " : "", (unsigned long long)f->s.events,
             (unsigned long long)f->walk.n);
@@ -368,160 +593,28 @@ void record_findings_text(const record_findings *f, char *out, size_t n)
         SAY("%sthe events are not the ones sealed (rewritten, the chain computed again)", k ? "; " : "");
     if (f->seal & SEAL_SUMMARY)
         SAY("%sthe summary is not the one sealed", k ? "; " : "");
+    if (f->summary_bad)
+        SAY("%sits summary is missing or not JSON", k ? "; " : "");
+    if (f->summary_differs) {
+        SAY("%sits summary does not say what its events say (", k ? "; " : "");
+        for (unsigned bit = 1, first = 1; bit <= RECORD_SUM_COUNTS; bit <<= 1)
+            if (f->summary_differs & bit) {
+                SAY("%s%s", first ? "" : ", ", record_sum_name(bit));
+                first = 0;
+            }
+        SAY(")");
+    }
+    if (f->cards == RECORD_CARDS_NONE)
+        SAY("%sits summary names no card database", k ? "; " : "");
+    if (f->cards == RECORD_CARDS_MISSING)
+        SAY("%sthe card database it pins is not in the store", k ? "; " : "");
+    if (f->cards == RECORD_CARDS_ALTERED)
+        SAY("%sthe card database it pins was altered in the store", k ? "; " : "");
+    if (f->verdict_differs >= 0)
+        SAY("%s%zu verdict%s judged again differ%s, the first at #%lld", k ? "; " : "", f->n_differ,
+            f->n_differ == 1 ? "" : "s", f->n_differ == 1 ? "s" : "", (long long)f->verdict_differs);
+    if (f->board_differs >= 0)
+        SAY("%sjudged again, the board differs from the stored one from #%lld on", k ? "; " : "",
+            (long long)f->board_differs);
 #undef SAY
-}
-
-/* ---- at start --------------------------------------------------------------------- */
-
-typedef struct {
-    daemon_ctx *d;
-    MDB_txn *txn;
-    uint8_t *signers;
-    size_t n_signers;
-    int legacy;                    /* the store has no "format": from before
-                                      seals, or made to look so            */
-    size_t unsealed;               /* of those, left unsealed              */
-    char (*altered)[65];           /* card databases whose bytes were altered */
-    size_t n_altered;
-    size_t checked, damaged, sealed;
-    int rc;
-} start_ctx;
-
-static int check_cards(void *ctx, const char *hex, const void *bytes, size_t len)
-{
-    start_ctx *c = ctx;
-    uint8_t h[32];
-    char got[65];
-    crypto_generichash(h, sizeof h, bytes, len, NULL, 0);
-    carddb_hash_hex(h, got);
-    if (strcmp(got, hex)) {
-        void *grown = realloc(c->altered, (c->n_altered + 1) * sizeof *c->altered);
-        if (!grown)
-            return -ENOMEM;
-        c->altered = grown;
-        snprintf(c->altered[c->n_altered++], 65, "%s", hex);
-        dlog(DLOG_ERROR, "the card database stored as %s has been altered: its bytes hash to %s", hex, got);
-    }
-    return 0;
-}
-
-/* Seal a match of a store written before seals, as it stands. */
-static int seal_as_is(start_ctx *c, const char *id, const char *summary, size_t len, const record_findings *f)
-{
-    seal s;
-    uint8_t bytes[SEAL_BYTES];
-    memset(&s, 0, sizeof s);
-    s.events = f->walk.n;
-    memcpy(s.chain, f->walk.chain, 32);
-    memcpy(s.link, f->walk.link, 32);
-    seal_summary_hash(summary, len, s.summary);
-    seal_sign(&s, id, c->d->key.sign_public, c->d->key.sign_secret);
-    seal_encode(&s, bytes);
-    c->sealed++;
-    return store_put_seal(c->d->st, c->txn, id, bytes, sizeof bytes);
-}
-
-static int check_match(void *ctx, const char *id, const char *summary, size_t len)
-{
-    start_ctx *c = ctx;
-    record_findings f;
-    char text[512];
-    int rc = record_check(c->d->st, c->txn, id, summary, len, c->signers, c->n_signers, &f);
-    if (rc)
-        return rc;
-    c->checked++;
-    if (c->legacy && (f.seal & SEAL_MISSING) && record_findings_clean(&f, 1)) {
-        /* Sealing attests to a record this daemon never saw written: only
-         * when the administrator says so.  Otherwise an unsealed record
-         * is a finding like any other -- a forger can make any record look
-         * like one from before seals by deleting its seal and a meta key. */
-        if (c->d->seal_legacy)
-            return seal_as_is(c, id, summary, len, &f);
-        c->unsealed++;
-    }
-    json_t *o = json_loadb(summary, len, 0, NULL);
-    const char *pinned = json_string_value(json_object_get(o, "cards_hash"));
-    const void *cb;
-    size_t cl;
-    int bad_cards = 0;
-    for (size_t i = 0; pinned && i < c->n_altered; i++)
-        bad_cards |= !strcmp(pinned, c->altered[i]);
-    if (pinned && !bad_cards && store_get_cards(c->d->st, c->txn, pinned, &cb, &cl))
-        bad_cards = 2;
-    json_decref(o);
-    if (record_findings_clean(&f, 0) && !bad_cards)
-        return 0;
-    record_findings_text(&f, text, sizeof text);
-    dlog(DLOG_ERROR, "match %s: %s%s%s: it takes no more events until a judge has looked at it (arbiter audit)", id,
-         text, text[0] && bad_cards ? "; " : "",
-         bad_cards == 2 ? "the card database it pins is not in the store" : bad_cards ? "the card database it pins was altered" : "");
-    c->damaged++;
-    return live_damage(c->d->live, id) ? -ENOMEM : 0;
-}
-
-/* The signing keys the store knows: meta "signers", 32 bytes each.  The
- * daemon's own key is added when it is new (logged). */
-static int known_signers(start_ctx *c)
-{
-    const void *bytes;
-    size_t len = 0;
-    int rc = store_get_meta(c->d->st, c->txn, "signers", &bytes, &len);
-    if (rc && rc != MDB_NOTFOUND)
-        return rc;
-    if (rc)
-        len = 0;
-    len -= len % 32;
-    if (!(c->signers = malloc(len + 32)))
-        return -ENOMEM;
-    memcpy(c->signers, len ? bytes : "", len);
-    c->n_signers = len / 32;
-    for (size_t i = 0; i < c->n_signers; i++)
-        if (!memcmp(c->signers + 32 * i, c->d->key.sign_public, 32))
-            return 0;
-    char hex[65];
-    sodium_bin2hex(hex, sizeof hex, c->d->key.sign_public, 32);
-    if (c->n_signers)
-        dlog(DLOG_WARN, "this daemon seals with a key the store has not seen (%.16s...): the records sealed before stay "
-             "checked against the keys that sealed them", hex);
-    memcpy(c->signers + len, c->d->key.sign_public, 32);
-    c->n_signers++;
-    return store_put_meta(c->d->st, c->txn, "signers", c->signers, 32 * c->n_signers);
-}
-
-int record_check_store(daemon_ctx *d)
-{
-    start_ctx c;
-    const void *fmt;
-    size_t flen;
-    uint64_t t0 = daemon_mono_us();
-    int rc;
-
-    memset(&c, 0, sizeof c);
-    c.d = d;
-    if ((rc = mdb_txn_begin(store_env(d->st), NULL, 0, &c.txn)))
-        return rc;
-    rc = store_get_meta(d->st, c.txn, "format", &fmt, &flen);
-    c.legacy = rc == MDB_NOTFOUND;
-    if ((rc && rc != MDB_NOTFOUND) || (rc = known_signers(&c)) || (rc = store_each_cards(d->st, c.txn, check_cards, &c)) ||
-        (rc = store_each_match(d->st, c.txn, check_match, &c)) ||
-        (c.legacy && !c.unsealed && (rc = store_put_meta(d->st, c.txn, "format", "2", 1)))) {
-        mdb_txn_abort(c.txn);
-        goto out;
-    }
-    rc = mdb_txn_commit(c.txn);
-    if (!rc && c.sealed)
-        dlog(DLOG_WARN, "--seal-legacy: sealed %zu match%s as they stand, unsealed in a store from before records were "
-             "sealed: their seals attest to this store's content now, not to what was played", c.sealed,
-             c.sealed == 1 ? "" : "es");
-    if (!rc && c.unsealed)
-        dlog(DLOG_ERROR, "%zu match%s not sealed: a daemon from before seals wrote them, or their seals were removed; "
-             "they take no events; if this store is trusted as it stands, start once with --seal-legacy", c.unsealed,
-             c.unsealed == 1 ? " is" : "es are");
-    if (!rc)
-        dlog(c.damaged ? DLOG_ERROR : DLOG_INFO, "checked the store: %zu match%s in %.1f s, %zu with findings", c.checked,
-             c.checked == 1 ? "" : "es", (double)(daemon_mono_us() - t0) / 1e6, c.damaged);
-out:
-    free(c.signers);
-    free(c.altered);
-    return rc;
 }

@@ -1,90 +1,267 @@
-/* record.h -- a match's record in the store: made again, written, sealed,
- * checked.
+/* record.h -- one match's record: read, judged again, written, sealed and
+ * checked, by this module alone.
  *
- * The daemon keeps each match as events (with their chain and record
- * links, store.h and seal.h), a summary and a seal.  This module is the one
- * place that writes them and the one that reads a match back into a live
- * session, so that what is written and what is checked cannot drift apart.
+ * A record is, in the store (store.h): the match's events, each with its
+ * verdict, receive time, sender, chain link h(n), state hash s(n) and
+ * record link k(n) (seal.h); the match's summary; its seal; and the card
+ * database it pins.  Every program that touches a record does it through
+ * here -- the daemon writing it and making its live matches again, the
+ * query ops, `arbiter audit`, `arbiter list`, `arbiter store`, the
+ * tournament code -- so that what is written and what is checked cannot
+ * drift apart.  Nothing here knows the daemon: every function takes the
+ * store, the transaction and the match id it works on.
  *
- *   record_load()        stored events -> a live session (restart, room)
- *   record_put_event()   one judged event -> the store, links computed
+ *   record_read()        the summary's fields (what it pins, who owns it)
+ *   record_header()      the stored header (seq 0), decoded
+ *   record_replay()      the stored events judged again through the engine,
+ *                        one callback per event, up to a seq
+ *   record_judge()       a live session judges one arriving event (a resend
+ *                        is compared with the stored bytes)
+ *   record_append()      one judged event into the store, links computed
  *   record_seal()        after a batch: the summary, then its seal
- *   record_check()       a stored match against its links and seal
- *   record_check_store() every match, at start (and, with --seal-legacy, the
- *                        unsealed records of a store from before seals
- *                        sealed as they stand)
+ *   record_check()       a whole record against its links, seal (by a
+ *                        trusted key), summary, card database, verdicts and
+ *                        boards; record_check_step/_finish for a record
+ *                        read from elsewhere (a daemon's query socket)
  *
- * Errors: 0, or a store error (LMDB code or -errno) for the caller's batch
- * to abort on; record_load() and the checks also say why in a sentence.
+ * TRUST.  Which seals count is configuration, never the store's word: a
+ * record_trust lists the Ed25519 keys whose seals are accepted (the
+ * daemon's own, and those an operator lists with --trusted-seals).  The
+ * store's meta "signers" is kept as a hint for the sentences only.
+ *
+ * Errors: 0, or a store error (an LMDB code, or -errno) for the caller to
+ * abort on; a record that does not hold together is not an error but a
+ * finding (record_findings).  Functions that can say why in a sentence take
+ * `why`.
  */
 #ifndef ARBITER_RECORD_H
 #define ARBITER_RECORD_H
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "logformat/jtext.h"
 #include "logformat/olevent.h"
-#include "src/daemon/daemon.h"
+#include "logformat/olverdict.h"
+#include "src/core/keys.h"
+#include "src/core/verify.h"
+#include "src/record/cardset.h"
 #include "src/record/seal.h"
+#include "src/record/store.h"
 
-/* The card database a stored summary (parsed) pins by its cards_hash,
- * loaded from the store when not loaded yet; it lives as long as d's
- * cardset.  NULL with a sentence in why. */
-const cards *record_summary_cards(daemon_ctx *d, MDB_txn *txn, const json_t *summary, char *why, size_t whylen);
+/* ---- trust ---------------------------------------------------------------- */
 
-/* Make l's session from the match's stored events up to seq `until`,
- * judged with the card database its record pins (or, for a match with
- * nothing stored, the newest one `named` names: its arriving header's
- * "cards").  t: the live table l belongs to, or NULL for a scratch slot
- * the caller frees with verify_session_destroy(&l->sess).  l->id must be
- * set.  0, or -1 with a sentence in why (the slot is then without a
- * session). */
-int record_load(daemon_ctx *d, MDB_txn *txn, live_table *t, live *l, uint64_t until, const char *named, char *why,
-                size_t whylen);
+#define RECORD_TRUST_MAX 256        /* keys a --trusted-seals file may list */
 
-/* Store one judged event of l: its bytes as received, its verdict's
- * MessagePack bytes, when it came and from whom; computes its chain link,
- * the judge-view state hash after it (the session has judged it) and its
- * record link, and indexes a non-ok verdict by rule.  Advances l's heads
- * and counts and marks l dirty.  `board` is a scratch buffer the caller
- * keeps. */
-int record_put_event(daemon_ctx *d, MDB_txn *txn, live *l, uint64_t seq, const void *raw, size_t len,
-                     const void *verdict, size_t vlen, ol_status status, const char *rule, uint64_t received_ms,
-                     const char *peer, jtext *board);
+/* The signing keys whose seals are accepted. */
+typedef struct {
+    uint8_t keys[RECORD_TRUST_MAX][32];
+    char names[RECORD_TRUST_MAX][KEYS_NAME_MAX + 1];   /* "" when unnamed */
+    size_t n;
+} record_trust;
 
-/* Write l's summary (README.md: the daemon's record) and the seal over it
- * and l's heads.  `text` is a scratch buffer the caller keeps. */
-int record_seal(daemon_ctx *d, MDB_txn *txn, live *l, jtext *text);
+/* Add one key (32 bytes) under `name` (may be NULL); a key listed already
+ * is not added twice.  0, or -1 when RECORD_TRUST_MAX are listed. */
+int record_trust_add(record_trust *t, const uint8_t key[32], const char *name);
 
-/* What record_check() found in one match. */
+/* Add the keys of a trusted-seals file (arbiter-keyring(5)): one key a
+ * line, 64 hex digits of an Ed25519 public key optionally followed by a
+ * name, or a `sign-public = HEX` line as a .pub file has it (so that a
+ * .pub file is itself a trusted-seals file of one key); blank lines and
+ * `#` comments are skipped.  0, or -1 with a sentence naming the file and
+ * line in err. */
+int record_trust_load(record_trust *t, const char *path, char *err, size_t errlen);
+
+/* 1 when `key` is trusted; *name (may be NULL) gets its name. */
+int record_trust_has(const record_trust *t, const uint8_t key[32], const char **name);
+
+/* Where a daemon keeps, beside its store `dbdir`, what says whose seals
+ * count -- its key (arbiterd.key and arbiterd.pub) and the file of keys it
+ * trusts besides (RECORD_TRUSTED_FILE) -- when no option names them: the
+ * store folder's parent ("." for a bare name).  Outside the store folder,
+ * so that whoever can edit the store cannot sign with the daemon's key.
+ * arbiterd and `arbiter audit --db` use this one rule. */
+#define RECORD_TRUSTED_FILE "trusted-seals"
+void record_home(const char *dbdir, char *out, size_t cap);
+
+/* The trust an audit of the store `dbdir` starts from without options: the
+ * sign-public of the daemon's .pub beside it and the keys of the
+ * trusted-seals file beside it (record_home), those that exist.  0 (t->n
+ * may be 0: nothing found), or -1 with a sentence in err (a file there
+ * that does not read). */
+int record_trust_home(record_trust *t, const char *dbdir, char *err, size_t errlen);
+
+/* ---- reading -------------------------------------------------------------- */
+
+/* What a record's summary says of it beyond its events: the card database
+ * it pins, its tournament and owner (SPEC: the daemon's record). */
+typedef struct {
+    const char *summary;           /* the stored bytes, into the map: valid  */
+    size_t summary_len;            /* until the transaction ends             */
+    uint8_t cards_hash[32];
+    int has_cards_hash;
+    char tournament[OL_STRING_MAX + 1];   /* "" when none                  */
+    char owner[KEYS_NAME_MAX + 1];        /* the owner's key name, ""      */
+    char owner_key[KEYS_Z85 + 1];         /* its public key, "" anonymous  */
+    int finished;
+} record_info;
+
+/* The summary of `match`.  0; MDB_NOTFOUND when the store has no such
+ * match; -EINVAL when the summary is not a JSON object (a damaged
+ * record: *out still has its bytes); or a store error. */
+int record_read(store *st, MDB_txn *txn, const char *match, record_info *out);
+
+/* The header the record holds at seq 0, decoded: 0 and *out (destroy it
+ * with olevent_destroy), MDB_NOTFOUND when there is none, -EINVAL when its
+ * bytes do not decode as a header, or a store error. */
+int record_header(store *st, MDB_txn *txn, const char *match, olevent **out);
+
+/* The card database `info` pins, as the store keeps it: RECORD_CARDS_OK
+ * when the store holds bytes under that hash and they still hash to it;
+ * else what is wrong.  Independent of the databases a program loaded. */
+enum { RECORD_CARDS_OK = 0, RECORD_CARDS_NONE, RECORD_CARDS_MISSING, RECORD_CARDS_ALTERED };
+int record_cards_status(store *st, MDB_txn *txn, const record_info *info);
+
+/* The database to judge the record again with: the one it pins, from cs
+ * (loaded already, or loaded now from the store's copy after checking its
+ * hash).  NULL with a sentence in why. */
+const cards *record_cards(cardset *cs, store *st, MDB_txn *txn, const record_info *info, char *why, size_t whylen);
+
+/* ---- judging again -------------------------------------------------------- */
+
+/* One stored event as the replay met it. */
+typedef struct {
+    const store_event *stored;     /* as stored (pointers into the map)     */
+    const olevent *ev;             /* decoded; NULL when its bytes do not   */
+    const verify_entry *again;     /* its verdict judged again; NULL when
+                                      nothing was judged (no session, or
+                                      the event does not decode)           */
+    const verify_session *sess;    /* the session, standing after it        */
+} record_step;
+
+/* Called for each event; non-zero stops the replay and is returned. */
+typedef int (*record_step_fn)(void *ctx, const record_step *step);
+
+/* Judge match `match`'s stored events from seq 0 up to `until`
+ * (inclusive; UINT64_MAX: all) again with `sess` (a session the caller
+ * made over the pinned database, lean or not; NULL: decode and walk
+ * only), calling fn (may be NULL) after each.  0, fn's non-zero, -EINVAL
+ * when an event record does not parse (the walk stops there), or
+ * VERIFY_ENOMEM mapped to -ENOMEM, or a store error. */
+int record_replay(store *st, MDB_txn *txn, const char *match, uint64_t until, verify_session *sess,
+                  record_step_fn fn, void *ctx);
+
+/* A live session judges an event that arrived (the daemon): through
+ * verify_session_event_resent() with the bytes the record holds at its seq
+ * when a lean session has passed that seq already.  0 and *out as
+ * verify_session_event() gives it; -ENOMEM; or a store error. */
+int record_judge(store *st, MDB_txn *txn, verify_session *sess, const olevent *ev, const char *raw, size_t len,
+                 const verify_entry **out);
+
+/* ---- writing -------------------------------------------------------------- */
+
+/* Where a record stands: what writing its next event and its seal needs. */
+typedef struct {
+    uint64_t events;               /* seqs 0..events-1 are stored           */
+    uint8_t chain[STORE_HASH];     /* h of the last stored event (or zeros) */
+    uint8_t link[STORE_HASH];      /* k of the last stored event (or zeros) */
+    size_t counts[OL_V_COUNT];     /* stored verdicts, by status            */
+} record_heads;
+
+/* What the summary says beside what the events give. */
+typedef struct {
+    char tournament[OL_STRING_MAX + 1];
+    char owner[KEYS_NAME_MAX + 1];
+    char owner_key[KEYS_Z85 + 1];
+} record_tags;
+
+/* Store the event at seq h->events of `match`: its bytes as received, its
+ * verdict's bytes (the reply sent), when it came (`received_ms`) and from
+ * whom (`peer`, at most STORE_PEER_MAX bytes); computes its chain link,
+ * its state hash (vf: the engine after judging it; NULL before an engine
+ * exists -- zeros) and its record link; indexes a non-ok verdict by rule;
+ * advances h.  0, or a store error. */
+int record_append(store *st, MDB_txn *txn, const char *match, record_heads *h, const verifier *vf, const void *raw,
+                  size_t len, const void *verdict, size_t vlen, ol_status status, const char *rule,
+                  uint64_t received_ms, const char *peer);
+
+/* The summary of a record (the daemon's record, arbiterd(8)): what the
+ * session says of the events stored (sess after the last of them), with
+ * the record's own counts (h), what it pins (db) and its tags, stamped
+ * `now_ms`; into t (reset first), compact JSON byte for byte as
+ * json_dumps(JSON_COMPACT) would write it.  0, or -ENOMEM. */
+int record_summary_text(const verify_session *sess, const record_heads *h, const cards *db, const record_tags *tags,
+                        uint64_t now_ms, jtext *t);
+
+/* Write the summary and the seal over it and h, signed with `key`'s
+ * Ed25519 pair.  0, or a store error. */
+int record_seal(store *st, MDB_txn *txn, const char *match, const record_heads *h, const char *summary, size_t len,
+                const keys_pair *key);
+
+/* ---- checking ------------------------------------------------------------- */
+
+/* What record_check() found in one record.  All fields are read-only for
+ * the caller. */
 typedef struct {
     seal_walk walk;                /* chain, links, holes, events           */
-    int seal;                      /* seal_check()'s findings               */
-    seal s;                        /* the seal, when it could be read       */
-    int unreadable;                /* an event record did not parse         */
+    int unreadable;                /* an event record does not parse         */
+    int undecodable;               /* a stored event's bytes do not decode  */
+    int summary_bad;               /* no summary, or not a JSON object       */
+    int cards;                     /* RECORD_CARDS_*                          */
+    int judged;                    /* the record was judged again            */
+    int64_t verdict_differs;       /* first seq judged otherwise, or -1      */
+    int64_t board_differs;         /* first seq whose state hash differs     */
+    size_t n_differ;               /* verdicts judged otherwise              */
+    size_t counts[OL_V_COUNT];     /* stored verdicts, by status             */
+    size_t again_counts[OL_V_COUNT];   /* verdicts judged again, by status  */
+    unsigned summary_differs;      /* RECORD_SUM_* the summary says otherwise */
+    int seal;                      /* seal_check()'s SEAL_* findings          */
+    seal s;                        /* the seal, when it could be read        */
+    int trusted;                   /* its signer is a trusted key            */
+    const char *trusted_name;      /* the name it is trusted under, or NULL  */
 } record_findings;
 
-/* Walk match `id`'s stored events and compare them with its seal and its
- * stored summary (`summary`, `slen`); `signers` is a list of n accepted
- * signing keys (32 bytes each; n 0: any).  0 (see f for what was found),
- * or a store error. */
-int record_check(store *st, MDB_txn *txn, const char *id, const char *summary, size_t slen, const uint8_t *signers,
-                 size_t n_signers, record_findings *f);
+enum {
+    RECORD_SUM_STATUS = 1 << 0,
+    RECORD_SUM_WINNER = 1 << 1,
+    RECORD_SUM_FINISHED = 1 << 2,
+    RECORD_SUM_EVENTS = 1 << 3,
+    RECORD_SUM_COUNTS = 1 << 4
+};
 
-/* 1 when f found nothing wrong; `legacy_ok`: a missing seal is no finding
- * (a store not yet sealed). */
-int record_findings_clean(const record_findings *f, int legacy_ok);
+/* "status", "winner", ... for one RECORD_SUM_* bit. */
+const char *record_sum_name(unsigned bit);
 
-/* The findings in one sentence for a judge ("the chain breaks at #17; ...").
- * `match` names it. */
+/* Check a record event by event, from wherever it was read: _init, then
+ * _step for each event in seq order (sess: a session over the pinned
+ * database, as record_replay takes it; NULL when it cannot be had -- then
+ * nothing is judged again; fn, ctx: called as record_replay calls them),
+ * then _finish with the stored seal (NULL: none) and summary (bytes and
+ * parsed), the card database's status and the trusted keys.  _step
+ * returns fn's non-zero, or -ENOMEM. */
+void record_check_init(record_findings *f);
+int record_check_step(record_findings *f, verify_session *sess, const store_event *e, record_step_fn fn, void *ctx);
+void record_check_finish(record_findings *f, const char *match, const verify_session *sess, const void *seal_bytes,
+                         size_t seal_len, const char *summary, size_t slen, const json_t *summary_json, int cards_status,
+                         const record_trust *trust);
+
+/* The whole check of a stored record: its events judged again with a
+ * session over the pinned database (from cs; made lean when `lean`), its
+ * links, its seal against `trust`, its summary, its card database.  When
+ * sess_out is not NULL the session is handed over there (NULL when none
+ * could be made: the card database is missing); heads_out (may be NULL)
+ * gets where the record stands, as stored.  fn/ctx as record_replay.  0 (f
+ * says what was found), or a store error, or -ENOMEM. */
+int record_check(store *st, MDB_txn *txn, cardset *cs, const char *match, const record_trust *trust, int lean,
+                 record_step_fn fn, void *ctx, record_findings *f, verify_session **sess_out,
+                 record_heads *heads_out);
+
+/* 1 when f found nothing wrong. */
+int record_findings_clean(const record_findings *f);
+
+/* The findings in sentences a judge can say ("the chain breaks at #17;
+ * ..."), joined by "; ".  Empty when clean. */
 void record_findings_text(const record_findings *f, char *out, size_t n);
-
-/* At start: check every match and every stored card database; each match
- * with a finding is logged and marked DAMAGED in d->live.  An unsealed
- * record is a finding, unless the store has no meta "format" (from before
- * seals, or made to look so) and d->seal_legacy is set: then it is sealed
- * as it stands, logged.  0, or a store error. */
-int record_check_store(daemon_ctx *d);
 
 #endif

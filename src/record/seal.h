@@ -31,7 +31,8 @@
 
 #include "src/record/store.h"
 
-#define SEAL_BYTES (1 + 8 + 5 * 32 + 64)   /* version, n, 5 keys/hashes, signature */
+#define SEAL_BYTES (1 + 8 + 4 * 32 + 64)   /* version, n, h, k, summary hash, signer, signature */
+#define SEAL_BYTES_01 (SEAL_BYTES + 32)    /* arbiter 0.1 stored 32 bytes more, never written: ignored */
 #define SEAL_HEAD_TEXT 25                  /* "3fa2-9c1b-77e0-d4a8-51f2" + NUL */
 
 typedef struct {
@@ -63,7 +64,9 @@ void seal_head(const seal *s, const char *match, char out[SEAL_HEAD_TEXT]);
  * at least 8 digits) is the start of s's head. */
 int seal_head_matches(const seal *s, const char *match, const char *given);
 
-/* The stored form (SEAL_BYTES) and back; decode: 0, or -1 (not a seal). */
+/* The stored form (SEAL_BYTES, every byte written) and back; decode also
+ * reads the SEAL_BYTES_01 of arbiter 0.1 (its last 32 bytes were never
+ * written: they are not read).  decode: 0, or -1 (not a seal). */
 void seal_encode(const seal *s, uint8_t out[SEAL_BYTES]);
 int seal_decode(const void *bytes, size_t len, seal *out);
 

@@ -343,6 +343,11 @@ int store_last_quarantine(store *s, MDB_txn *txn, uint64_t *counter)
     return rc == MDB_NOTFOUND ? 0 : rc;
 }
 
+int store_count_matches(store *s, MDB_txn *txn, MDB_stat *out)
+{
+    return mdb_stat(txn, s->matches, out);
+}
+
 int store_count_quarantine(store *s, MDB_txn *txn, size_t *n)
 {
     MDB_stat st;

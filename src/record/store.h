@@ -128,6 +128,9 @@ int store_each_event(store *s, MDB_txn *txn, const char *match, uint64_t from, u
 typedef int (*store_match_fn)(void *ctx, const char *match, const char *json, size_t len);
 int store_each_match(store *s, MDB_txn *txn, store_match_fn fn, void *ctx);
 
+/* The matches database's statistics (ms_entries: how many matches). */
+int store_count_matches(store *s, MDB_txn *txn, MDB_stat *out);
+
 /* Count the quarantine entries. */
 int store_count_quarantine(store *s, MDB_txn *txn, size_t *n);
 

@@ -17,6 +17,8 @@
 #include "src/core/carddb.h"
 #include "src/core/verify.h"
 #include "src/core/view.h"
+#include "src/record/cardset.h"
+#include "src/record/record.h"
 #include "src/record/store.h"
 #include "src/tournament/tournament.h"
 #include "src/tournament/tourrec.h"
@@ -100,6 +102,8 @@ typedef struct {
     char bad[TOUR_TEXT_MAX];    /* the first illegal-kind verdict         */
     char mismatch[TOUR_TEXT_MAX];
     int nomem;
+    unsigned before_round;      /* where the session stood before the    */
+    uint64_t before_seq;        /* event being judged                    */
     int stats;                  /* gather T46's facts                    */
     const cards *db;            /* the classes of the cards shown        */
     ol_lever facedown;          /* the header's bench_facedown lever, in */
@@ -368,20 +372,22 @@ static void verdict_text(char *out, size_t cap, const olverdict *v)
         set_text(out, cap, "%s: %s", v->rule[0] ? v->rule : ol_status_name(v->status), v->msg);
 }
 
-/* One event the codec accepted, with its time (0: none): judged by the
- * session, and what the record says gathered.  0, or -1 out of memory. */
-static int judge_event(judge_ctx *c, const olevent *ev, const char *raw, size_t len, uint64_t time_ms)
+/* One event the codec accepted, with its time (0: none), as the session
+ * judged it (e): what the record says gathered.  c->before_round and
+ * c->before_seq are where the session stood before it.  0, or -1 out of
+ * memory. */
+static int judged_event(judge_ctx *c, const olevent *ev, const verify_entry *e, uint64_t time_ms)
 {
-    const verifier *vf = verify_session_verifier(c->sess);
-    unsigned before_round = vf ? verifier_round(vf) : 0;
-    uint64_t before_seq = verify_session_next_seq(c->sess);
+    const verifier *vf;
+    unsigned before_round = c->before_round;
+    uint64_t before_seq = c->before_seq;
     uint32_t r = before_round ? before_round : 1;   /* T11: setup is game round 1 */
-    const verify_entry *e = NULL;
     int64_t now[2];
 
     c->items++;
-    if (verify_session_event(c->sess, ev, raw, len, &e) != VERIFY_OK || !e)
-        return -1;
+    vf = verify_session_verifier(c->sess);
+    c->before_round = vf ? verifier_round(vf) : 0;
+    c->before_seq = verify_session_next_seq(c->sess);
     const olverdict *v = &e->v;
     int stored = verify_session_next_seq(c->sess) == before_seq + 1;
     int applied = stored && (v->status == OL_V_OK || v->status == OL_V_WARNING);
@@ -420,6 +426,15 @@ static int judge_event(judge_ctx *c, const olevent *ev, const char *raw, size_t 
         }
     }
     return 0;
+}
+
+/* One event of a log file the codec accepted, judged here. */
+static int judge_event(judge_ctx *c, const olevent *ev, const char *raw, size_t len, uint64_t time_ms)
+{
+    const verify_entry *e = NULL;
+    if (verify_session_event(c->sess, ev, raw, len, &e) != VERIFY_OK || !e)
+        return -1;
+    return judged_event(c, ev, e, time_ms);
 }
 
 /* The end of the record: the engine's outcome into the tour_game. */
@@ -618,18 +633,11 @@ done:
     return rc;
 }
 
-/* The card databases stored records pin, loaded once each. */
-typedef struct {
-    char hash[65];
-    cards *db;
-} pinned;
-
 typedef struct {
     store *st;
     MDB_txn *txn;
     const char *tournament;
     char **matches;             /* this tournament's, in match id order */
-    char **hashes;              /* the cards_hash each pins             */
     size_t n, cap;
     size_t max;                 /* records allowed; 0: TOUR_GAMES_MAX   */
     int nomem, too_many;
@@ -640,7 +648,6 @@ static int scan_match(void *ctx, const char *match, const char *json, size_t len
     store_scan *s = ctx;
     json_t *sum = json_loadb(json, len, 0, NULL);
     const char *tour = json_string_value(json_object_get(sum, "tournament"));
-    const char *hash = json_string_value(json_object_get(sum, "cards_hash"));
     int rc = 0;
 
     if (tour && !strcmp(tour, s->tournament) && s->n >= s->max) {
@@ -649,129 +656,75 @@ static int scan_match(void *ctx, const char *match, const char *json, size_t len
         if (s->n == s->cap) {
             size_t cap = s->cap ? s->cap * 2 : 64;
             char **m = realloc(s->matches, cap * sizeof *m);
-            if (m)
+            if (m) {
                 s->matches = m;
-            char **h = m ? realloc(s->hashes, cap * sizeof *h) : NULL;
-            if (h)
-                s->hashes = h;
-            if (!m || !h)
-                rc = s->nomem = 1;
-            else
                 s->cap = cap;
-        }
-        if (!rc) {
-            s->matches[s->n] = strdup(match);
-            s->hashes[s->n] = strdup(hash ? hash : "");
-            if (!s->matches[s->n] || !s->hashes[s->n]) {
-                free(s->matches[s->n]);
-                free(s->hashes[s->n]);
-                rc = s->nomem = 1;
             } else {
-                s->n++;
+                rc = s->nomem = 1;
             }
         }
+        if (!rc && !(s->matches[s->n] = strdup(match)))
+            rc = s->nomem = 1;
+        else if (!rc)
+            s->n++;
     }
     json_decref(sum);
     return rc;
 }
 
-typedef struct {
-    judge_ctx *c;
-    int nomem;
-} event_feed;
-
-static int feed_stored(void *ctx, const store_event *e)
+/* One stored event as the record module replays it (record.h): judged by
+ * the record's session already. */
+static int judge_step(void *ctx, const record_step *step)
 {
-    event_feed *f = ctx;
-    olevent *ev = NULL;
-    int rc = 0;
-
-    if (olcodec_decode_message(e->event, e->event_len, &ev, NULL) != OL_OK || !ev) {
+    judge_ctx *c = ctx;
+    if (!step->ev) {
         /* a stored event the codec refuses: the record was altered */
-        if (!f->c->bad[0])
-            set_text(f->c->bad, sizeof f->c->bad, "#%" PRIu64 " malformed: the stored event cannot be decoded.",
-                     e->seq);
-        f->c->items++;
+        if (!c->bad[0])
+            set_text(c->bad, sizeof c->bad, "#%" PRIu64 " malformed: the stored event cannot be decoded.",
+                     step->stored->seq);
+        c->items++;
         return 0;
     }
-    if (judge_event(f->c, ev, (const char *)e->event, e->event_len, e->received_ms))
-        rc = f->nomem = 1;
-    olevent_destroy(&ev);
-    return rc;
-}
-
-/* The card database a stored record pins (or --cards): NULL when the store
- * keeps none under that hash or it cannot be read (*why says so), or out
- * of memory (*nomem). */
-static const cards *pinned_db(store_scan *s, pinned **cache, size_t *n, const char *hash, char *why,
-                              size_t whylen, int *nomem)
-{
-    const void *bytes = NULL;
-    size_t len = 0;
-    char err[2048];
-    cards *db = NULL;
-    const cards *found = NULL;
-    pinned *p;
-
-    for (size_t i = 0; i < *n && !found; i++)
-        if (!strcmp((*cache)[i].hash, hash))
-            found = (*cache)[i].db;
-    if (found)
-        goto done;
-    if (!hash[0] || store_get_cards(s->st, s->txn, hash, &bytes, &len)) {
-        set_text(why, whylen, "The store keeps no card database %s, which the record pins.", hash[0] ? hash : "(none)");
-        goto done;
+    if (!step->again || judged_event(c, step->ev, step->again, step->stored->received_ms)) {
+        c->nomem = 1;
+        return 1;
     }
-    if (carddb_load_buffer(bytes, len, hash, &db, err, sizeof err)) {
-        err[strcspn(err, "\n")] = '\0';
-        set_text(why, whylen, "The stored card database cannot be read: %s", err);
-        goto done;
-    }
-    if (!(p = realloc(*cache, (*n + 1) * sizeof *p))) {
-        *nomem = 1;
-        goto done;
-    }
-    *cache = p;
-    snprintf(p[*n].hash, sizeof p[*n].hash, "%s", hash);
-    p[*n].db = db;
-    found = db;
-    db = NULL;   /* the cache owns it */
-    ++*n;
-done:
-    cards_destroy(&db);
-    return found;
+    return 0;
 }
 
 /* ---- the two sources ----------------------------------------------------------- */
 
-/* One stored match: its events judged again, or, when the card database
- * it pins is missing, an unreadable record placed by its header. */
-static int judge_stored(tourrec_set *rs, store_scan *s, size_t i, const cards *db, const char *why)
+/* One stored match: its events judged again (record_replay) with the card
+ * database it pins (or --cards), or, when that cannot be had, an
+ * unreadable record placed by its header. */
+static int judge_stored(tourrec_set *rs, store_scan *s, size_t i, cardset *cs, const cards *override)
 {
     judge_ctx c;
-    event_feed f;
-    store_event e;
+    record_info info;
     olevent *ev = NULL;
+    const cards *db = override;
+    char why[TOUR_TEXT_MAX] = "", said[TOUR_TEXT_MAX / 2] = "";
     int rc = -1;
 
+    if (!db && record_read(s->st, s->txn, s->matches[i], &info))
+        set_text(why, sizeof why, "The record's summary cannot be read.");
+    else if (!db && !(db = record_cards(cs, s->st, s->txn, &info, said, sizeof said)))
+        set_text(why, sizeof why, "The record's card database cannot be had: %s.", said);
     if (ctx_start(&c, rs, db, s->matches[i]))
         goto done;
     if (db) {
-        f.c = &c;
-        f.nomem = 0;
-        int got = store_each_event(s->st, s->txn, s->matches[i], 0, UINT64_MAX, feed_stored, &f);
-        if (f.nomem)
+        int got = record_replay(s->st, s->txn, s->matches[i], UINT64_MAX, c.sess, judge_step, &c);
+        if (c.nomem)
             goto done;
         if (got && !c.bad[0]) {
             c.unreadable = 1;
-            set_text(c.bad, sizeof c.bad, "The stored record cannot be read whole: %s", mdb_strerror(got));
+            set_text(c.bad, sizeof c.bad, "The stored record cannot be read whole: %s",
+                     got == -EINVAL ? "an event record does not parse" : mdb_strerror(got));
         }
     } else {
         c.unreadable = 1;
         set_text(c.bad, sizeof c.bad, "%s", why);
-        if (!store_get_event(s->st, s->txn, s->matches[i], 0, &e) &&
-            olcodec_decode_message(e.event, e.event_len, &ev, NULL) == OL_OK && ev && ev->type == OL_MATCH &&
-            take_header(&c, ev))
+        if (!record_header(s->st, s->txn, s->matches[i], &ev) && take_header(&c, ev))
             goto done;
     }
     if (!c.have_header && !c.j->match && dup_str(&c.j->match, s->matches[i]))
@@ -785,14 +738,12 @@ done:
     return rc;
 }
 
-
 int tourrec_judge_store(tourrec_set *rs, store *st, MDB_txn *txn, const cards *override, size_t max_records,
                         tourrec_progress progress, void *ctx, char *err, size_t errlen)
 {
     store_scan s;
-    pinned *cache = NULL;
-    size_t n_cache = 0;
-    int rc = TOURREC_ENOMEM, nomem = 0, got;
+    cardset *cs = NULL;
+    int rc = TOURREC_ENOMEM, got;
 
     memset(&s, 0, sizeof s);
     if (errlen)
@@ -811,14 +762,14 @@ int tourrec_judge_store(tourrec_set *rs, store *st, MDB_txn *txn, const cards *o
         rc = s.nomem ? TOURREC_ENOMEM : TOURREC_ESTORE;
         goto done;
     }
+    if (cardset_new(&cs))
+        goto done;
     for (size_t i = 0; i < s.n; i++) {
-        char why[TOUR_TEXT_MAX] = "";
-        const cards *db = override ? override : pinned_db(&s, &cache, &n_cache, s.hashes[i], why, sizeof why, &nomem);
         if (progress && progress(ctx, i, s.n)) {
             rc = TOURREC_ESTOPPED;
             goto done;
         }
-        if (nomem || judge_stored(rs, &s, i, db, why)) {
+        if (judge_stored(rs, &s, i, cs, override)) {
             set_text(err, errlen, "%s", s.matches[i]);
             goto done;
         }
@@ -829,15 +780,10 @@ int tourrec_judge_store(tourrec_set *rs, store *st, MDB_txn *txn, const cards *o
     }
     rc = TOURREC_OK;
 done:
-    for (size_t i = 0; i < n_cache; i++)
-        cards_destroy(&cache[i].db);
-    free(cache);
-    for (size_t i = 0; i < s.n; i++) {
+    cardset_destroy(&cs);
+    for (size_t i = 0; i < s.n; i++)
         free(s.matches[i]);
-        free(s.hashes[i]);
-    }
     free(s.matches);
-    free(s.hashes);
     return rc;
 }
 
