@@ -6,8 +6,12 @@
  * subcommand parses its own options and prints its own --help; all share
  * the exit codes of cli.h (documented in README.md).
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <jansson.h>
 #include <sodium.h>
@@ -23,21 +27,56 @@ typedef struct {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *summary;
+    int reads_store;              /* may read a store: run guarded (below) */
 } subcommand;
 
 static const subcommand commands[] = {
-    {"cards",   cmd_cards,   "describe a card database: set, version, hash, counts"},
-    {"deck",    cmd_deck,    "check a decklist against a format's construction rules"},
-    {"convert", cmd_convert, "convert an open log between .mlog and .jsonl"},
-    {"verify",  cmd_verify,  "verify open logs through the rules engine of their format"},
-    {"replay",  cmd_replay,  "show the board at one event of a log, for a judge or a player"},
-    {"send",    cmd_send,    "stream logs to arbiterd as live tables and print the verdicts"},
-    {"audit",   cmd_audit,   "a stored match: timeline, hash-chain check, board at an event"},
-    {"list",    cmd_list,    "the matches in a store, with their status"},
-    {"query",   cmd_query,   "one request to arbiterd's query socket"},
-    {"tournament", cmd_tournament, "a tournament's standings, next pairings and alarms from its records"},
-    {"keygen",  cmd_keygen,  "make a key pair for arbiterd's CURVE sockets and seals"},
+    {"cards",   cmd_cards,   "describe a card database: set, version, hash, counts", 0},
+    {"deck",    cmd_deck,    "check a decklist against a format's construction rules", 0},
+    {"convert", cmd_convert, "convert an open log between .mlog and .jsonl", 0},
+    {"verify",  cmd_verify,  "verify open logs through the rules engine of their format", 0},
+    {"replay",  cmd_replay,  "show the board at one event of a log, for a judge or a player", 0},
+    {"send",    cmd_send,    "stream logs to arbiterd as live tables and print the verdicts", 0},
+    {"audit",   cmd_audit,   "a stored match: timeline, hash-chain check, board at an event", 1},
+    {"list",    cmd_list,    "the matches in a store, with their status", 1},
+    {"query",   cmd_query,   "one request to arbiterd's query socket", 0},
+    {"tournament", cmd_tournament, "a tournament's standings, next pairings and alarms from its records", 1},
+    {"store",   cmd_store,   "check a store, salvage what still verifies, back it up online", 1},
+    {"keygen",  cmd_keygen,  "make a key pair for arbiterd's CURVE sockets and seals", 0},
 };
+
+/* A damaged LMDB page can make liblmdb fault instead of returning an error.
+ * A command that may read a store (--db) therefore runs in a child
+ * process: if the child dies of a signal, this process says so in a
+ * sentence and exits CLI_BADINPUT -- never killed by the store it reads. */
+static int run_guarded(const subcommand *c, int argc, char **argv)
+{
+    const char *db = NULL;
+    int status;
+    pid_t pid;
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--db") || (!strcmp(c->name, "store") && i == 2 && argv[i][0] != '-'))
+            db = argv[i + (argv[i][0] == '-')];
+    fflush(NULL);
+    if ((pid = fork()) < 0)
+        return c->run(argc, argv);   /* no child to be had: run here */
+    if (pid == 0) {
+        /* die of the fault itself, not through a sanitizer's handler */
+        signal(SIGSEGV, SIG_DFL);
+        signal(SIGBUS, SIG_DFL);
+        exit(c->run(argc, argv));
+    }
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return CLI_INTERNAL;
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    fflush(stdout);
+    cli_error("%s stopped: reading %s%s made it fault (%s); the store is probably damaged: `arbiter store check %s` "
+              "says what is, `arbiter store salvage` copies every record that still verifies",
+              c->name, db ? "the store " : "its input", db ? db : "", strsignal(WTERMSIG(status)), db ? db : "DIR");
+    return CLI_BADINPUT;
+}
 
 void cli_error(const char *fmt, ...)
 {
@@ -82,7 +121,8 @@ static void usage(FILE *f)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\n`arbiter COMMAND --help` describes one command.\n"
-               "exit codes: 0 ok/legal, 1 illegal, 2 bad usage or input, 3 internal error\n");
+               "exit codes: 0 ok/legal, 1 illegal, 2 bad usage or input, 3 internal error,\n"
+               "            4 a damaged store (arbiter store)\n");
 }
 
 int main(int argc, char **argv)
@@ -109,7 +149,8 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
-            return commands[i].run(argc - 1, argv + 1);
+            return commands[i].reads_store ? run_guarded(&commands[i], argc - 1, argv + 1)
+                                           : commands[i].run(argc - 1, argv + 1);
     cli_error("unknown command '%s' (try arbiter --help)", argv[1]);
     return CLI_BADINPUT;
 }

@@ -12,7 +12,8 @@ enum {
     CLI_OK = 0,        /* success; for checks: everything legal            */
     CLI_ILLEGAL = 1,   /* a check found something illegal                  */
     CLI_BADINPUT = 2,  /* bad usage, unreadable or malformed input         */
-    CLI_INTERNAL = 3   /* out of memory or another internal failure        */
+    CLI_INTERNAL = 3,  /* out of memory or another internal failure        */
+    CLI_DAMAGED = 4    /* arbiter store: the store cannot be read whole    */
 };
 
 int cmd_cards(int argc, char **argv);
@@ -26,6 +27,7 @@ int cmd_list(int argc, char **argv);
 int cmd_query(int argc, char **argv);
 int cmd_tournament(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
+int cmd_store(int argc, char **argv);
 
 /* Load the card database at `path` (NULL: carddb_default_path()) into *db
  * for a command; on failure print "arbiter: card database ..." with every

@@ -406,6 +406,35 @@ static int save_cards(daemon_ctx *d)
 
 /* ---- the store at start ------------------------------------------------------ */
 
+/* A damaged LMDB page can make liblmdb fault rather than return an error:
+ * the daemon would die by a signal, with nothing said.  So a store that
+ * exists is first read whole in a child process (store_probe); a damaged
+ * one is not served, and the log says in one line what is damaged and
+ * what to do.  0, or -1 (logged). */
+static int probe_store(const char *dir)
+{
+    char data[4200], why[1024];
+    uint64_t matches = 0, events = 0;
+    uint64_t t0 = daemon_mono_us();
+    snprintf(data, sizeof data, "%s/data.mdb", dir);
+    if (access(data, F_OK))
+        return 0;   /* a new store */
+    int rc = store_probe(dir, &matches, &events, why, sizeof why);
+    if (rc == STORE_DAMAGED) {
+        dlog(DLOG_ERROR, "the store %s is damaged: %s; it is not served: `arbiter store check %s` says what is "
+             "damaged, `arbiter store salvage %s NEWDIR` copies every record that still verifies into a new store "
+             "to serve instead", dir, why, dir, dir);
+        return -1;
+    }
+    if (rc) {
+        dlog(DLOG_ERROR, "cannot read the store %s in a child process first: %s", dir, strerror(-rc));
+        return -1;
+    }
+    dlog(DLOG_INFO, "the store %s reads whole: %llu matches, %llu events (%.1f s)", dir, (unsigned long long)matches,
+         (unsigned long long)events, (double)(daemon_mono_us() - t0) / 1e6);
+    return 0;
+}
+
 typedef struct {
     daemon_ctx *d;
     MDB_txn *txn;
@@ -777,6 +806,8 @@ int main(int argc, char **argv)
     }
     if (own_key(&o, &d.key) || load_trust(&o, &d) || cardset_new(&d.cards) || cardset_load(d.cards, o.card_files, o.n_card_files) ||
         !cardset_count(d.cards) || load_tournaments(&d, &o) || live_table_new(o.max_matches, &d.live))
+        goto out;
+    if (probe_store(o.dbdir))
         goto out;
     if (store_open(o.dbdir, 0, (size_t)o.map_mb << 20, &d.st, err, sizeof err)) {
         dlog(DLOG_ERROR, "%s", err);

@@ -233,6 +233,14 @@ int record_judge(store *st, MDB_txn *txn, verify_session *sess, const olevent *e
 
 /* ---- writing -------------------------------------------------------------------- */
 
+/* The index of non-ok verdicts by the rule they cite (store.h byrule). */
+static int index_verdict(store *st, MDB_txn *txn, const char *match, uint64_t seq, ol_status status, const char *rule)
+{
+    if (status == OL_V_OK)
+        return 0;
+    return store_put_rule(st, txn, rule && rule[0] ? rule : status == OL_V_WARNING ? "warning" : "none", match, seq);
+}
+
 int record_append(store *st, MDB_txn *txn, const char *match, record_heads *h, const verifier *vf, const void *raw,
                   size_t len, const void *verdict, size_t vlen, ol_status status, const char *rule,
                   uint64_t received_ms, const char *peer)
@@ -252,11 +260,7 @@ int record_append(store *st, MDB_txn *txn, const char *match, record_heads *h, c
         return -ENOMEM;
     seal_link_next(h->link, &se, se.link);
     se.has_link = 1;
-    if ((rc = store_put_event(st, txn, match, &se)))
-        return rc;
-    if (status != OL_V_OK &&
-        (rc = store_put_rule(st, txn, rule && rule[0] ? rule : status == OL_V_WARNING ? "warning" : "none", match,
-                             se.seq)))
+    if ((rc = store_put_event(st, txn, match, &se)) || (rc = index_verdict(st, txn, match, se.seq, status, rule)))
         return rc;
     memcpy(h->chain, se.chain, STORE_HASH);
     memcpy(h->link, se.link, STORE_HASH);
@@ -366,6 +370,60 @@ int record_seal(store *st, MDB_txn *txn, const char *match, const record_heads *
     seal_sign(&s, match, key->sign_public, key->sign_secret);
     seal_encode(&s, bytes);   /* every byte of `bytes` written: seal.h */
     return store_put_seal(st, txn, match, bytes, sizeof bytes);
+}
+
+typedef struct {
+    store *to;
+    MDB_txn *txn;
+    const char *match;
+    uint8_t link_prev[STORE_HASH];
+} copy_ctx;
+
+static int copy_event(void *ctx, const store_event *e)
+{
+    copy_ctx *c = ctx;
+    store_event ne = *e;
+    json_t *v = NULL;
+    int rc;
+    if (!ne.has_link) {   /* arbiter 0.1 stored none: what its walk computes */
+        ne.has_link = 1;
+        memcpy(ne.link, c->link_prev, STORE_HASH);
+        seal_link_next(c->link_prev, e, ne.link);
+    }
+    memcpy(c->link_prev, ne.link, STORE_HASH);
+    if ((rc = store_put_event(c->to, c->txn, c->match, &ne)))
+        return rc;
+    if (olcodec_msgpack_to_json(e->verdict, e->verdict_len, (ol_origin){0, 0}, &v, NULL) != OL_OK)
+        return -EINVAL;
+    int st = ol_status_parse(json_string_value(json_object_get(v, "status")));
+    rc = st < 0 || st >= OL_V_COUNT ? -EINVAL
+                                    : index_verdict(c->to, c->txn, c->match, e->seq, (ol_status)st,
+                                                    json_string_value(json_object_get(v, "rule")));
+    json_decref(v);
+    return rc;
+}
+
+int record_copy(store *from, MDB_txn *ftxn, store *to, MDB_txn *ttxn, const char *match)
+{
+    copy_ctx c = {to, ttxn, match, {0}};
+    record_info info;
+    const void *bytes;
+    size_t len;
+    char hex[65];
+    int rc;
+
+    if ((rc = record_read(from, ftxn, match, &info)) ||
+        (rc = store_put_summary(to, ttxn, match, info.summary, info.summary_len)) ||
+        (rc = store_each_event(from, ftxn, match, 0, UINT64_MAX, copy_event, &c)))
+        return rc;
+    if ((rc = store_get_seal(from, ftxn, match, &bytes, &len)) || (rc = store_put_seal(to, ttxn, match, bytes, len)))
+        return rc;
+    if (!info.has_cards_hash)
+        return -EINVAL;
+    carddb_hash_hex(info.cards_hash, hex);
+    if ((rc = store_get_cards(from, ftxn, hex, &bytes, &len)))
+        return rc;
+    return store_put_cards(to, ttxn, hex, bytes, len);
 }
 
 /* ---- checking ----------------------------------------------------------------- */

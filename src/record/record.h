@@ -199,6 +199,15 @@ int record_summary_text(const verify_session *sess, const record_heads *h, const
 int record_seal(store *st, MDB_txn *txn, const char *match, const record_heads *h, const char *summary, size_t len,
                 const keys_pair *key);
 
+/* Copy match `match`'s record from one store to another (`arbiter store
+ * salvage`): its events as stored (each rewritten from its fields, byte
+ * for byte, but that a record link arbiter 0.1 did not store is stored as
+ * computed), the index of its non-ok verdicts, its summary and seal bytes,
+ * and the card database it pins -- so that its seal still holds there.  0,
+ * -EINVAL when a stored verdict or the summary does not read, or a store
+ * error of either store. */
+int record_copy(store *from, MDB_txn *ftxn, store *to, MDB_txn *ttxn, const char *match);
+
 /* ---- checking ------------------------------------------------------------- */
 
 /* What record_check() found in one record.  All fields are read-only for

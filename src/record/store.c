@@ -15,12 +15,19 @@
  * hashes cover the event and verdict bytes only, and the layout has to be
  * read by `arbiter audit` whatever version wrote it.
  */
+#define _DEFAULT_SOURCE 1   /* MAP_ANONYMOUS: the probe's shared page */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "src/record/store.h"
 
@@ -476,4 +483,196 @@ void store_chain_next(const uint8_t prev[STORE_HASH], const void *event, size_t 
     crypto_generichash_update(&st, event, event_len);
     crypto_generichash_update(&st, verdict, verdict_len);
     crypto_generichash_final(&st, out, STORE_HASH);
+}
+
+/* ---- a damaged store ------------------------------------------------------ */
+
+/* What the probing child has reached: shared with the parent (an anonymous
+ * shared mapping), so that a child killed by a fault still says where. */
+typedef struct {
+    char db[32];                   /* the database being walked             */
+    uint8_t key[64];               /* the last key read whole (its start)  */
+    size_t key_len;
+    uint64_t matches, events;
+    int lmdb_rc;                   /* an error LMDB returned                */
+    char lmdb_at[64];              /* what it was doing then                */
+} probe_state;
+
+#define PROBE_EXIT_OK 0
+#define PROBE_EXIT_LMDB 3
+
+/* Read every byte of [p, p+n): a damaged overflow page faults here, in the
+ * child, rather than later in the caller. */
+static uint64_t touch(const void *p, size_t n)
+{
+    const volatile uint8_t *b = p;
+    uint64_t sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += b[i];
+    return sum;
+}
+
+static int probe_fail(probe_state *ps, int rc, const char *at)
+{
+    ps->lmdb_rc = rc;
+    snprintf(ps->lmdb_at, sizeof ps->lmdb_at, "%s", at);
+    return PROBE_EXIT_LMDB;
+}
+
+/* The child: open, then walk the main database (the names of the others)
+ * and every named database, key by key. */
+static int probe_walk(const char *dir, probe_state *ps)
+{
+    MDB_env *env = NULL;
+    MDB_txn *txn = NULL;
+    MDB_cursor *cur = NULL, *names = NULL;
+    MDB_dbi main_db, dbi;
+    MDB_val k, v, nk, nv;
+    volatile uint64_t sink = 0;
+    int rc;
+
+    if ((rc = mdb_env_create(&env)) || (rc = mdb_env_set_maxdbs(env, 16)) ||
+        (rc = mdb_env_open(env, dir, MDB_RDONLY, 0600)))
+        return probe_fail(ps, rc, "opening the store");
+    if ((rc = mdb_txn_begin(env, NULL, MDB_RDONLY, &txn)) || (rc = mdb_dbi_open(txn, NULL, 0, &main_db)) ||
+        (rc = mdb_cursor_open(txn, main_db, &names)))
+        return probe_fail(ps, rc, "reading its list of databases");
+    snprintf(ps->db, sizeof ps->db, "(the list of databases)");
+    for (rc = mdb_cursor_get(names, &nk, &nv, MDB_FIRST); !rc; rc = mdb_cursor_get(names, &nk, &nv, MDB_NEXT)) {
+        char name[32];
+        if (nk.mv_size == 0 || nk.mv_size >= sizeof name)
+            continue;
+        memcpy(name, nk.mv_data, nk.mv_size);
+        name[nk.mv_size] = 0;
+        if (strlen(name) != nk.mv_size || mdb_dbi_open(txn, name, 0, &dbi))
+            continue;   /* a plain key of the main database, not a database */
+        snprintf(ps->db, sizeof ps->db, "%s", name);
+        ps->key_len = 0;
+        if ((rc = mdb_cursor_open(txn, dbi, &cur)))
+            return probe_fail(ps, rc, "opening a cursor");
+        for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); !rc; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+            sink += touch(k.mv_data, k.mv_size) + touch(v.mv_data, v.mv_size);
+            ps->key_len = k.mv_size < sizeof ps->key ? k.mv_size : sizeof ps->key;
+            memcpy(ps->key, k.mv_data, ps->key_len);
+            ps->matches += !strcmp(name, "matches");
+            ps->events += !strcmp(name, "events");
+        }
+        mdb_cursor_close(cur);
+        if (rc != MDB_NOTFOUND)
+            return probe_fail(ps, rc, "reading its keys");
+        snprintf(ps->db, sizeof ps->db, "(the list of databases)");
+    }
+    if (rc != MDB_NOTFOUND)
+        return probe_fail(ps, rc, "reading its list of databases");
+    (void)sink;
+    return PROBE_EXIT_OK;   /* the process ends: LMDB's handles with it */
+}
+
+/* "events", after the key "m-12" then 0x00 ...: where the walk stood. */
+static void probe_where(const probe_state *ps, char *out, size_t cap)
+{
+    size_t k = 0;
+    k += (size_t)snprintf(out, cap, "in the database \"%s\"", ps->db[0] ? ps->db : "(none yet)");
+    if (ps->key_len && k < cap) {
+        k += (size_t)snprintf(out + k, cap - k, ", after the key \"");
+        for (size_t i = 0; i < ps->key_len && k + 5 < cap; i++) {
+            uint8_t c = ps->key[i];
+            k += (size_t)snprintf(out + k, cap - k, c >= 32 && c < 127 && c != '"' ? "%c" : "\\x%02x", c);
+        }
+        if (k < cap)
+            snprintf(out + k, cap - k, "\"");
+    }
+}
+
+int store_probe(const char *dir, uint64_t *matches, uint64_t *events, char *why, size_t whylen)
+{
+    char data[4200], where[200];
+    struct stat sb;
+    probe_state *ps;
+    int status = 0, rc;
+    pid_t pid;
+
+    why[0] = 0;
+    snprintf(data, sizeof data, "%s/data.mdb", dir);
+    /* a legitimate walk reads the whole file: 10 s, and 1 s more per 32 MiB */
+    uint64_t limit_ms = 10000 + (stat(data, &sb) ? 0 : (uint64_t)sb.st_size / (32u << 20) * 1000), waited = 0;
+    ps = mmap(NULL, sizeof *ps, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (ps == MAP_FAILED)
+        return -errno;
+    memset(ps, 0, sizeof *ps);
+    fflush(NULL);   /* nothing buffered is written twice */
+    if ((pid = fork()) < 0) {
+        rc = -errno;
+        munmap(ps, sizeof *ps);
+        return rc;
+    }
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, 2);
+        /* die of the fault, visibly, rather than through a handler */
+        signal(SIGSEGV, SIG_DFL);
+        signal(SIGBUS, SIG_DFL);
+        _exit(probe_walk(dir, ps));
+    }
+    for (;;) {
+        pid_t got = waitpid(pid, &status, WNOHANG);
+        if (got == pid)
+            break;
+        if (got < 0 && errno != EINTR) {
+            rc = -errno;
+            munmap(ps, sizeof *ps);
+            return rc;
+        }
+        if (waited >= limit_ms) {   /* a damaged page can make a loop */
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            probe_where(ps, where, sizeof where);
+            snprintf(why, whylen, "reading it did not end in %llu s (%s): a damaged page makes it loop",
+                     (unsigned long long)limit_ms / 1000, where);
+            munmap(ps, sizeof *ps);
+            return STORE_DAMAGED;
+        }
+        nanosleep(&(struct timespec){0, 5 * 1000000L}, NULL);
+        waited += 5;
+    }
+    probe_where(ps, where, sizeof where);
+    if (WIFSIGNALED(status)) {
+        snprintf(why, whylen, "reading it makes LMDB fault (%s, %s): a page is damaged",
+                 strsignal(WTERMSIG(status)), where);
+        rc = STORE_DAMAGED;
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == PROBE_EXIT_LMDB) {
+        snprintf(why, whylen, "LMDB reports \"%s\" %s (%s)", mdb_strerror(ps->lmdb_rc), ps->lmdb_at, where);
+        rc = STORE_DAMAGED;
+    } else if (!WIFEXITED(status) || WEXITSTATUS(status) != PROBE_EXIT_OK) {
+        snprintf(why, whylen, "reading it ended with status %d (%s)", WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+                 where);
+        rc = STORE_DAMAGED;
+    } else {
+        if (matches)
+            *matches = ps->matches;
+        if (events)
+            *events = ps->events;
+        rc = 0;
+    }
+    munmap(ps, sizeof *ps);
+    return rc;
+}
+
+int store_backup(const char *dir, const char *to, char *err, size_t errlen)
+{
+    store *s = NULL;
+    int rc;
+    if (mkdir(to, 0700) && errno != EEXIST) {
+        rc = -errno;
+        snprintf(err, errlen, "cannot create %s: %s", to, strerror(errno));
+        return rc;
+    }
+    if ((rc = store_open(dir, 1, 0, &s, err, errlen)))
+        return rc;
+    if ((rc = mdb_env_copy2(s->env, to, MDB_CP_COMPACT)))
+        snprintf(err, errlen, "cannot copy the store %s to %s: %s", dir, to,
+                 rc == EEXIST ? "it holds a store already" : mdb_strerror(rc));
+    store_close(&s);
+    return rc;
 }

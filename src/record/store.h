@@ -142,6 +142,30 @@ int store_each_quarantine(store *s, MDB_txn *txn, uint64_t from, store_quarantin
 typedef int (*store_cards_fn)(void *ctx, const char *hash_hex, const void *bytes, size_t len);
 int store_each_cards(store *s, MDB_txn *txn, store_cards_fn fn, void *ctx);
 
+/* ---- a damaged store ------------------------------------------------------
+
+   A damaged LMDB page can make liblmdb fault (SIGSEGV, SIGBUS) rather than
+   return MDB_CORRUPTED: nothing in the process reading it survives.  So a
+   store is walked in a child process first, and only a walk that ends is a
+   store the caller may read in its own process. */
+
+#define STORE_DAMAGED 1000          /* store_probe: the store is damaged     */
+
+/* Walk every database of the store in `dir` (read-only) in a child
+ * process, touching every byte of every key and value.  0 when the walk
+ * completed, counting what it saw into *matches and *events (either may be
+ * NULL); STORE_DAMAGED with one sentence in why saying what is damaged --
+ * the LMDB error, or the signal the walk died of and the database and key it
+ * had reached -- when it did not; -errno when no child could be made.  The
+ * child's stderr is discarded (a sanitizer's report of the fault included). */
+int store_probe(const char *dir, uint64_t *matches, uint64_t *events, char *why, size_t whylen);
+
+/* Copy the store in `dir` to the new folder `to` with LMDB's compacting copy
+ * (mdb_env_copy2, MDB_CP_COMPACT): a consistent snapshot, taken beside a
+ * running daemon without stopping it (an online backup).  `to` must not
+ * exist, or be an empty folder.  0, or an error with a sentence in err. */
+int store_backup(const char *dir, const char *to, char *err, size_t errlen);
+
 /* 8 bytes big-endian, the byte order of every integer the store keeps. */
 void store_put_be64(uint8_t *p, uint64_t v);
 uint64_t store_get_be64(const uint8_t *p);
