@@ -321,16 +321,10 @@ static int read_names(const char *dir, char ***out, char **text, size_t *n, int 
     *n = 0;
     if (pipe(p))
         return -1;
-    fflush(NULL);
-    if ((pid = fork()) < 0)
+    if ((pid = store_fork_reader()) < 0)
         return -1;
     if (pid == 0) {
         close(p[0]);
-        int null = open("/dev/null", O_WRONLY);
-        if (null >= 0)
-            dup2(null, 2);
-        signal(SIGSEGV, SIG_DFL);
-        signal(SIGBUS, SIG_DFL);
         _exit(child_names(dir, p[1]));
     }
     close(p[1]);
@@ -415,16 +409,10 @@ static int salvage_one(const store_opts *o, const record_trust *trust, const cha
     why[0] = 0;
     if (pipe(p))
         return 2;
-    fflush(NULL);
-    if ((pid = fork()) < 0)
+    if ((pid = store_fork_reader()) < 0)
         return 2;
     if (pid == 0) {
         close(p[0]);
-        int null = open("/dev/null", O_WRONLY);
-        if (null >= 0)
-            dup2(null, 2);
-        signal(SIGSEGV, SIG_DFL);
-        signal(SIGBUS, SIG_DFL);
         FILE *out = fdopen(p[1], "w");
         int rc = child_salvage(o, trust, match, out);
         if (out)

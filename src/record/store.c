@@ -584,6 +584,21 @@ static void probe_where(const probe_state *ps, char *out, size_t cap)
     }
 }
 
+pid_t store_fork_reader(void)
+{
+    pid_t pid;
+    fflush(NULL);   /* nothing buffered is written twice */
+    if ((pid = fork()) == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, 2);
+        /* die of the fault, visibly, rather than through a handler */
+        signal(SIGSEGV, SIG_DFL);
+        signal(SIGBUS, SIG_DFL);
+    }
+    return pid;
+}
+
 int store_probe(const char *dir, uint64_t *matches, uint64_t *events, char *why, size_t whylen)
 {
     char data[4200], where[200];
@@ -600,21 +615,13 @@ int store_probe(const char *dir, uint64_t *matches, uint64_t *events, char *why,
     if (ps == MAP_FAILED)
         return -errno;
     memset(ps, 0, sizeof *ps);
-    fflush(NULL);   /* nothing buffered is written twice */
-    if ((pid = fork()) < 0) {
+    if ((pid = store_fork_reader()) < 0) {
         rc = -errno;
         munmap(ps, sizeof *ps);
         return rc;
     }
-    if (pid == 0) {
-        int null = open("/dev/null", O_WRONLY);
-        if (null >= 0)
-            dup2(null, 2);
-        /* die of the fault, visibly, rather than through a handler */
-        signal(SIGSEGV, SIG_DFL);
-        signal(SIGBUS, SIG_DFL);
+    if (pid == 0)
         _exit(probe_walk(dir, ps));
-    }
     for (;;) {
         pid_t got = waitpid(pid, &status, WNOHANG);
         if (got == pid)

@@ -54,6 +54,7 @@
 #include <lmdb.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define STORE_HASH 32
 #define STORE_PEER_MAX 255
@@ -159,6 +160,13 @@ int store_each_cards(store *s, MDB_txn *txn, store_cards_fn fn, void *ctx);
  * had reached -- when it did not; -errno when no child could be made.  The
  * child's stderr is discarded (a sanitizer's report of the fault included). */
 int store_probe(const char *dir, uint64_t *matches, uint64_t *events, char *why, size_t whylen);
+
+/* fork() for a child that reads a store which may be damaged: buffered
+ * output flushed first (nothing is written twice), and in the child stderr
+ * discarded and SIGSEGV/SIGBUS left to kill it (not a sanitizer's handler),
+ * so that its parent tells a fault by WIFSIGNALED.  As fork(): 0 in the
+ * child, the child's pid in the parent, -1 (errno) when none was made. */
+pid_t store_fork_reader(void);
 
 /* Copy the store in `dir` to the new folder `to` with LMDB's compacting copy
  * (mdb_env_copy2, MDB_CP_COMPACT): a consistent snapshot, taken beside a
