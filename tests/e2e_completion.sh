@@ -30,9 +30,9 @@ for cmd in $cmds; do
     if [ "$cmd" = deck ]; then
         help=$( ("$ARBITER" deck check --help; "$ARBITER" deck rules --help) 2>&1 | option_names)
         got=$( (complete_line 'arbiter deck check --'; complete_line 'arbiter deck rules --') | option_names)
-    elif [ "$cmd" = tournament ]; then
-        help=$("$ARBITER" tournament --help 2>&1 | option_names)
-        got=$(complete_line 'arbiter tournament standings --' | option_names)
+    elif [ "$cmd" = tournament ] || [ "$cmd" = store ]; then
+        help=$("$ARBITER" "$cmd" --help 2>&1 | option_names)
+        got=$(complete_line "arbiter $cmd $([ "$cmd" = store ] && echo check || echo standings) --" | option_names)
     else
         help=$("$ARBITER" "$cmd" --help 2>&1 | option_names)
         got=$(complete_line "arbiter $cmd -" | option_names)

@@ -1172,10 +1172,10 @@ def run(daemons):
                      "after a restart, the owner of %s: %s" % (m, short((r or {}).get("match", {}).get("owner"))))
         stops.append(("the restarted arbiterd", d.stop()))
         # the --insecure daemon's store holds an anonymous match; with a keyring nobody may write into it
-        d = Daemon("insecure-again", ["--key", os.path.join(insecure.db, "arbiterd.key"), "--keyring", keyring,
+        d = Daemon("insecure-again", ["--key", os.path.join(os.path.dirname(insecure.db), "arbiterd.key"), "--keyring", keyring,
                                       "--log-level", "info"], db=insecure.db)
         daemons.append(d)
-        srv2 = read_keyfile(os.path.join(insecure.db, "arbiterd.key"))["curve-public"]
+        srv2 = read_keyfile(os.path.join(os.path.dirname(insecure.db), "arbiterd.key"))["curve-public"]
         SERVER_SAVED, SERVER = SERVER, srv2
         try:
             q = up(d, j_k)

@@ -6,7 +6,7 @@
 # each command's --help lists them: tests/e2e_completion.sh holds the two to
 # each other, so a new option must be added here too.
 
-_arbiter_commands="cards deck convert verify replay send audit list query tournament keygen"
+_arbiter_commands="cards deck convert verify replay send audit list query tournament store keygen"
 
 # _arbiter_options CMD [SUB]: the options of one command (or sub-command)
 _arbiter_options() {
@@ -18,15 +18,16 @@ _arbiter_options() {
         verify) echo "--cards -j --json --quiet" ;;
         replay) echo "--at --view --cards --json" ;;
         send) echo "--endpoint --tables --rate --timeout --raw --key --server-key --json --quiet" ;;
-        audit) echo "--db --query --at --view --against --cards --sealed-by --head --key --server-key --json --html" ;;
+        audit) echo "--db --query --at --view --against --cards --sealed-by --trusted-seals --head --key --server-key --json --html" ;;
         list) echo "--db --query --tournament --status --key --server-key --json" ;;
         query) echo "--endpoint --key --server-key" ;;
         tournament*) echo "--file --db --after --final --round --view --out --seed --cards --json --csv" ;;
+        store*) echo "--sealed-by --trusted-seals --json" ;;
         keygen) echo "--out --role" ;;
     esac
 }
 
-_arbiterd_options="--db --ingest --feed --query --cards --key --keyring --insecure --seal-legacy
+_arbiterd_options="--db --ingest --feed --query --cards --key --trusted-seals --keyring --insecure --seal-legacy
 --max-connections --max-matches --quarantine-max --log-level --map-mb --tournament"
 
 # Words an option takes, or "file" / "dir" / "" (a value to type).
@@ -39,7 +40,8 @@ _arbiter_values() {
         --role) echo "table judge organiser viewer" ;;
         --log-level) echo "error warn info debug" ;;
         --csv) [ "$2" = stats ] && echo "cards classes rules length progress decklists" ;;
-        --cards | --file | --out | --html | --key | --keyring | --server-key | --tournament) echo file ;;
+        --cards | --file | --out | --html | --key | --keyring | --server-key | --tournament | --trusted-seals | \
+            --sealed-by) echo file ;;
         --db | --against) echo dir ;;
         *) echo "" ;;
     esac
@@ -61,7 +63,9 @@ _arbiter() {
         case "${COMP_WORDS[i]}" in
             -*) ;;
             *) if [ -z "$cmd" ]; then cmd=${COMP_WORDS[i]}
-               elif [ -z "$sub" ] && { [ "$cmd" = deck ] || [ "$cmd" = tournament ]; }; then sub=${COMP_WORDS[i]}; fi ;;
+               elif [ -z "$sub" ] && { [ "$cmd" = deck ] || [ "$cmd" = tournament ] || [ "$cmd" = store ]; }; then
+                   sub=${COMP_WORDS[i]}
+               fi ;;
         esac
     done
     if [ -z "$cmd" ]; then
@@ -74,6 +78,14 @@ _arbiter() {
     fi
     if [ -z "$sub" ] && [ "$cmd" = tournament ]; then
         mapfile -t COMPREPLY < <(compgen -W "standings pair alarms html stats" -- "$cur")
+        return
+    fi
+    if [ -z "$sub" ] && [ "$cmd" = store ]; then
+        mapfile -t COMPREPLY < <(compgen -W "check salvage backup" -- "$cur")
+        return
+    fi
+    if [ "$cmd" = store ] && [[ $cur != -* ]]; then   # DIR, NEWDIR
+        mapfile -t COMPREPLY < <(compgen -d -- "$cur")
         return
     fi
     # an option that takes a value: its words, a file, or nothing to offer

@@ -67,7 +67,8 @@
 
 static const char audit_usage[] =
     "usage: arbiter audit MATCH (--db DIR | --query EP) [--at SEQ] [--view V] [--against DIR|EP]\n"
-    "                     [--cards FILE] [--sealed-by KEY] [--head HEAD] [--key FILE --server-key KEY]\n"
+    "                     [--cards FILE] [--sealed-by KEY] [--trusted-seals FILE] [--head HEAD]\n"
+    "                     [--key FILE --server-key KEY]\n"
     "                     [--json | --html FILE]\n"
     "\n"
     "The stored record of one match: every event with its verdict, the checks\n"
@@ -86,6 +87,11 @@ static const char audit_usage[] =
     "                record pins: differences are what it would decide otherwise\n"
     "  --sealed-by KEY  the daemon's public key (its .pub file, or the 64 hex\n"
     "                digits of sign-public): the seal must be signed with it\n"
+    "  --trusted-seals FILE  more keys whose seals count (earlier daemon keys):\n"
+    "                one per line, 64 hex digits and a name, or a .pub file.\n"
+    "                Without either: with --db the daemon's arbiterd.pub and\n"
+    "                trusted-seals beside DIR, with --query the keys the daemon\n"
+    "                trusts -- never the store's own list of keys\n"
     "  --head HEAD   the record head written on the match slip: it must be this\n"
     "  --key FILE, --server-key KEY  CURVE keys for --query (SPEC.md 9.3)\n"
     "  --json        one JSON object (README.md, `arbiter audit`)\n"
@@ -97,7 +103,8 @@ static const char audit_usage[] =
     "                25th.  Written to FILE.tmp, then renamed.  A tournament\n"
     "                page links matches to audit/MATCH.html beside it\n"
     "\n"
-    "exit: 0 the record is intact (chain, links, seal, summary, card database),\n"
+    "exit: 0 the record is intact (chain, links, seal by a trusted key, summary,\n"
+    "card database),\n"
     "it judges again as stored and every verdict is ok or warning; 1 otherwise;\n"
     "2 bad usage or no such match or store; 3 internal error.\n";
 
