@@ -338,16 +338,18 @@ static int open_store(source *r, const audit_opts *o, const char *dir)
         cli_error("the store %s cannot be read", dir);
         return CLI_BADINPUT;
     }
-    const char *json;
-    if (store_get_summary(r->st, r->txn, o->match, &json, &len)) {
+    record_info info;
+    seal sl;
+    int got = record_read(r->st, r->txn, o->match, &info);
+    if (got == MDB_NOTFOUND || (got && got != -EINVAL)) {
         cli_error("no match %s in the store %s", o->match, dir);
         return CLI_BADINPUT;
     }
-    bytes = json;
-    r->summary_raw = copy_bytes(bytes, len);
-    r->summary_len = len;
-    r->summary = json_loadb(bytes, len, 0, NULL);
-    if (!store_get_seal(r->st, r->txn, o->match, &bytes, &len)) {
+    r->summary_raw = copy_bytes(info.summary, info.summary_len);
+    r->summary_len = info.summary_len;
+    r->summary = json_loadb(info.summary, info.summary_len, 0, NULL);
+    got = record_seal_read(r->st, r->txn, o->match, &sl, &bytes, &len);
+    if (!got || got == -EINVAL) {
         r->seal_raw = (uint8_t *)copy_bytes(bytes, len);
         r->seal_len = len;
     }
@@ -463,7 +465,7 @@ static int source_each(source *r, store_event_fn fn, void *ctx)
     json_t *it;
 
     if (!r->o->query)
-        return store_each_event(r->st, r->txn, r->o->match, 0, UINT64_MAX, fn, ctx);
+        return record_each_event(r->st, r->txn, r->o->match, 0, UINT64_MAX, fn, ctx);
     json_array_foreach(r->events, i, it) {
         store_event e;
         uint8_t *bufs[2] = {NULL, NULL};

@@ -313,9 +313,6 @@ static live *live_for(ingest *g, MDB_txn *txn, const olevent *ev, const char **w
 {
     daemon_ctx *d = g->d;
     live *l = live_find(d->live, ev->match);
-    const char *s;
-    size_t n;
-
     *why_rule = NULL;
     *failed = 0;
     if (l && l->damaged) {
@@ -327,7 +324,7 @@ static live *live_for(ingest *g, MDB_txn *txn, const olevent *ev, const char **w
         l->batch = g->batch_no;
         return l;
     }
-    int known = !store_get_summary(d->st, txn, ev->match, &s, &n);
+    int known = record_exists(d->st, txn, ev->match);
     int header = ev->type == OL_MATCH && ev->seq == 0;
     if (!known && !header)
         return NULL;
@@ -369,17 +366,6 @@ static live *live_for(ingest *g, MDB_txn *txn, const olevent *ev, const char **w
     return l;
 }
 
-/* The first verdict of a stored event, as its bytes were sent. */
-static json_t *stored_verdict(daemon_ctx *d, MDB_txn *txn, const char *match, uint64_t seq)
-{
-    store_event first;
-    json_t *v = NULL;
-    if (store_get_event(d->st, txn, match, seq, &first) ||
-        olcodec_msgpack_to_json(first.verdict, first.verdict_len, (ol_origin){0, 0}, &v, NULL) != OL_OK)
-        return NULL;
-    return v;
-}
-
 /* The verdict as the public may read it (view_verdict_redact): *out NULL
  * when the stored bytes are already that (no sentence, or one naming no
  * card the event hides), else new MessagePack bytes the caller frees.
@@ -413,12 +399,10 @@ static void publish(ingest *g, MDB_txn *txn, live *l, item *it, const char *vbyt
 {
     daemon_ctx *d = g->d;
     olevent *hdr = NULL;
-    store_event first;
     if (!d->feed || !feed_wanted(d->feed, l->id, &l->feed_gen, &l->feed_on))
         return;
-    if (it->ev->type == OL_BENCH && !store_get_event(d->st, txn, l->id, 0, &first) &&
-        olcodec_decode_message(first.event, first.event_len, &hdr, NULL) != OL_OK)
-        olevent_destroy(&hdr);
+    if (it->ev->type == OL_BENCH)
+        record_header(d->st, txn, l->id, &hdr);
     json_t *ej = view_event_json(it->ev, VIEW_PUBLIC, hdr);
     char *safe = NULL;
     size_t safe_len = 0;
@@ -459,7 +443,7 @@ static int judge(ingest *g, MDB_txn *txn, item *it, live *l, const gate_peer *wh
     json_t *vj = olverdict_to_json(&e->v, e->stored == VERIFY_NONE ? NULL : &r->verdicts[e->stored].v);
     if (vj && e->v.status == OL_V_DUPLICATE && e->stored == VERIFY_NONE) {
         /* a lean session keeps no verdicts: the first one is in the record */
-        json_t *sj = stored_verdict(d, txn, use->id, it->ev->seq);
+        json_t *sj = record_stored_verdict(d->st, txn, use->id, it->ev->seq);
         if (!sj || json_object_set_new(vj, "stored", sj)) {
             json_decref(vj);
             vj = NULL;

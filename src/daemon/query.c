@@ -40,15 +40,10 @@ typedef struct {
 /* The owner's key of a stored match, "" when anonymous or unknown. */
 static void owner_of(ask *a, char out[KEYS_Z85 + 1])
 {
-    const char *s;
-    size_t n;
+    record_info info;
     out[0] = 0;
-    if (!a->match || store_get_summary(a->d->st, a->txn, a->match, &s, &n))
-        return;
-    json_t *o = json_loadb(s, n, 0, NULL);
-    const char *k = json_string_value(json_object_get(json_object_get(o, "owner"), "key"));
-    snprintf(out, KEYS_Z85 + 1, "%s", k ? k : "");
-    json_decref(o);
+    if (a->match && !record_read(a->d->st, a->txn, a->match, &info))
+        snprintf(out, KEYS_Z85 + 1, "%s", info.owner_key);
 }
 
 /* The view asked for ("view", default public), if `who` may see it:
@@ -255,7 +250,7 @@ static json_t *seal_json(ask *a, const char *summary, size_t slen, int judge)
     size_t len;
     seal s;
     char head[SEAL_HEAD_TEXT], signer[65];
-    if (store_get_seal(a->d->st, a->txn, a->match, &bytes, &len) || seal_decode(bytes, len, &s))
+    if (record_seal_read(a->d->st, a->txn, a->match, &s, &bytes, &len))
         return json_null();
     seal_head(&s, a->match, head);
     sodium_bin2hex(signer, sizeof signer, s.signer, 32);
@@ -275,15 +270,16 @@ static json_t *seal_json(ask *a, const char *summary, size_t slen, int judge)
 
 static json_t *op_match(ask *a)
 {
-    const char *s;
-    size_t n;
+    record_info info;
     json_t *fail = NULL, *header = NULL;
     olevent *h = NULL;
     view_kind view;
     if (want_view(a, &view, &fail))
         return fail;
-    if (store_get_summary(a->d->st, a->txn, a->match, &s, &n))
+    if (record_read(a->d->st, a->txn, a->match, &info) == MDB_NOTFOUND)
         return reply_error("No match %s is stored.", a->match);
+    const char *s = info.summary;
+    size_t n = info.summary_len;
     /* the header is the record's seq 0, shown in the view asked for */
     if (!record_header(a->d->st, a->txn, a->match, &h))
         header = view_event_json(h, view, h);
@@ -379,7 +375,7 @@ static json_t *op_events(ask *a)
     record_header(a->d->st, a->txn, a->match, &c.header);
     if (c.view != VIEW_JUDGE)
         c.db = match_cards(a);
-    int rc = store_each_event(a->d->st, a->txn, a->match, json_is_integer(f) ? (uint64_t)json_integer_value(f) : 0,
+    int rc = record_each_event(a->d->st, a->txn, a->match, json_is_integer(f) ? (uint64_t)json_integer_value(f) : 0,
                               json_is_integer(t) ? (uint64_t)json_integer_value(t) : UINT64_MAX, events_one, &c);
     olevent_destroy(&c.header);
     if (rc && rc != 1) {

@@ -134,6 +134,37 @@ int record_read(store *st, MDB_txn *txn, const char *match, record_info *out)
     return 0;
 }
 
+int record_exists(store *st, MDB_txn *txn, const char *match)
+{
+    const char *s;
+    size_t n;
+    return !store_get_summary(st, txn, match, &s, &n);
+}
+
+int record_seal_read(store *st, MDB_txn *txn, const char *match, seal *out, const void **raw, size_t *len)
+{
+    int rc = store_get_seal(st, txn, match, raw, len);
+    if (rc)
+        return rc;
+    return seal_decode(*raw, *len, out) ? -EINVAL : 0;
+}
+
+int record_each_event(store *st, MDB_txn *txn, const char *match, uint64_t from, uint64_t to, store_event_fn fn,
+                      void *ctx)
+{
+    return store_each_event(st, txn, match, from, to, fn, ctx);
+}
+
+json_t *record_stored_verdict(store *st, MDB_txn *txn, const char *match, uint64_t seq)
+{
+    store_event e;
+    json_t *v = NULL;
+    if (store_get_event(st, txn, match, seq, &e) ||
+        olcodec_msgpack_to_json(e.verdict, e.verdict_len, (ol_origin){0, 0}, &v, NULL) != OL_OK)
+        return NULL;
+    return v;
+}
+
 int record_header(store *st, MDB_txn *txn, const char *match, olevent **out)
 {
     store_event e;

@@ -112,6 +112,24 @@ typedef struct {
  * record: *out still has its bytes); or a store error. */
 int record_read(store *st, MDB_txn *txn, const char *match, record_info *out);
 
+/* 1 when the store holds a record of `match` (a summary). */
+int record_exists(store *st, MDB_txn *txn, const char *match);
+
+/* The stored seal of `match`: its bytes (*raw, *len: into the map, valid
+ * until the transaction ends) and decoded (*out).  0; MDB_NOTFOUND when
+ * there is none; -EINVAL when the bytes are not a seal (*raw, *len still
+ * set); or a store error. */
+int record_seal_read(store *st, MDB_txn *txn, const char *match, seal *out, const void **raw, size_t *len);
+
+/* Call fn for each stored event of `match`, as stored, from seq `from` to
+ * `to` inclusive, in seq order (store_each_event's contract). */
+int record_each_event(store *st, MDB_txn *txn, const char *match, uint64_t from, uint64_t to, store_event_fn fn,
+                      void *ctx);
+
+/* The verdict stored with event `seq` of `match`, decoded: a new
+ * reference, or NULL when there is none or it does not decode. */
+json_t *record_stored_verdict(store *st, MDB_txn *txn, const char *match, uint64_t seq);
+
 /* The header the record holds at seq 0, decoded: 0 and *out (destroy it
  * with olevent_destroy), MDB_NOTFOUND when there is none, -EINVAL when its
  * bytes do not decode as a header, or a store error. */
