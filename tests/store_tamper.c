@@ -184,7 +184,7 @@ static int rechain(ctx *c, uint64_t seq, const keys_pair *forger, int how)
     else if (how == BYTE)
         l.bufs[2 * seq][l.e[seq].event_len - 1] ^= 0x01;
     for (size_t i = 0; i < l.n && !rc; i++) {
-        store_chain_next(chain, l.e[i].event, l.e[i].event_len, l.e[i].verdict, l.e[i].verdict_len, l.e[i].chain);
+        seal_chain_next(chain, l.e[i].event, l.e[i].event_len, l.e[i].verdict, l.e[i].verdict_len, l.e[i].chain);
         seal_link_next(link, &l.e[i], l.e[i].link);
         l.e[i].has_link = 1;
         memcpy(chain, l.e[i].chain, 32);

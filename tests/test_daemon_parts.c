@@ -185,7 +185,7 @@ static void make_record(store_event ev[3], seal_walk *w, seal *s, const keys_pai
     seal_walk_init(w);
     for (int i = 0; i < 3; i++) {
         ev[i] = event_of((uint64_t)i, bytes[i], "t@local/00");
-        store_chain_next(h, ev[i].event, ev[i].event_len, ev[i].verdict, ev[i].verdict_len, ev[i].chain);
+        seal_chain_next(h, ev[i].event, ev[i].event_len, ev[i].verdict, ev[i].verdict_len, ev[i].chain);
         seal_link_next(l, &ev[i], ev[i].link);
         ev[i].has_link = 1;
         memcpy(h, ev[i].chain, 32);

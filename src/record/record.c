@@ -286,7 +286,7 @@ int record_append(store *st, MDB_txn *txn, const char *match, record_heads *h, c
     se.verdict_len = vlen;
     se.received_ms = received_ms;
     memcpy(se.peer, peer, strnlen(peer, STORE_PEER_MAX));
-    store_chain_next(h->chain, raw, len, verdict, vlen, se.chain);
+    seal_chain_next(h->chain, raw, len, verdict, vlen, se.chain);
     if (vf && verifier_state_hash(vf, se.state) != VERIFIER_OK)
         return -ENOMEM;
     seal_link_next(h->link, &se, se.link);

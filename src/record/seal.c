@@ -1,4 +1,4 @@
-/* seal.c -- record links, seals and heads (SPEC.md 10; seal.h explains why).
+/* seal.c -- chain links, record links, seals and heads (SPEC.md 10; seal.h explains why).
  *
  * How: everything is BLAKE2b-256 (libsodium crypto_generichash) over fixed
  * layouts, and one Ed25519 signature (crypto_sign_detached) per seal.  The
@@ -12,6 +12,17 @@
 
 #define SEAL_VERSION 1
 #define SEAL_TAG "arbiter-seal-1"
+
+void seal_chain_next(const uint8_t prev[32], const void *event, size_t event_len, const void *verdict,
+                     size_t verdict_len, uint8_t out[32])
+{
+    crypto_generichash_state st;
+    crypto_generichash_init(&st, NULL, 0, STORE_HASH);
+    crypto_generichash_update(&st, prev, STORE_HASH);
+    crypto_generichash_update(&st, event, event_len);
+    crypto_generichash_update(&st, verdict, verdict_len);
+    crypto_generichash_final(&st, out, STORE_HASH);
+}
 
 void seal_link_next(const uint8_t prev[32], const store_event *e, uint8_t out[32])
 {
@@ -137,7 +148,7 @@ void seal_walk_event(seal_walk *w, const store_event *e)
     uint8_t h[32], k[32];
     if (w->hole < 0 && e->seq != w->n)
         w->hole = (int64_t)w->n;
-    store_chain_next(w->chain, e->event, e->event_len, e->verdict, e->verdict_len, h);
+    seal_chain_next(w->chain, e->event, e->event_len, e->verdict, e->verdict_len, h);
     memcpy(w->made, h, 32);
     if (w->chain_broken < 0 && memcmp(h, e->chain, 32))
         w->chain_broken = (int64_t)e->seq;

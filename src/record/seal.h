@@ -1,8 +1,12 @@
 /* seal.h -- what makes a stored record tamper-evident (SPEC.md 10).
  *
- * The chain of openlog.md 10 covers each event's bytes and its verdict.  A
- * judge relies on more: when an event came and who sent it, how many events
- * the record holds, what its summary says.  Three things cover them:
+ * The chain of openlog.md 10 covers each event's bytes and its verdict:
+ *
+ *   h(n)   BLAKE2b-256(h(n-1) || event bytes || verdict bytes), h(-1) = 32
+ *          zero bytes, the same in every record of a match (seal_chain_next).
+ *
+ * A judge relies on more: when an event came and who sent it, how many
+ * events the record holds, what its summary says.  Three things cover them:
  *
  *   k(n)   the record link, stored with each event:
  *          BLAKE2b-256(k(n-1) || h(n) || s(n) || t(n) BE64 || len p(n) || p(n))
@@ -43,6 +47,10 @@ typedef struct {
     uint8_t signer[32];            /* the Ed25519 public key that signed    */
     uint8_t sig[64];
 } seal;
+
+/* h(n) from h(n-1) and the event's and verdict's bytes (openlog.md 10). */
+void seal_chain_next(const uint8_t prev[32], const void *event, size_t event_len, const void *verdict,
+                     size_t verdict_len, uint8_t out[32]);
 
 /* k(n) from k(n-1) and the stored event (its chain, state, time, peer). */
 void seal_link_next(const uint8_t prev[32], const store_event *e, uint8_t out[32]);

@@ -19,7 +19,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -472,17 +471,6 @@ int store_put_rule(store *s, MDB_txn *txn, const char *rule, const char *match, 
     store_put_be64(key + r + m + 2, seq);
     MDB_val k = {r + m + 10, key}, v = {0, NULL};
     return mdb_put(txn, s->byrule, &k, &v, 0);
-}
-
-void store_chain_next(const uint8_t prev[STORE_HASH], const void *event, size_t event_len, const void *verdict,
-                      size_t verdict_len, uint8_t out[STORE_HASH])
-{
-    crypto_generichash_state st;
-    crypto_generichash_init(&st, NULL, 0, STORE_HASH);
-    crypto_generichash_update(&st, prev, STORE_HASH);
-    crypto_generichash_update(&st, event, event_len);
-    crypto_generichash_update(&st, verdict, verdict_len);
-    crypto_generichash_final(&st, out, STORE_HASH);
 }
 
 /* ---- a damaged store ------------------------------------------------------ */

@@ -39,7 +39,7 @@
  *               word, editable like the rest).
  *
  * The hash chain (openlog.md 10): h(n) = BLAKE2b-256(h(n-1) || event bytes
- * || verdict bytes), h(-1) = 32 zero bytes; store_chain_next() computes it.
+ * || verdict bytes), h(-1) = 32 zero bytes; seal_chain_next() computes it.
  * The record link and the seal (SPEC.md 10) are seal.h's.
  *
  * Errors: functions return 0 or a negative LMDB error code (mdb_strerror
@@ -178,8 +178,5 @@ int store_backup(const char *dir, const char *to, char *err, size_t errlen);
 void store_put_be64(uint8_t *p, uint64_t v);
 uint64_t store_get_be64(const uint8_t *p);
 
-/* h(n) from h(n-1) and the event's and verdict's bytes (openlog.md 10). */
-void store_chain_next(const uint8_t prev[STORE_HASH], const void *event, size_t event_len, const void *verdict,
-                      size_t verdict_len, uint8_t out[STORE_HASH]);
 
 #endif
