@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# e2e_tamper.sh -- no tampering goes unseen (issue 10, SPEC.md 10).
+# e2e_tamper.sh -- no tampering goes unseen (issue 10, arbiter-records(5)).
 #
 # A real arbiterd stores two matches (one legal, one illegal) with its key
 # kept outside the store, and stops.  Then each kind of tampering is done to

@@ -6,7 +6,7 @@
  * check that tells whether anybody touched it since.  Each writes or reads
  * the same fields in the same order here, through seal.h for the links.
  *
- * The summary (README.md, the daemon's record) is written as text, byte
+ * The summary (arbiter-records(5)) is written as text, byte
  * for byte what json_dumps(JSON_COMPACT) would give: with up to one summary
  * per event under many tables, building it in jansson cost more than
  * judging the event.  Its bytes are what the seal hashes.
@@ -198,7 +198,8 @@ static void str_or_null(jtext *t, const char *s)
  * and status (a duplicate, conflict, gap or malformed answer is never
  * stored, so the summary does not count it either and reads the same after
  * a restart), then "rounds", what the record pins (openlog.md 10),
- * "next_seq", "tournament", the owner (SPEC.md 9.4) and "updated". */
+ * "next_seq", "tournament", the owner (arbiterd(8), OWNERSHIP AND
+ * REFUSALS) and "updated". */
 static int write_summary(const live *l, jtext *t)
 {
     const verify_report *r = verify_session_report(l->sess);

@@ -53,7 +53,7 @@ int record_put_event(daemon_ctx *d, MDB_txn *txn, live *l, uint64_t seq, const v
                      const void *verdict, size_t vlen, ol_status status, const char *rule, uint64_t received_ms,
                      const char *peer, jtext *board);
 
-/* Write l's summary (README.md: the daemon's record) and the seal over it
+/* Write l's summary (arbiter-records(5)) and the seal over it
  * and l's heads.  `text` is a scratch buffer the caller keeps. */
 int record_seal(daemon_ctx *d, MDB_txn *txn, live *l, jtext *text);
 
