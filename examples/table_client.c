@@ -3,7 +3,7 @@
  *     table_client [--window N] [--timeout MS] [--pace MS] ENDPOINT LOG.jsonl
  *
  * This is the smallest complete client a table author needs, written from
- * README.md ("For table authors") and logformat/SPEC.md section 9 alone;
+ * arbiterd(8) (WRITING A TABLE, SOCKETS, FRAMES AND FAIR SHARES) alone;
  * copy it and put your table's events where it reads a file.  It does what
  * a careful table must do, and nothing more:
  *

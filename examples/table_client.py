@@ -4,7 +4,7 @@
     table_client.py [--window N] [--timeout MS] [--pace MS] [--retries N] ENDPOINT LOG.jsonl
 
 The same client as table_client.c, in Python (pyzmq; Debian's python3-zmq),
-written from README.md ("For table authors") and logformat/SPEC.md section 9
+written from arbiterd(8) (WRITING A TABLE, SOCKETS, FRAMES AND FAIR SHARES)
 alone.  What a careful table does:
 
   - one event per message and per frame, on a DEALER socket (a REQ socket

@@ -2,7 +2,7 @@
  *
  * Feeds: the input's bytes as one JSON object text to olcodec_decode_json()
  * (logformat/olcodec.h) -- a line of a .jsonl log, and what the daemon
- * decodes for a message whose first byte is '{' (SPEC.md 9: "arbiter also
+ * decodes for a message whose first byte is '{' (arbiterd(8), SOCKETS: "arbiterd also
  * accepts one JSON object"), which olcodec_decode_message() is checked to
  * agree with.
  *

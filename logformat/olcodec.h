@@ -93,7 +93,7 @@ int olcodec_next_msgpack(const uint8_t *buf, size_t len, ol_origin origin, olare
 int olcodec_decode_json(const char *text, size_t len, ol_origin origin,
                         olevent **out, olerror *err);
 
-/* One event as a message carries it (SPEC.md 9: "arbiter also accepts one
+/* One event as a message carries it (arbiterd(8), SOCKETS: "arbiterd also accepts one
  * JSON object"): JSON when its first byte is '{', else MessagePack; origin
  * counts from the message's start; err may be NULL.  As the two decoders
  * above. */

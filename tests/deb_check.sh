@@ -10,7 +10,8 @@
 # directory (DEB_BUILD_OPTIONS defaults to parallel=1), the package is
 # unpacked with dpkg -x into a scratch root, and from there: arbiter
 # --version (the package's version) and arbiterd --help run with the
-# system's libraries only; the manual pages show with man -l;
+# system's libraries only; every manual page of man/ is installed and shows
+# with man -l;
 # the unit is in /lib/systemd/system (or /usr/lib/systemd/system), starts
 # /usr/bin/arbiterd with /usr/share/arbiter/core.json, and passes
 # systemd-analyze verify pointed at the scratch root; the bash completion
@@ -78,8 +79,13 @@ for prog in arbiter arbiterd; do
     missing=$(run ldd "$root/usr/bin/$prog" | grep 'not found')
     if [ -z "$missing" ]; then pass "$prog: every library is the system's"; else fail "$prog: $missing"; fi
 done
-for page in man1/arbiter.1.gz man8/arbiterd.8.gz man5/arbiter-openlog.5.gz; do
-    name=$(basename "$page" .gz); name=${name%.*}
+# every page of the tree's man/ (one per command, arbiterd(8), the formats)
+pages=$(cd "$TMP/src/arbiter/man" && ls -- *.[0-9])
+for cmd in $(run "$root/usr/bin/arbiter" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }'); do
+    printf '%s\n' $pages | grep -qxF "arbiter-$cmd.1" || fail "arbiter $cmd has no page in man/"
+done
+for f in $pages; do
+    page="man${f##*.}/$f.gz" name=${f%.*}
     if MANWIDTH=80 man -l "$root/usr/share/man/$page" 2>/dev/null | col -b | grep -qE "^ +$name[[:space:]]+- "; then
         pass "man -l usr/share/man/$page shows $name"
     else fail "man -l usr/share/man/$page does not show $name"; fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The command line's contract: --help and --version, and the exit codes of
-# README.md for usage errors.
+# arbiter(1) for usage errors.
 . "$(dirname "$0")/lib.sh"
 
 expect_rc() {   # expect_rc WANT DESCRIPTION CMD...

@@ -45,7 +45,7 @@ kill -HUP "$DPID"
 sleep 0.3
 "$ARBITER" query --endpoint "$EP_Q" '{"op":"health"}' >/dev/null && grep -q 'SIGHUP: reloading' "$TMP/arbiterd.log" &&
     pass "SIGHUP reloads the card databases; the daemon goes on" || fail "SIGHUP"
-# 70 more: the same file is held once (at most 64 databases are held, SPEC.md 9.2)
+# 70 more: the same file is held once (at most 64 databases are held, arbiterd(8) LIMITS)
 for i in $(seq 1 70); do kill -HUP "$DPID"; sleep 0.02; done
 sleep 0.5
 h=$("$ARBITER" query --endpoint "$EP_Q" '{"op":"health"}' | jq .reloads)
@@ -133,7 +133,7 @@ n_mal=$(jq -s '[.[] | select(.status == "malformed" and (.msg | length) > 10)] |
     fail "$n_flood garbage messages, $n_mal malformed verdicts"
 q1=$("$ARBITER" query --endpoint "$EP_Q" '{"op":"health"}' | jq .quarantined)
 d1=$("$ARBITER" query --endpoint "$EP_Q" '{"op":"health"}' | jq .quarantine_dropped)
-# one source (this machine's user over ipc): its first 100 kept whole, then one in 1,000 (SPEC.md 9.2)
+# one source (this machine's user over ipc): its first 100 kept whole, then one in 1,000 (arbiterd(8) LIMITS)
 [ $((q1 - q0)) -eq $((100 + (n_flood - 100) / 1000)) ] && [ $((q1 - q0 + d1)) -eq "$n_flood" ] &&
     pass "the first 100 are in quarantine, then one in 1,000, the other $d1 counted (one source's bound)" ||
     fail "quarantine grew by $((q1 - q0)) and counted $d1, for $n_flood"

@@ -1,5 +1,5 @@
 # e2e_examples.sh -- the table clients of examples/ against a real arbiterd,
-# as a table author would run them (README, "For table authors"):
+# as a table author would run them (arbiterd(8), WRITING A TABLE):
 #   - the C client (examples/table_client.c, built by make check) streams an
 #     Advanced game with an illegal attack to a daemon that is not up yet:
 #     it reconnects until the daemon answers, and its verdicts are those of

@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """e2e_keys.py -- arbiterd's keys, roles and ownership, seen by an independent
 client (pyzmq) written from the documentation only: logformat/SPEC.md
-sections 2, 8, 9, 9.1-9.4 and 10, README.md (the daemon, keygen, send, audit,
-list and query) and openlog.md.  No source of the daemon was read.
+sections 2 and 8, arbiterd(8), arbiter-keyring(5), arbiter-records(5), the pages
+of arbiter keygen, send, audit, list and query, and openlog.md.  No source of the daemon was read.
 
-Keys are made with `arbiter keygen`; the key files are read as SPEC.md 9.3
+Keys are made with `arbiter keygen`; the key files are read as arbiter-keyring(5)
 describes them (`name = value` lines, `curve-public`/`curve-secret` in Z85).
 arbiterd runs with --key and --keyring on tcp://127.0.0.1 (CURVE on loopback,
 as at a venue), a fresh store in a temporary directory.
@@ -29,7 +29,7 @@ Checks, each one PASS or FAIL line:
      card in it, nor in the feed) and no quarantine; a table gets p1/p2 of
      its own matches only; a judge gets the judge view, the raw bytes and the
      quarantine
-  5b query replies are not dropped while at most 4 wait (SPEC.md 9.1): no
+  5b query replies are not dropped while at most 4 wait (arbiterd(8), FRAMES AND FAIR SHARES): no
      query of checks 1-5 went unanswered, and 1,000 requests back to back,
      one in flight, then four in flight, all get their reply
   6  SIGHUP revocation: a removed key's open connections are refused
@@ -125,7 +125,7 @@ def short(x, n=300):
 # ---------------------------------------------------------------- keys
 
 def read_keyfile(path):
-    """SPEC.md 9.3: text, one `name = value` a line, '#' starts a comment line."""
+    """arbiter-keyring(5): text, one `name = value` a line, '#' starts a comment line."""
     d = {}
     with open(path) as f:
         for line in f:
@@ -450,7 +450,7 @@ def run(daemons):
     with open(keyring, "w") as f:
         f.write("# venue keyring: role, name, public key\n\n")
         for k in good:
-            if k is o_k:  # fields separated by tabs, as SPEC.md 9.3 allows
+            if k is o_k:  # fields separated by tabs, as arbiter-keyring(5) allows
                 f.write("%s\t%s\t\t%s\n" % (k["role"], k["name"], k["public"]))
             else:
                 f.write(k["line"] + "\n")
@@ -519,7 +519,7 @@ def run(daemons):
         xi.close(0)
         xq.close(0)
         xf.close(0)
-        # README: "An unknown key is refused at the handshake and logged."
+        # arbiterd(8): "Each refusal is logged with the address and, for an unknown key, the key."
         c.expect(pair[0].decode() in D.log_since(off),
                  "the daemon's log does not name the refused key %s" % pair[0].decode())
         r = ask(qj, {"op": "match", "match": MX})
@@ -572,7 +572,7 @@ def run(daemons):
     feed_bodies = []
     with Check("3 ownership: table-b's event for table-a's match is refused (openlog:owner), "
                "not stored, not published, quarantined; table-a goes on") as c:
-        # a feed subscriber (viewer key) on table-a's match: SPEC.md 9.4 "nothing of it is published"
+        # a feed subscriber (viewer key) on table-a's match: arbiterd(8) OWNERSHIP AND REFUSALS: "nothing of it is ... published"
         fs, fs_mon = sub(D.conn_feed, v_k, SERVER, MA.encode())
         c.expect(any(e == HS_OK for e, _ in wait_hs(fs_mon, HS_OK)), "the viewer's feed handshake failed")
         time.sleep(0.3)  # the subscription reaches the daemon
@@ -688,7 +688,7 @@ def run(daemons):
         for what, s_, ev, seq in tries:
             sent_ = send(s_, ev)
             if sent_ is not None and sent_[:1] == b"{":
-                # SPEC.md 9: a verdict comes in the encoding of the event
+                # arbiterd(8) SOCKETS: a verdict comes in the encoding of the event
                 b = s_.recv() if s_.poll(int(REPLY_T * 1000)) else None
                 c.expect(b is not None and b[:1] == b"{", "%s: the verdict is not JSON: %r" % (what, b))
                 v = json.loads(b.decode()) if b and b[:1] == b"{" else None
@@ -697,7 +697,7 @@ def run(daemons):
             c.expect(isinstance(v, dict) and v.get("status") == "illegal" and v.get("rule") == "openlog:owner"
                      and v.get("match") == MD and v.get("seq") == seq and "table-a" in (v.get("msg") or ""),
                      "%s: want illegal openlog:owner naming table-a, got %s" % (what, short(v)))
-        # README: organiser and viewer keys read; SPEC.md 9.3: ingest "no"
+        # arbiterd(8) KEYS AND ROLES: organiser and viewer keys read the public view; "No ingest"
         for who, k in (("viewer", v_k), ("organiser", o_k)):
             s_, mon = dealer(D.conn_in, k, SERVER, monitor=True)
             send(s_, {"match": MD, "seq": nd, "type": "concede", "by": "p2"})
@@ -810,7 +810,7 @@ def run(daemons):
             r = ask(q, {"op": "match", "match": MA})
             c.expect(isinstance(r, dict) and r.get("ok") is True and not mentions(r.get("header"), H),
                      "%s match %s public: %s" % (who, MA, short(r)))
-            # what else a reader may ask (SPEC.md 9.3: all ops but quarantine)
+            # what else a reader may ask (arbiterd(8) KEYS AND ROLES: every op but quarantine)
             r = ask(q, {"op": "list"})
             c.expect(isinstance(r, dict) and r.get("ok") is True and MA in [m.get("match") for m in r.get("matches", [])],
                      "%s list: %s" % (who, short(r)))
@@ -818,7 +818,7 @@ def run(daemons):
             c.expect(isinstance(r, dict) and r.get("ok") is True, "%s verify: %s" % (who, short(r)))
             r = ask(q, {"op": "health"})
             c.expect(isinstance(r, dict) and r.get("ok") is True, "%s health: %s" % (who, short(r)))
-        # the feed (SPEC.md 9: public view) of table-a's match, as the viewer got it in check 3
+        # the feed (arbiterd(8) SOCKETS: the public view) of table-a's match, as the viewer got it in check 3
         early = [b for b in feed_bodies if b.get("event", {}).get("seq", 1 << 30) <= AT]
         c.expect(len(early) == AT + 1, "feed bodies up to #%d: %d" % (AT, len(early)))
         c.expect(not mentions(early, H), "the feed names hidden cards %s" % mentions(early, H))
@@ -878,7 +878,7 @@ def run(daemons):
                  "judge quarantine: %s" % short(r))
 
     # ------------------------------------------------------------ 5b
-    with Check("5b query replies are not dropped while at most 4 wait (SPEC.md 9.1): one request in "
+    with Check("5b query replies are not dropped while at most 4 wait (arbiterd(8), FRAMES AND FAIR SHARES): one request in "
                "flight, then a window of 4") as c:
         c.expect(not LOST, "queries asked again in checks 1-5 after %.0f s of silence: %s" % (QUERY_T, LOST))
         reqs = [msgpack.packb(r) for r in (
@@ -1016,7 +1016,7 @@ def run(daemons):
 
     # ------------------------------------------------------------ 6b
     with Check("6b a keyring name given to another key does not inherit the name's matches") as c:
-        # table-b's name, now with the intruder's key: a match belongs to a key (SPEC.md 9.4)
+        # table-b's name, now with the intruder's key: a match belongs to a key (arbiterd(8), OWNERSHIP AND REFUSALS)
         ik = K["intruder"]
         write_keyring(keyring, [ta_k, j_k, v_k, o_k, dict(ik, name="table-b")])
         c.expect(D.sighup_and_wait(), "no log line of the keyring read again after SIGHUP")
@@ -1085,7 +1085,7 @@ def run(daemons):
                      "a keyring with %s: the output does not name line %d: %s" % (what, lineno, short(out, 300)))
             if d.alive():
                 d.stop()
-        # SPEC.md 9.2: at most 10,000 keys in a keyring, else malformed
+        # arbiterd(8) LIMITS: at most 10,000 keys in a keyring, else malformed
         path = os.path.join(TMP, "keyring-big")
         with open(path, "w") as f:
             for i in range(10001):

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# e2e_keys.sh -- arbiterd's keys, roles and ownership (SPEC.md 9.3, 9.4)
-# against tests/e2e_keys.py, an independent pyzmq client written from the
-# documentation alone (SPEC.md 2, 8-10, README.md's daemon, keygen, send,
-# audit, list and query, openlog.md): keys made with `arbiter keygen`, a
-# keyring of two tables, a judge, a viewer and an organiser, arbiterd with
+# e2e_keys.sh -- arbiterd's keys, roles and ownership (arbiterd(8): KEYS AND
+# ROLES, OWNERSHIP AND REFUSALS) against tests/e2e_keys.py, an independent
+# pyzmq client written from the documentation alone (SPEC.md 2, 8;
+# arbiterd(8), arbiter-keyring(5), arbiter-records(5); the pages of arbiter
+# keygen, send, audit, list and query; openlog.md): keys made with `arbiter
+# keygen`, a keyring of two tables, a judge, a viewer and an organiser, arbiterd with
 # CURVE on tcp://127.0.0.1 and a fresh store.  The script checks that unlisted
 # and plain clients are refused, that a match belongs to the key that sent
 # its header, what each role may see, revocation and fail-closed reloads by

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The engines are pure (README, verifiers/): nothing under verifiers/, nor any
+# The engines are pure (HACKING.md, verifiers/): nothing under verifiers/, nor any
 # project header it includes, may include stdio, time, ZeroMQ, LMDB or a
 # library that pulls stdio in (jansson, msgpack).  Followed transitively
 # through the project's own "..." includes.  A format's game generator

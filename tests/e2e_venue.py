@@ -2,26 +2,26 @@
 """e2e_venue.py -- arbiterd as a venue runs it, checked from outside.
 
 Written as an independent client from the documentation only (logformat/SPEC.md
-sections 2, 3, 6, 8 and 9, README.md "The daemon, arbiterd" and "For table
-authors", ../shared/design/openlog.md); no daemon source was read.  Every case
+sections 2, 3, 6 and 8, arbiterd(8) with its WRITING A TABLE,
+../shared/design/openlog.md); no daemon source was read.  Every case
 starts its own arbiterd (fresh store in a temporary directory, ipc:// endpoints
 there, or tcp on 127.0.0.1 with free ports) and stops it with SIGTERM, which
 must exit 0.  The cases:
 
   1. a message of more than one frame gets one `malformed` verdict citing
-     openlog:2 (SPEC 9.1), and the daemon goes on; a query client that reads
+     openlog:2 (arbiterd(8), FRAMES AND FAIR SHARES), and the daemon goes on; a query client that reads
      each reply before asking again gets every reply;
   2. a table that never reads its verdicts does not stall the daemon; its
      dropped verdicts are counted (replies_dropped) and stored, a resend gets
-     `duplicate`; unread query replies do not grow the daemon (SPEC 9.2: 32 a
+     `duplicate`; unread query replies do not grow the daemon (arbiterd(8) LIMITS: 32 a
      query connection);
   3. a garbage flood beside a legal table: the table keeps at least 0.8 of its
-     speed alone, the quarantine and the store stay bounded (SPEC 9.1, 9.2);
+     speed alone, the quarantine and the store stay bounded (arbiterd(8): FRAMES AND FAIR SHARES, LIMITS);
   4. the limits: --max-connections (refused at the handshake, ZAP 400, also
      when more tables than that connect at once), the descriptor limit raised
      to the hard limit, a low hard limit (512) survived with hundreds of idle
      ZeroMQ peers and of connections that never handshake (over tcp more than
-     the descriptors; over ipc as many as fit, SPEC 9.2),
+     the descriptors; over ipc as many as fit, arbiterd(8) LIMITS),
      --max-matches (openlog:limits); feed subscriptions of 1 MB close the
      subscriber's connection and do not grow the daemon;
   5. a full disk (a tmpfs in a private mount namespace; needs root, fails
@@ -111,7 +111,7 @@ def pack(ev):
 
 
 def decode(frame):
-    """A reply comes in the encoding of the message that caused it (SPEC 9)."""
+    """A reply comes in the encoding of the message that caused it (arbiterd(8), SOCKETS)."""
     if frame[:1] == b"{":
         return json.loads(frame.decode("utf-8"))
     return msgpack.unpackb(frame, raw=False, strict_map_key=False)
@@ -426,7 +426,7 @@ def store_bytes(path):
 
 
 # --------------------------------------------------------------------------
-# a table (README "For table authors"): a DEALER, one event a message and a
+# a table (arbiterd(8), WRITING A TABLE): a DEALER, one event a message and a
 # frame, a window of events in flight, replies matched by order.
 
 def stream(ep, events, window=64, timeout=10.0, sock=None):
@@ -594,7 +594,7 @@ def case1(tmp):
     req.close()
     R.check(p is None, "1c REQ socket: its reply arrives, malformed citing openlog:2", p or "")
 
-    # a DEALER imitating REQ's envelope: the reply carries the empty frame too (SPEC 9.1)
+    # a DEALER imitating REQ's envelope: the reply carries the empty frame too (arbiterd(8), FRAMES AND FAIR SHARES)
     s = dealer(d.ing)
     s.send_multipart([b"", pack(dict(g[0], match="mf-env"))])
     p = one_malformed(recv_all(s), frames_expected=2)
@@ -622,7 +622,7 @@ def case1(tmp):
     R.check(h.get("ok") and h.get("status") == "serving" and lat < 1.0,
             "1g health answers", "status %s in %.3f s" % (h.get("status"), lat))
 
-    # SPEC 9.2 bounds the replies *waiting* for a query connection (4); a client that
+    # arbiterd(8) LIMITS bounds the replies *waiting* for a query connection (4); a client that
     # reads each reply before it asks again never has one waiting
     h0 = d.health()
     q = dealer(d.q)
@@ -646,7 +646,7 @@ def case1(tmp):
             "(%d queries, one connection)" % len(reqs),
             "%d lost: %s; replies_dropped +%d" % (len(lost), ", ".join(lost[:6]),
                                                   h["replies_dropped"] - h0["replies_dropped"]))
-    # A whole game sent at once on one connection, and nothing else on the daemon: SPEC 9.1
+    # A whole game sent at once on one connection, and nothing else on the daemon: arbiterd(8), FRAMES AND FAIR SHARES
     # takes 64 of a connection into a batch; the rest must not wait for other traffic.
     g = renamed(longest_game(), "burst")
     s = dealer(d.ing)
@@ -829,7 +829,7 @@ def case2(tmp):
         time.sleep(0.5)
     rss1 = d.status()
     grow = rss1["VmRSS"] - rss0["VmRSS"]
-    # SPEC 9.2: at most 32 replies wait for one query connection, each about a
+    # arbiterd(8) LIMITS: at most 32 replies wait for one query connection, each about a
     # page ("Memory, at worst: ... 32 replies of about a page (128 KiB) per query
     # connection").  Allowed: twice that (what ZeroMQ's I/O thread and the
     # daemon's current turn hold besides the queue) plus 8 MiB for the allocator
@@ -943,9 +943,9 @@ def case3_measure(tmp, QMAX, cpus):
     h = d.health()
     q = h["quarantined"] - h0["quarantined"]
     qd = h["quarantine_dropped"] - h0["quarantine_dropped"]
-    # SPEC 9.2: a source keeps its first 100 entries whole, then one in every
+    # arbiterd(8) LIMITS: a source keeps its first 100 entries whole, then one in every
     # 1,000.  Each run's flood was one connection of its own process, all of one
-    # user: over ipc one source (SPEC 9.2); either count is accepted here: one
+    # user: over ipc one source (arbiterd(8) LIMITS); either count is accepted here: one
     # source for all, or one for each run.
     def kept(n):
         return min(n, 100) + max(0, n - 100) // 1000
@@ -1046,7 +1046,7 @@ def case4a(tmp):
         R.check("too many connections" in d.log_text(), "4a the refusal is logged as 'too many connections'")
         close_mon(first + extra)
         # a burst: more tables than the limit connect at once; as many as the limit
-        # must be admitted (SPEC 9.2: the rest refused at the handshake).  Three tries.
+        # must be admitted (arbiterd(8) LIMITS: the rest refused at the handshake).  Three tries.
         trials = []
         for trial in range(3):
             deadline = time.time() + 10
@@ -1156,10 +1156,10 @@ def case4b(tmp):
                 R.check(False, name + " hundreds of idle connections that never handshake: not tried",
                         "the daemon had exited %s" % d.p.returncode)
             else:
-                # hundreds of connections that never start a handshake (SPEC 9.2: closed after 3 s).
+                # hundreds of connections that never start a handshake (arbiterd(8) LIMITS: closed after 3 s).
                 # Over tcp more than the descriptors allow: libzmq's tcp listener waits when accept()
                 # fails with EMFILE.  Over ipc as many as fit: libzmq 4.3.4's ipc listener aborts the
-                # process on EMFILE (SPEC 9.2 says so; an ipc socket only admits its owner).
+                # process on EMFILE (arbiterd(8) LIMITS says so; an ipc socket only admits its owner).
                 t0 = time.time()
                 raw_max = 600 if tcp else 300
                 if tcp:
@@ -1255,7 +1255,7 @@ def case4c(tmp):
 
 def case4d(tmp):
     """Feed subscriptions of 1 MB each: libzmq keeps every byte of a subscription, so
-    the daemon closes such a subscriber (SPEC 9.2, a subscriber's message); it does not
+    the daemon closes such a subscriber (arbiterd(8) LIMITS, a subscriber's message); it does not
     grow, serves the other subscribers, and answers health."""
     d = Daemon(tmp, "feedsubs")
     ctx = zmq.Context()
@@ -1411,7 +1411,7 @@ def case5(tmp):
             "replies lost and asked again); status %s" % (len(got), n_stored, len(mine), d.lost_replies,
                                                           h["status"]))
     # the same from the command line, reading the store itself beside the running
-    # daemon (README: arbiter list/audit --db, read-only): per match the events the
+    # daemon (arbiter-list(1), arbiter-audit(1): --db, read-only): per match the events the
     # table got verdicts for, and the match that was waiting when the disk filled
     # audits intact (chain, record links, seal, judged again)
     db = "/proc/%d/root%s" % (d.pid, d.db)

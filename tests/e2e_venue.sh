@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # e2e_venue.sh -- arbiterd as a venue runs it, checked from outside by
 # tests/e2e_venue.py, a client written from the documentation alone
-# (logformat/SPEC.md 2, 3, 6, 8, 9; README.md "The daemon, arbiterd" and "For
-# table authors"; openlog.md), no daemon source read:
+# (logformat/SPEC.md 2, 3, 6, 8; arbiterd(8), with WRITING A TABLE;
+# openlog.md), no daemon source read:
 #
 #   1. a message of more than one frame: one `malformed` verdict, openlog:2;
 #   2. a table that never reads its verdicts, and unread query replies: the

@@ -29,14 +29,14 @@ sends it: the header first, seq 0, 1, 2, ... in order.  The client
      for conflict, a far-ahead seq for gap/expect, a truncated MessagePack
      map and an unknown type for malformed (section 8).
 Advanced logs (header `format: "advanced"`) are read from logformat/SPEC.md
-as well (5, 6, 7.2, 7.3, 8, 9) and README.md (`arbiter replay --json`, the
-daemon's ops), still without any source: the hidden zone is the hand, cards
+as well (5, 6, 7.2, 7.3, 8), arbiterd(8) (the daemon's ops) and
+arbiter-replay(1) (`arbiter replay --json`), still without any source: the hidden zone is the hand, cards
 enter it by `select` (hrefs) and leave it revealed by `summon`, `spell`,
 `counter`, `evolve`, `prime` and `discard`.  For them the client also checks
   - the public view (feed, events): every `select` href is null (open and
     announced mode) or the commitment as sent (commit mode), never a card id,
-    even of a card shown before (SPEC 9); no nonce; no decklist in the header;
-  - the p1 and p2 views of `events` (SPEC 9): the player's own select hrefs and
+    even of a card shown before (arbiterd(8)); no nonce; no decklist in the header;
+  - the p1 and p2 views of `events` (arbiterd(8)): the player's own select hrefs and
     decklist as sent, the other's as the public view shows them, no nonce of
     the other player;
   - `state` in every view at several seqs (after the opening selections, at
@@ -48,9 +48,9 @@ enter it by `select` (hrefs) and leave it revealed by `summon`, `spell`,
     decklist's length - cards selected; an accepted `claim`'s `lp` is the board's LP; the last board's
     `over`/`winner` are the match summary's;
   - with --arbiter PATH, that each `state` board is `arbiter replay FILE --at
-    SEQ --view V --json` (README: "as arbiter replay --json draws it").
+    SEQ --view V --json` (arbiterd(8): "as arbiter replay --json draws it").
 Master logs (header `format: "master"`) are read the same way from SPEC.md 7.4,
-7.5 and 9 and README.md's Master board: Master is Advanced's family, so every
+7.5, arbiterd(8) and arbiter-replay(1)'s Master board: Master is Advanced's family, so every
 check above holds for them (one code path, `DUEL`), with a second hidden zone,
 the Mana Zone: a `mana` event moves a hand card there face-down, naming it by
 its href (the id in open mode, the hand card's commitment in commit mode, null
@@ -60,7 +60,7 @@ For them the client also checks
   - the public view (feed, events): every `mana` href hidden as a `select` one
     is, its `class` kept; the p1/p2 views show their own mana hrefs as sent;
     every other field (`pay`, `attack`, `kind`, `class`, ...) as sent in every
-    view (SPEC 9 takes out hidden identities, nonces and decklists only);
+    view (arbiterd(8) takes out hidden identities, nonces and decklists only);
   - `state` (also after each `mana`, `mana_remove` and payment): `players.pN.
     mana.cards` holds one {class, card} per card the log put there, classes in
     every view, `card` null to the public and the other player, the id /
@@ -68,7 +68,7 @@ For them the client also checks
     class within what the log's payments allow (a card that paid is spent until
     its controller's next turn begins, SPEC 7.4).
 For Advanced and Master, `state` in the public and player views is also the
-judge's board with the hidden cards (hand, Mana Zone) masked -- README: "face-
+judge's board with the hidden cards (hand, Mana Zone) masked -- arbiter-replay(1): "face-
 up monsters, the chain, the attack, graveyards and counts are public in every
 view" -- and a `claim` the engine found `mismatch` with `lp` alone disagrees
 with the board's Life Points.  With --cards (default $ARBITER_CARDS) the card
@@ -77,7 +77,7 @@ For every format: an accepted `concede` by pX makes the other player the
 match's winner (openlog 7: concede; the summary's winner); with --arbiter,
 the live verdicts are `arbiter verify --json`'s (openlog 10: batch and live
 identical), the summary's status, winner, finished, events, counts and
-unverified are that report's, and so is the `verify` op's report (README).
+unverified are that report's, and so is the `verify` op's report (arbiterd(8)).
 Exit 0 when everything matched the contract, 1 with the list of every
 deviation otherwise, 2 on bad usage or when the match is already stored.
 Lines starting with "#" are the client's commentary; "NOTE" lines are readings of places where the page is
@@ -116,7 +116,7 @@ FROM_HAND = ("summon", "spell", "counter", "evolve", "prime", "discard")
 # SPEC 7.4: "Master is Advanced's family" -- one hand, Monster Zones, `lp`
 DUEL = ("advanced", "master")
 CLASSES = ("coreon", "fluxion", "synaphera", "obscura", "aetherion")
-# README (An Advanced board, A Master board): the board's step and window
+# arbiter-replay(1) (AN ADVANCED BOARD, A MASTER BOARD): the board's step and window
 STEPS = {"advanced": ("setup", "select", "main", "position", "evolve", "attack", "end", "over"),
          "master": ("setup", "select", "main", "position", "evolve", "attack", "end", "over",
                     "mana", "summon")}
@@ -327,27 +327,27 @@ _own_nonce_noted = set()
 def check_own_href(got, orig, key, want_own, view, me, where):
     """One href field (`cards` of a select, `card` of a mana) as view `me` shows
     it: the owner's as sent; another's as the public sees it -- null, or the
-    commitment as sent (SPEC 9, 7.2, 7.4)."""
+    commitment as sent (arbiterd(8), 7.2, 7.4)."""
     g, o = got.get(key), orig[key]
     if orig.get("by") == me:
-        R.check(g == o, "the %s view shows %s's own %s as sent (SPEC 9)" % (view, me, want_own),
+        R.check(g == o, "the %s view shows %s's own %s as sent (arbiterd(8))" % (view, me, want_own),
                 "%s: %s = %s, sent %s" % (where, key, short(g, 120), short(o, 120)))
         return
     pairs = [(key, g, o)]
     if isinstance(o, list):
         if not R.check(isinstance(g, list) and len(g) == len(o),
-                       "the %s view keeps one href per card selected (SPEC 9: counts)" % view,
+                       "the %s view keeps one href per card selected (arbiterd(8): counts)" % view,
                        "%s: %s = %s" % (where, key, short(g, 120))):
             return
         pairs = [("%s[%d]" % (key, i), gi, oi) for i, (gi, oi) in enumerate(zip(g, o))]
     for path, gi, oi in pairs:
         want = oi if isinstance(oi, dict) else None
         R.check(gi == want, "the %s view hides %s's %s: an href is null, or the commitment "
-                "as sent (SPEC 9, 7.2, 7.4)" % (view, orig.get("by"), want_own),
+                "as sent (arbiterd(8), 7.2, 7.4)" % (view, orig.get("by"), want_own),
                 "%s: %s = %s, sent %s" % (where, path, short(gi, 90), short(oi, 90)))
 
 
-# what a view may change in an event: the hrefs and nonces (SPEC 9), a
+# what a view may change in an event: the hrefs and nonces (arbiterd(8)), a
 # header's decklists; everything else is public and kept as sent
 VIEW_HIDES = ("cards", "card", "nonce", "players")
 
@@ -355,7 +355,7 @@ VIEW_HIDES = ("cards", "card", "nonce", "players")
 def check_duel_hidden(got, orig, me, where):
     """An Advanced or Master event as view `me` shows it (None: public; "p1"/"p2").
 
-    SPEC 9: public -- no card id a hidden zone holds (hrefs null), no nonce, no
+    arbiterd(8): public -- no card id a hidden zone holds (hrefs null), no nonce, no
     decklist, commitments {"c": hex} stay; pN -- that player's own hidden cards
     and decklist too.  SPEC 7.4: a mana card's class is public, always."""
     if not isinstance(got, dict):
@@ -370,11 +370,11 @@ def check_duel_hidden(got, orig, me, where):
                     "%s: players.%s.id = %r" % (where, p, g.get("id")))
             if p == me:
                 R.check(g.get("deck") == x.get("deck"),
-                        "the %s view shows %s's own decklist (SPEC 9)" % (view, p),
+                        "the %s view shows %s's own decklist (arbiterd(8))" % (view, p),
                         "%s: players.%s.deck = %s" % (where, p, short(g.get("deck"), 80)))
             else:
                 R.check(g.get("deck") is None,
-                        "the %s view shows no decklist of %s (SPEC 9)" % (view, p),
+                        "the %s view shows no decklist of %s (arbiterd(8))" % (view, p),
                         "%s: players.%s.deck = %s" % (where, p, short(g.get("deck"), 80)))
     if t == "select" and isinstance(orig.get("cards"), list):
         check_own_href(got, orig, "cards", "hand (select hrefs)", view, me, where)
@@ -389,11 +389,11 @@ def check_duel_hidden(got, orig, me, where):
     if "nonce" in orig:
         if orig.get("by") != me:
             R.check(got.get("nonce") is None, "the %s view carries no nonce of another "
-                    "player (SPEC 9: public view plus the player's own)" % view,
+                    "player (arbiterd(8): public view plus the player's own)" % view,
                     "%s: nonce %s" % (where, short(got.get("nonce"), 40)))
         elif view not in _own_nonce_noted:
             _own_nonce_noted.add(view)
-            R.note("the %s view %s the player's own nonces (SPEC 9 says the player view adds "
+            R.note("the %s view %s the player's own nonces (arbiterd(8) says the player view adds "
                    "'their own hidden cards', not whether their nonces) -- accepted"
                    % (view, "keeps" if got.get("nonce") == orig["nonce"] else "leaves out"))
     if me is not None:
@@ -503,7 +503,7 @@ class DuelZones:
         r[0], r[1] = max(r[0] - 1, 0), min(r[1], left)   # a ready card or a spent one left
 
     def hidden(self, owner, view, href):
-        """What view may see of owner's hidden card (README: HIDDEN)."""
+        """What view may see of owner's hidden card (arbiter-replay(1): HIDDEN)."""
         if view == "public" or (view in ("p1", "p2") and view != owner):
             return None
         if self.mode == "open":
@@ -521,7 +521,7 @@ class DuelZones:
 
 
 def board_of(r):
-    """The board in a state reply: r["state"], or r itself (README 'state')."""
+    """The board in a state reply: r["state"], or r itself (arbiterd(8) 'state')."""
     if isinstance(r, dict) and isinstance(r.get("state"), dict):
         return r["state"]
     if isinstance(r, dict) and isinstance(r.get("players"), dict):
@@ -545,7 +545,7 @@ def replay_board(arbiter, log, at, view):
 
 def masked(b):
     """A duel board with what only some views see taken out: the cards of the
-    hand and of the Mana Zone (README: face-up monsters, the chain, the attack,
+    hand and of the Mana Zone (arbiter-replay(1): face-up monsters, the chain, the attack,
     graveyards and counts are public in every view; the Mana Zone's classes and
     readiness are public, its cards hidden as the hand is)."""
     out = json.loads(json.dumps(b))
@@ -568,11 +568,11 @@ def sortkey(x):
 def check_hidden_list(got, want, owner, view, zone, what, where):
     """players.<owner>.<zone>.cards as a view shows it, against the log's."""
     R.check(isinstance(got, dict) and got.get("count", len(want)) == len(want) == len(got["cards"]),
-            "%s.count is the %s the log gives, one entry a card (README, SPEC 7.2, 7.4)"
+            "%s.count is the %s the log gives, one entry a card (arbiter-replay(1), SPEC 7.2, 7.4)"
             % (zone, what), "%s: %s %s count %r, %d entries, the log gives %d" % (
                 where, owner, zone, got.get("count"), len(got["cards"]), len(want)))
     R.check(sorted(got["cards"], key=sortkey) == sorted(want, key=sortkey),
-            "the %s view shows %s's %s as the engine knows it (README: HIDDEN null when the "
+            "the %s view shows %s's %s as the engine knows it (arbiter-replay(1): HIDDEN null when the "
             "view may not see it, else the id in open mode, \"committed\" in commit mode, null "
             "announced)" % (view, owner, what),
             "%s: players.%s.%s.cards = %s, the log gives %s" % (
@@ -584,26 +584,26 @@ def check_board_player(b, p, view, zones, at, where):
     pl = b["players"].get(p)
     hd = pl.get("hand") if isinstance(pl, dict) else None
     if not R.check(isinstance(hd, dict) and isinstance(hd.get("cards"), list),
-                   "a duel board has players.pN.hand.{count,cards} (README)",
+                   "a duel board has players.pN.hand.{count,cards} (arbiter-replay(1))",
                    "%s: players.%s.hand = %s" % (where, p, short(hd, 120))):
         return
     check_hidden_list(hd, zones.expect(at, p, view), p, view, "hand", "hand", where)
     expect_deck = zones.after[at][3]
     if expect_deck.get(p) is not None:
         R.check(pl.get("deck") == expect_deck[p],
-                "deck is the cards not yet selected (README: deck count)",
+                "deck is the cards not yet selected (arbiter-replay(1): deck count)",
                 "%s: players.%s.deck = %r, the log gives %d" %
                 (where, p, pl.get("deck"), expect_deck[p]))
 
 
 def check_board_mana(b, p, view, zones, at, where):
-    """README (Master board): mana {cards: [{class, card: HIDDEN}], ready: {class: n}},
+    """arbiter-replay(1) (A MASTER BOARD): mana {cards: [{class, card: HIDDEN}], ready: {class: n}},
     and ongoing; SPEC 7.4: classes public, cards hidden as the hand is."""
     pl = b["players"].get(p) or {}
     mn = pl.get("mana")
     if not R.check(isinstance(mn, dict) and isinstance(mn.get("cards"), list)
                    and isinstance(mn.get("ready"), dict) and isinstance(pl.get("ongoing"), list),
-                   "a Master board has players.pN.mana.{cards,ready} and ongoing (README)",
+                   "a Master board has players.pN.mana.{cards,ready} and ongoing (arbiter-replay(1))",
                    "%s: players.%s.mana = %s, ongoing = %s" % (
                        where, p, short(mn, 120), short(pl.get("ongoing"), 80))):
         return
@@ -660,7 +660,7 @@ def compare_replay(b, arbiter, log, at, view, where):
     if want_b is None:
         R.note("%s: arbiter replay failed (%s); board not compared" % (where, err))
         return
-    # README: `state` is "the board ... as arbiter replay --json draws it";
+    # arbiterd(8): `state` is "the board ... as arbiter replay --json draws it";
     # the audit's `board` is "replay --json's board keys".  Whether the
     # replay's own keys (match, seq, view, verdicts, note) are part of the
     # board is not said.
@@ -668,18 +668,18 @@ def compare_replay(b, arbiter, log, at, view, where):
     if meta and "replay-meta" not in _own_nonce_noted:
         _own_nonce_noted.add("replay-meta")
         R.note("the state board leaves out arbiter replay --json's keys %s "
-               "(README does not say whether they belong to 'the board'; "
+               "(arbiterd(8) does not say whether they belong to 'the board'; "
                "seq is in the reply) -- accepted" % meta)
     diff = sorted(k for k in set(want_b) | set(b)
                   if k not in meta and want_b.get(k) != b.get(k))
     R.check(not diff, "the state is the board arbiter replay --json draws "
-            "(README: state)", "%s: keys %s differ: daemon %s, replay %s" % (
+            "(arbiterd(8): state)", "%s: keys %s differ: daemon %s, replay %s" % (
                 where, diff, short({k: b.get(k) for k in diff}, 200),
                 short({k: want_b.get(k) for k in diff}, 200)))
 
 
 def check_state_duel(q, M, events, verdicts, secrets, summary, arbiter=None, log=None):
-    """`state` of an Advanced or Master match in every view (SPEC 9, README)."""
+    """`state` of an Advanced or Master match in every view (arbiterd(8), arbiter-replay(1))."""
     N = len(events)
     master = secrets.format == "master"
     zones = DuelZones(events, verdicts, secrets.mode, secrets.cards)
@@ -698,15 +698,15 @@ def check_state_duel(q, M, events, verdicts, secrets, summary, arbiter=None, log
                 continue
             b = board_of(r)
             if not R.check(isinstance(b, dict) and isinstance(b.get("players"), dict),
-                           "the state reply holds a board with players (README: as "
+                           "the state reply holds a board with players (arbiterd(8): as "
                            "arbiter replay --json draws it)", "%s: %s" % (where, short(r, 300))):
                 continue
             boards[view] = b
             R.check(b.get("step") in STEPS[secrets.format] and b.get("window") in WINDOWS,
-                    "a %s board's step and window are README's" % secrets.format,
+                    "a %s board's step and window are arbiter-replay(1)'s" % secrets.format,
                     "%s: step %r, window %r" % (where, b.get("step"), b.get("window")))
             R.check(r.get("seq", b.get("seq")) == at and b.get("seq", at) == at,
-                    "the state is the board after the event asked for (SPEC 9)",
+                    "the state is the board after the event asked for (arbiterd(8))",
                     "%s: seq %r (reply) / %r (board)" % (where, r.get("seq"), b.get("seq")))
             if view == "public":
                 for x in leaks(b, secrets, at, where):
@@ -723,7 +723,7 @@ def check_state_duel(q, M, events, verdicts, secrets, summary, arbiter=None, log
                     diff = ["players.%s.%s" % (p, k) for p in mj["players"]
                             for k in set(mv["players"].get(p) or {}) | set(mj["players"][p])
                             if (mv["players"].get(p) or {}).get(k) != mj["players"][p].get(k)]
-                R.check(not diff, "the %s board is the judge's but for the hidden cards (README: "
+                R.check(not diff, "the %s board is the judge's but for the hidden cards (arbiter-replay(1): "
                         "face-up monsters, the chain, the attack, graveyards, counts%s are "
                         "public in every view)" % (view, ", mana classes and readiness"
                                                    if master else ""),
@@ -1180,10 +1180,10 @@ def check_match(q, M, events, verdicts, tally):
                     "winner %r, seq %s: %s conceded" % (found["winner"], ev["seq"], ev["by"]))
     if events[0].get("format") in DUEL:
         hdr_pub = hdr if isinstance(hdr, dict) else {}
-        # SPEC 9: the header in the view (default public): no decklist
+        # arbiterd(8): the header in the view (default public): no decklist
         for p, x in (hdr_pub.get("players") or {}).items():
             R.check(not isinstance(x, dict) or x.get("deck") is None,
-                    "the match reply's header (public view) shows no decklist (SPEC 9)",
+                    "the match reply's header (public view) shows no decklist (arbiterd(8))",
                     "players.%s.deck = %s" % (p, short(x.get("deck"), 80)))
     fin, _p = find_key(r, "finished")
     out = {"status": found["status"], "winner": found["winner"], "finished": fin}
@@ -1235,12 +1235,12 @@ def check_events(q, M, events, verdicts, secrets):
                 R.check(not diff, "the judge view is the event as sent (6: shown in the judge view)",
                         "%s: %s differ: %s" % (where, diff, short({k: e.get(k) for k in diff})))
             elif adv:
-                # SPEC 9 defines them: the public view plus the player's own
+                # arbiterd(8) defines them: the public view plus the player's own
                 # hidden cards and decklist
                 check_duel_hidden(e, orig, view, where)
                 if v is not None and orig.get("by") != view:
                     for b in leaks(v, secrets, seq, where + " verdict"):
-                        R.fail("the %s view leaks in a verdict (SPEC 9)" % view, b)
+                        R.fail("the %s view leaks in a verdict (arbiterd(8))" % view, b)
             elif view == "p1":
                 # 9 names the views but does not define them; the reading here:
                 # p1 sees what the public sees plus p1's own hidden cards.
@@ -1320,7 +1320,7 @@ def check_list(q, M, events, summary):
 
 
 def cli_verify(arbiter, log):
-    """`arbiter verify --json LOG`: the batch report (README)."""
+    """`arbiter verify --json LOG`: the batch report (arbiter-verify(1))."""
     try:
         cp = subprocess.run([arbiter, "verify", "--json", "-j", "1", log],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
@@ -1335,7 +1335,7 @@ REPORT_KEYS = ("match", "format", "engine", "status", "winner", "finished", "eve
 
 def check_against_cli(q, M, events, verdicts, summary, arbiter, log):
     """openlog 10: batch (`arbiter verify`) and live verdicts are identical;
-    README: the `verify` op reports as `arbiter verify --json`, and a summary
+    arbiterd(8): the `verify` op reports as `arbiter verify --json`, and a summary
     has status, winner, finished, events, counts, unverified."""
     cli, err = cli_verify(arbiter, log)
     if cli is None:
@@ -1356,7 +1356,7 @@ def check_against_cli(q, M, events, verdicts, summary, arbiter, log):
         return
     rep = r.get("report") if isinstance(r.get("report"), dict) else r
     diff = [k for k in REPORT_KEYS if rep.get(k) != cli.get(k)]
-    R.check(not diff, "the verify op reports as arbiter verify --json (README: verify)",
+    R.check(not diff, "the verify op reports as arbiter verify --json (arbiterd(8): verify)",
             "keys %s differ: op %s, command %s" % (diff, short({k: rep.get(k) for k in diff}),
                                                   short({k: cli.get(k) for k in diff})))
 

@@ -116,7 +116,7 @@ for m in feed:
         redacted += 1
     if leaks(msg, hid):
         bad.append("%s #%s: %s" % (key[0], key[1], msg))
-# the feed drops past a subscriber's queue (README: an XPUB never blocks), so
+# the feed drops past a subscriber's queue (arbiterd(8): an XPUB never blocks), so
 # not every event need come; what comes is checked
 check(len(feed) > len(raw) // 2, "the feed carried %d of %d events" % (len(feed), len(raw)))
 check(not bad, "feed: no sentence names a card its event hides%s" % ("" if not bad else ": " + "; ".join(bad[:3])))

@@ -1,6 +1,6 @@
 /* store_tamper.c -- alter a stored record as somebody with write access to
  * the store's files would, for the tests of `arbiter audit` and of the
- * daemon's check at start (SPEC.md 10; tests/e2e_tamper.sh).
+ * daemon's check at start (arbiter-records(5); tests/e2e_tamper.sh).
  *
  *   store_tamper DIR event    MATCH SEQ     flip the last byte of an event
  *   store_tamper DIR received MATCH SEQ     move its receive time by a second

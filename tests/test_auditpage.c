@@ -7,7 +7,7 @@
  * rule catalogue; the board drawn as zones; and the public view naming no
  * hidden card -- not on the board, not in the event's text, not in the
  * verdict's sentence (view_redact).  The pages are built from JSON
- * written here in the engines' board shapes (README.md, `arbiter replay
+ * written here in the engines' board shapes (arbiter-replay(1), `arbiter replay
  * --json`), so each test says exactly what the page is given.
  */
 #include <criterion/criterion.h>

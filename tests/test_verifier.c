@@ -349,7 +349,7 @@ Test(openlog, a_chain_in_json_and_in_words)
 }
 
 /* The Snap board in words and JSON at moments the other tests do not
- * draw (verifiers/snap/board.c; README.md, `arbiter replay`). */
+ * draw (verifiers/snap/board.c; arbiter-replay(1)). */
 static void draw(const char *rel, int n, const openlog_sight *sight, jtext *words, jtext *json)
 {
     olverdict v;

@@ -1,7 +1,7 @@
 /* duel_board.c -- the board of an Advanced or Master match, as a viewer may
  * see it (duel.h).
  *
- * What: the board in JSON (keys in the order README.md documents for
+ * What: the board in JSON (keys in the order arbiter-replay(1) documents for
  * `arbiter replay --json`) and in words for a judge, for both formats of
  * the duel family.  What both formats show -- the moment (round, turn,
  * step, window), the chain, the attack, and per player the Life Points,

@@ -4,7 +4,7 @@
  * This file only dispatches: the table below names each subcommand, the
  * function that runs it and a one-line summary for `arbiter --help`.  Each
  * subcommand parses its own options and prints its own --help; all share
- * the exit codes of cli.h (documented in README.md).
+ * the exit codes of cli.h (documented in arbiter(1), EXIT STATUS).
  */
 #include <errno.h>
 #include <signal.h>

@@ -3,7 +3,7 @@
  * Each subcommand is a function taking its own argv (argv[0] is the
  * subcommand name) and returning the process exit code.  The table in
  * arbiter.c maps names to these functions; `arbiter SUB --help` is handled
- * by each command.  Exit codes are the same for every command (README.md):
+ * by each command.  Exit codes are the same for every command (arbiter(1), EXIT STATUS):
  */
 #ifndef ARBITER_CLI_H
 #define ARBITER_CLI_H

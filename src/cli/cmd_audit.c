@@ -1,7 +1,7 @@
 /* cmd_audit.c -- `arbiter audit` and `arbiter list`: a judge reads the store.
  *
  * What: `audit MATCH` prints a stored match's timeline -- every event with
- * who announced it, its verdict and rule -- checks the record (SPEC.md 10:
+ * who announced it, its verdict and rule -- checks the record (arbiter-records(5):
  * its hash chain, its record links, its seal, its summary, the card
  * database it pins), judges the stored events again and says whether every
  * verdict and every board comes out as stored, prints the record head a
@@ -72,9 +72,9 @@ static const char audit_usage[] =
     "                     [--json | --html FILE]\n"
     "\n"
     "The stored record of one match: every event with its verdict, the checks\n"
-    "of its hash chain, record links, seal, summary and card database (SPEC.md\n"
-    "10), the record judged again (verdicts and boards as stored?), its record\n"
-    "head, and with --at the board after that event.\n"
+    "of its hash chain, record links, seal, summary and card database\n"
+    "(arbiter-records(5)), the record judged again (verdicts and boards as\n"
+    "stored?), its record head, and with --at the board after that event.\n"
     "\n"
     "  --db DIR      read the store itself, read-only (beside a running arbiterd)\n"
     "  --query EP    ask a running arbiterd on its query socket instead\n"
@@ -93,8 +93,8 @@ static const char audit_usage[] =
     "                trusted-seals beside DIR, with --query the keys the daemon\n"
     "                trusts -- never the store's own list of keys\n"
     "  --head HEAD   the record head written on the match slip: it must be this\n"
-    "  --key FILE, --server-key KEY  CURVE keys for --query (SPEC.md 9.3)\n"
-    "  --json        one JSON object (README.md, `arbiter audit`)\n"
+    "  --key FILE, --server-key KEY  CURVE keys for --query (arbiter-keyring(5))\n"
+    "  --json        one JSON object (arbiter-audit(1))\n"
     "  --html FILE   one self-contained page for a judge instead ('-': stdout):\n"
     "                the checks, every fault with its rule's quote and its board,\n"
     "                the timeline, and the board after each event, in --view's\n"
@@ -1275,7 +1275,7 @@ static const char query_usage[] =
     "  {\"op\":\"standings\",\"tournament\":ID}  (a tournament arbiterd was given)\n"
     "  --endpoint EP  default tcp://127.0.0.1:7422\n"
     "  --key FILE, --server-key KEY  CURVE: your key file and the daemon's\n"
-    "                 public key (SPEC.md 9.3)\n"
+    "                 public key (arbiter-keyring(5))\n"
     "\n"
     "exit: 0 the daemon answered ok, 1 it answered {\"ok\":false}, 2 bad usage or\n"
     "no answer.\n";

@@ -1,7 +1,7 @@
 /* cmd_keygen.c -- `arbiter keygen`: a key for the daemon, a table, a judge.
  *
  * What: writes NAME.key (mode 0600: both CURVE halves and both signing
- * halves) and NAME.pub (the public halves), the formats of SPEC.md 9.3,
+ * halves) and NAME.pub (the public halves), the formats of arbiter-keyring(5),
  * and prints the line that lists the key in a keyring.  The daemon's own
  * key is made the same way (`--key`), or on its first start.
  *
@@ -19,11 +19,12 @@
 static const char usage_text[] =
     "usage: arbiter keygen NAME [--out PREFIX] [--role ROLE]\n"
     "\n"
-    "Make a key pair for arbiterd's CURVE sockets and its seals (SPEC.md 9.3):\n"
-    "PREFIX.key (secret, mode 0600) and PREFIX.pub (public); PREFIX defaults to\n"
-    "NAME in the current directory, and neither file may exist.  NAME is 1-64\n"
-    "of [A-Za-z0-9._:-].  Prints the public key and the keyring line for it\n"
-    "(ROLE: table, judge, organiser or viewer; default table).\n";
+    "Make a key pair for arbiterd's CURVE sockets and its seals: PREFIX.key\n"
+    "(secret, mode 0600) and PREFIX.pub (public), the files of\n"
+    "arbiter-keyring(5); PREFIX defaults to NAME in the current directory, and\n"
+    "neither file may exist.  NAME is 1-64 of [A-Za-z0-9._:-].  Prints the\n"
+    "public key and the keyring line for it (ROLE: table, judge, organiser or\n"
+    "viewer; default table).\n";
 
 int cmd_keygen(int argc, char **argv)
 {

@@ -60,7 +60,7 @@ static const char usage_text[] =
     "                {\"match\",\"seq\",\"view\",\"round\",\"turn\",\"step\",\"window\",\n"
     "                 \"chain\",\"attack\",\"trigger\",\"players\",\"over\",\"winner\",\n"
     "                 \"verdicts\",\"note\"} for Snap; Advanced and Master draw\n"
-    "                their own board (README.md, `arbiter replay`)\n"
+    "                their own board (arbiter-replay(1))\n"
     "\n"
     "exit: 0 board shown (whatever the verdicts), 1 the match never started,\n"
     "2 bad usage or a log that cannot be read or has no engine, 3 internal error.\n";
@@ -179,7 +179,7 @@ static void print_text(const replay_ctx *c)
 
 /* ---- JSON ------------------------------------------------------------------- */
 
-/* The --json object; keys in the order README.md documents: the board of
+/* The --json object; keys in the order arbiter-replay(1) documents: the board of
  * view_board_json() between "view" and "verdicts". */
 static json_t *replay_json(const replay_ctx *c)
 {

@@ -4,8 +4,8 @@
  * (libzmq, Z85 text) that the daemon's ZAP handler checks at every
  * handshake, and an Ed25519 pair (libsodium) with which the daemon signs
  * the seals of its records (seal.h).  The daemon knows its clients by a
- * keyring: one line per public key, with a name and a role.  SPEC.md 9.3
- * is the format of both files; this header is their manual.
+ * keyring: one line per public key, with a name and a role.
+ * arbiter-keyring(5) is the format of both files; this header is their manual.
  *
  * Nothing here keeps global state; a keyring is immutable once loaded (a
  * reload makes a new one), so a pointer into it stays valid until
@@ -19,7 +19,7 @@
 
 #define KEYS_NAME_MAX 64
 #define KEYS_Z85 40                /* a 32-byte key in Z85 characters      */
-#define KEYS_RING_MAX 10000        /* keys a keyring may hold (SPEC.md 9.2) */
+#define KEYS_RING_MAX 10000        /* keys a keyring may hold (arbiterd(8)) */
 
 typedef enum { KEYS_TABLE, KEYS_JUDGE, KEYS_ORGANISER, KEYS_VIEWER, KEYS_ROLE_COUNT } keys_role;
 
@@ -75,7 +75,7 @@ typedef struct {
 
 typedef struct keyring keyring;
 
-/* Load `path` (SPEC.md 9.3).  0 and *out, or -1 and *out NULL with one
+/* Load `path` (arbiter-keyring(5)).  0 and *out, or -1 and *out NULL with one
  * sentence in err naming the file and the line at fault: a missing file,
  * an unknown role, a bad name or key, a name or key listed twice, more
  * than KEYS_RING_MAX keys. */

@@ -115,8 +115,8 @@ int verify_reader(const cards *db, olreader *r, const char *name, verify_report 
 int verify_file_until(const cards *db, const char *path, uint64_t at_seq, verify_report **out,
                       verifier **vf_out);
 
-/* The report as `arbiter verify --json` prints it (README.md documents the
- * keys and their order): a new reference, or NULL when out of memory.
+/* The report as `arbiter verify --json` prints it (arbiter-verify(1) documents
+ * the keys and their order): a new reference, or NULL when out of memory.
  * Only verdicts that are not ok are listed. */
 typedef struct json_t json_t;
 json_t *verify_report_json(const verify_report *r);

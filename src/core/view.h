@@ -52,8 +52,8 @@ int view_can_see(view_kind v, int owner);
 openlog_sight view_sight(view_kind v);
 
 /* The board after the verifier's last event, as a new JSON object with the
- * keys, in their order, that README.md documents for `arbiter replay
- * --json` (a Snap board: "round", "turn", "step", "window", "chain",
+ * keys, in their order, that arbiter-replay(1) documents for `arbiter
+ * replay --json` (a Snap board: "round", "turn", "step", "window", "chain",
  * "attack", "trigger", "players", "over", "winner").  NULL when out of memory or when
  * the engine cannot draw it. */
 json_t *view_board_json(const verifier *vf, view_kind v);

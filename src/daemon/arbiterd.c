@@ -11,7 +11,7 @@
  * events were judged, and a single writer is what LMDB allows anyway.
  * Nothing in the loop ever waits for a client -- every receive and send is
  * non-blocking -- so one careless or hostile client cannot stop it for the
- * others; and each part has a documented bound (SPEC.md 9.2), so none can
+ * others; and each part has a documented bound (arbiterd(8), LIMITS), so none can
  * make it grow without limit.  The one piece of work too long for a turn
  * of the loop, a tournament's standings (every stored record judged
  * again), runs in a worker thread that only reads (standings.h): the loop
@@ -52,7 +52,7 @@
 #endif
 
 #define CARD_FILES_MAX 16
-#define MAX_CONNECTIONS 1024       /* ingest, default (SPEC.md 9.2)         */
+#define MAX_CONNECTIONS 1024       /* ingest, default (arbiterd(8) LIMITS) */
 #define QUERY_CONNECTIONS 64
 #define FEED_CONNECTIONS 256
 #define FD_RESERVE 128             /* descriptors kept for the store, logs  */
@@ -87,7 +87,7 @@ static const char usage_text[] =
     "                        is checked whole; one sealed by any other key, or with\n"
     "                        any other finding, takes no events (health: damaged)\n"
     "  --keyring FILE        CURVE on every socket; only the keys listed, each with a\n"
-    "                        role, are admitted (SPEC.md 9.3); SIGHUP reloads it\n"
+    "                        role, are admitted (arbiterd(8)); SIGHUP reloads it\n"
     "  --insecure            allow an endpoint that is not loopback without a keyring\n"
     "  --seal-legacy         seal, as they stand, the unsealed records of a store\n"
     "                        written before records were sealed (only a store you\n"
@@ -98,12 +98,12 @@ static const char usage_text[] =
     "  --log-level L         what goes to stderr (default info)\n"
     "  --map-mb N            the store's initial LMDB map (default 64); it doubles\n"
     "                        whenever it is full, so this matters only for tests\n"
-    "  --tournament FILE     a tournament file (TOURNAMENT.md), for the query op\n"
-    "                        `standings`: a worker thread judges that tournament's\n"
-    "                        stored records again (at most 2000), one request at a\n"
-    "                        time, 16 waiting (busy beyond), the last 16 answers\n"
-    "                        kept until the store changes; repeat for several (at\n"
-    "                        most 16, distinct ids)\n"
+    "  --tournament FILE     a tournament file (arbiter-tournament(5)), for the\n"
+    "                        query op `standings`: a worker thread judges that\n"
+    "                        tournament's stored records again (at most 2000), one\n"
+    "                        request at a time, 16 waiting (busy beyond), the last\n"
+    "                        16 answers kept until the store changes; repeat for\n"
+    "                        several (at most 16, distinct ids)\n"
     "\n"
     "SIGTERM, SIGINT: finish and acknowledge the current batch, stop the standings\n"
     "worker at its next record, exit 0.\n"
@@ -234,7 +234,7 @@ static int parse_options(int argc, char **argv, options *o)
 }
 
 /* 1 when an endpoint can be reached from this machine only: ipc, inproc,
- * or tcp on a loopback address (SPEC.md 9.3). */
+ * or tcp on a loopback address (arbiterd(8), KEYS AND ROLES). */
 static int endpoint_local(const char *ep)
 {
     static const char *const local[] = {"127.", "localhost:", "[::1]:", "::1:", "lo:"};
@@ -251,7 +251,7 @@ static int endpoint_local(const char *ep)
 /* ---- start-up ---------------------------------------------------------------- */
 
 /* A keyring that cannot be loaded stops the start before anything else
- * (SPEC.md 9.3: fail closed); gate_new() loads it again for use. */
+ * (arbiterd(8), KEYS AND ROLES: fail closed); gate_new() loads it again for use. */
 static int keyring_check(const char *path)
 {
     char err[512];
@@ -279,7 +279,7 @@ static int make_dirs(const char *dir)
 }
 
 /* Raise the descriptor limit to its hard limit, and fit the connection
- * limits under it with FD_RESERVE to spare (SPEC.md 9.2). */
+ * limits under it with FD_RESERVE to spare (arbiterd(8), LIMITS). */
 static void fit_descriptors(options *o)
 {
     struct rlimit rl;
@@ -786,7 +786,8 @@ int main(int argc, char **argv)
                           : !endpoint_local(o.query_ep) ? o.query_ep : NULL;
     if (open_ep && !o.keyring && !o.insecure) {
         dlog(DLOG_ERROR, "%s is not on loopback and there is no --keyring: anybody who reaches it could write into "
-             "any match; give --keyring (SPEC.md 9.3), or --insecure to accept that", open_ep);
+             "any match; give --keyring (arbiterd(8), KEYS AND ROLES), or --insecure to accept that",
+             open_ep);
         return 2;
     }
     if (open_ep && !o.keyring)

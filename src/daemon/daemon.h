@@ -27,7 +27,7 @@
 #include "src/record/store.h"
 #include "src/tournament/tournament.h"
 
-#define DAEMON_MAX_MATCHES 10000    /* --max-matches default (SPEC.md 9.2) */
+#define DAEMON_MAX_MATCHES 10000    /* --max-matches default (arbiterd(8)) */
 #define DAEMON_IDLE_MS (10 * 60 * 1000)   /* an idle match may leave memory */
 #define DAEMON_TOURNAMENTS_MAX 16   /* --tournament files                    */
 #define DAEMON_DAMAGED_SHOWN 100    /* damaged matches named in health       */
@@ -76,7 +76,7 @@ typedef struct daemon_ctx {
     } damaged[DAEMON_DAMAGED_SHOWN];
     size_t n_damaged_shown;
 
-    /* the store's state: 0 serving, 1 the disk is full (SPEC.md 9.2) */
+    /* the store's state: 0 serving, 1 the disk is full (arbiterd(8), FAILURES) */
     int disk_full;
     char store_error[256];
 

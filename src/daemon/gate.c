@@ -42,7 +42,7 @@
 #include "src/daemon/gate.h"
 
 #define ZAP_ENDPOINT "inproc://zeromq.zap.01"
-#define HANDSHAKE_MS 3000          /* SPEC.md 9.2: an unfinished handshake */
+#define HANDSHAKE_MS 3000          /* arbiterd(8) LIMITS: an unfinished handshake */
 #define MONITOR_EVENTS (ZMQ_EVENT_ACCEPTED | ZMQ_EVENT_DISCONNECTED | ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL | \
                         ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH)
 

@@ -73,7 +73,7 @@ struct ingest {
     item batch[INGEST_BATCH_MAX];
     int n;
     /* connections whose input the last batch refused: they read alone no
-     * longer than INGEST_RUN (SPEC.md 9.1).  Open addressing, 0 free. */
+     * longer than INGEST_RUN (arbiterd(8), FRAMES AND FAIR SHARES).  Open addressing, 0 free. */
     uint64_t suspects[SHARE_SLOTS];
     int suspect_used[INGEST_BATCH_MAX], nsuspects;   /* the slots to clear   */
     uint64_t run_who;              /* the connection of the last reads    */
@@ -150,7 +150,7 @@ int ingest_pending(const ingest *g)
 
 /* ---- one message ---------------------------------------------------------- */
 
-/* "[NAME@]ADDRESS/IDENTITY-IN-HEX", cut to fit (SPEC.md 10: the sender);
+/* "[NAME@]ADDRESS/IDENTITY-IN-HEX", cut to fit (arbiter-records(5): the sender);
  * the source (quarantine.h) is NAME, or ADDRESS without a key. */
 static void peer_of(item *it, const gate_peer *who, char *peer, size_t cap, char *source, size_t scap)
 {
@@ -267,7 +267,8 @@ int ingest_answer_bytes(const olverdict *v, int as_json, char **out, size_t *len
 /* Answer with v (a verdict that takes no seq); quarantine the message
  * first when `source` is given.  The reply is written straight into bytes
  * (ingest_answer_bytes), not through a jansson tree: this is the path of a
- * flood of garbage, and it must cost little beside judging (SPEC.md 9.1). */
+ * flood of garbage, and it must cost little beside judging (arbiterd(8),
+ * FRAMES AND FAIR SHARES). */
 static int answer(ingest *g, MDB_txn *txn, item *it, const olverdict *v, const char *source, const char *peer)
 {
     const char *buf = zmq_msg_data(&it->body);
@@ -285,7 +286,8 @@ static int answer(ingest *g, MDB_txn *txn, item *it, const olverdict *v, const c
     return rc;
 }
 
-/* A refusal (SPEC.md 9.4): `illegal`, not stored, the event never judged. */
+/* A refusal (arbiterd(8), OWNERSHIP AND REFUSALS): `illegal`, not stored,
+ * the event never judged. */
 static int refuse(ingest *g, MDB_txn *txn, item *it, const char *rule, const char *source, const char *peer,
                   const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 static int refuse(ingest *g, MDB_txn *txn, item *it, const char *rule, const char *source, const char *peer,
@@ -693,7 +695,7 @@ static int take_share(ingest *g, int index)
     }
 }
 
-/* Read what is waiting on ingest, fairly (SPEC.md 9.1). */
+/* Read what is waiting on ingest, fairly (arbiterd(8), FRAMES AND FAIR SHARES). */
 static void read_batch(ingest *g)
 {
     g->n = 0;

@@ -6,7 +6,7 @@
  * the loop is one batch:
  *
  *   read       what is waiting, up to INGEST_BATCH_MAX messages and
- *              INGEST_SHARE from any one connection (SPEC.md 9.1); a
+ *              INGEST_SHARE from any one connection (arbiterd(8), FRAMES AND FAIR SHARES); a
  *              connection whose input the last batch refused (malformed,
  *              or an event it may not send) no more than INGEST_RUN in a
  *              row;

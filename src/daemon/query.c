@@ -35,7 +35,7 @@ typedef struct {
     int deferred;                   /* the reply waits for the standings worker  */
 } ask;
 
-/* ---- who may see what (SPEC.md 9.3) --------------------------------------- */
+/* ---- who may see what (arbiterd(8), KEYS AND ROLES) ----------------------- */
 
 /* The owner's key of a stored match, "" when anonymous or unknown. */
 static void owner_of(ask *a, char out[KEYS_Z85 + 1])
@@ -321,7 +321,7 @@ static json_t *event_item(const store_event *e, view_kind view, const olevent *h
                           at ? json_stringn(e->peer, (size_t)(at - e->peer)) : json_null());
     if (o && view == VIEW_JUDGE) {
         /* The hashes and the bytes as stored, so that an audit over the
-         * socket can check the chain and the links itself (SPEC.md 10).
+         * socket can check the chain and the links itself (arbiter-records(5)).
          * Judges only: the hashes cover the hidden cards, and one card of
          * a hundred is found by trying each against h(n-1) and the
          * verdict. */

@@ -2,11 +2,11 @@
  *
  * A ROUTER.  A request is one map {"op": ...} in MessagePack or JSON; the
  * reply, in the same encoding, is {"ok":true,...} or {"ok":false,"error":
- * SENTENCE}.  README.md lists every op and key; SPEC.md 9 settles paging
- * and 9.3 who may ask what: the view a client may see follows its role
- * (judges every view and the raw bytes, a table the player views of the
- * matches it owns, everybody the public view), and every refusal is an
- * {"ok":false} with a sentence.
+ * SENTENCE}.  arbiterd(8) lists every op and key (QUERY OPERATIONS),
+ * settles paging, and says who may ask what (KEYS AND ROLES): the view a
+ * client may see follows its role (judges every view and the raw bytes, a
+ * table the player views of the matches it owns, everybody the public
+ * view), and every refusal is an {"ok":false} with a sentence.
  *
  * A request may come with an empty delimiter frame before it (a REQ
  * socket): the reply carries it back.  Replies never wait: at most

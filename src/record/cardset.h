@@ -6,7 +6,7 @@
  * it ever loaded (a SIGHUP adds the files whose bytes are new; live
  * sessions point into the old ones) and fetches from the store those only
  * a record still names.  At most CARDSET_MAX distinct databases are held
- * (SPEC.md 9.2).
+ * (arbiterd(8), LIMITS).
  *
  * Pointers returned stay valid until cardset_destroy().
  */

@@ -3,7 +3,7 @@
  *
  * Malformed messages, events refused because their sender does not own
  * the match or its key was revoked: each is answered with a verdict and,
- * within the limits below (SPEC.md 9.2), written to the store's
+ * within the limits below (arbiterd(8), LIMITS), written to the store's
  * `quarantine` database with the time, the sender, the reason, the length
  * and the first QUARANTINE_BYTES bytes.  A source that floods garbage must
  * not fill the disk, so

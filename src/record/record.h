@@ -95,7 +95,7 @@ int record_trust_home(record_trust *t, const char *dbdir, char *err, size_t errl
 /* ---- reading -------------------------------------------------------------- */
 
 /* What a record's summary says of it beyond its events: the card database
- * it pins, its tournament and owner (SPEC: the daemon's record). */
+ * it pins, its tournament and owner (arbiter-records(5)). */
 typedef struct {
     const char *summary;           /* the stored bytes, into the map: valid  */
     size_t summary_len;            /* until the transaction ends             */

@@ -1,4 +1,4 @@
-/* seal.c -- chain links, record links, seals and heads (SPEC.md 10; seal.h explains why).
+/* seal.c -- chain links, record links, seals and heads (arbiter-records(5); seal.h explains why).
  *
  * How: everything is BLAKE2b-256 (libsodium crypto_generichash) over fixed
  * layouts, and one Ed25519 signature (crypto_sign_detached) per seal.  The

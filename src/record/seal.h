@@ -1,4 +1,4 @@
-/* seal.h -- what makes a stored record tamper-evident (SPEC.md 10).
+/* seal.h -- what makes a stored record tamper-evident (arbiter-records(5)).
  *
  * The chain of openlog.md 10 covers each event's bytes and its verdict:
  *

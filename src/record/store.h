@@ -17,7 +17,7 @@
  *                 u32 verdict length, verdict bytes (MessagePack map, the
  *                   reply sent for it),
  *                 u64 receive time (ms since the epoch),
- *                 u8 peer length, peer (text: the sender, SPEC.md 10),
+ *                 u8 peer length, peer (text: the sender, arbiter-records(5)),
  *                 32 bytes chain link h(n), 32 bytes judge-view state hash,
  *                 32 bytes record link k(n) (seal.h)
  *               (integers big-endian).  Only events that take a seq are
@@ -40,7 +40,7 @@
  *
  * The hash chain (openlog.md 10): h(n) = BLAKE2b-256(h(n-1) || event bytes
  * || verdict bytes), h(-1) = 32 zero bytes; seal_chain_next() computes it.
- * The record link and the seal (SPEC.md 10) are seal.h's.
+ * The record link and the seal (arbiter-records(5)) are seal.h's.
  *
  * Errors: functions return 0 or a negative LMDB error code (mdb_strerror
  * says what it is) -- MDB_MAP_FULL (the caller grows the map with

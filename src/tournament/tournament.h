@@ -2,7 +2,7 @@
  * results, standings, Swiss and elimination pairings, the cut, alarms.
  *
  * The rulings are TOURNAMENT.md's (T1-T47, cited "T<n>"); the file format
- * is its section "The tournament file".  This module is pure: it reads no
+ * is arbiter-tournament(5).  This module is pure: it reads no
  * store, no socket and no file.  The caller gives it the tournament file's
  * text and one tour_game per verified record; everything else is computed.
  *
@@ -109,10 +109,10 @@ typedef struct {
     uint32_t lo, hi, swiss_rounds, cut;
 } tour_table_row;
 
-/* Parse and validate the tournament file (TOURNAMENT.md, "The tournament
- * file"): `json` is len bytes of UTF-8 (no NUL needed).  0 and a new
- * tournament in *out, or TOUR_EINVAL with one sentence in err naming the
- * path (`"rounds[2].pairings[0].p2" names no player.`), or TOUR_ENOMEM.
+/* Parse and validate the tournament file (arbiter-tournament(5)): `json`
+ * is len bytes of UTF-8 (no NUL needed).  0 and a new tournament in *out,
+ * or TOUR_EINVAL with one sentence in err naming the path
+ * (`"rounds[2].pairings[0].p2" names no player.`), or TOUR_ENOMEM.
  * What breaks a tournament rule but not the format (a rematch, a player
  * paired twice, a dropped player paired) is not refused: it is an alarm of
  * tournament_results().  When neither the file nor a round has a seed, one

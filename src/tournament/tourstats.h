@@ -11,7 +11,7 @@
  * results tournament_results() gave.
  *
  *   tourstats_new()      records + results -> the statistics
- *   tourstats_json()     version 1 JSON (README.md, `tournament stats`)
+ *   tourstats_json()     version 1 JSON (arbiter-tournament(1), stats)
  *   tourstats_csv()      one table as RFC 4180 CSV
  *
  * Counting (T46).  A card counts for a player in a game when an event the
@@ -167,7 +167,7 @@ const char *tourstats_verdict_name(tourstats_verdict v);
 const char *tourstats_state_name(tourstats_state s);
 const char *tourstats_class_name(int cls);
 
-/* The statistics as JSON, version 1 (README.md): appended to out, compact.
+/* The statistics as JSON, version 1 (arbiter-tournament(1)): appended to out, compact.
  * 0 or TOUR_ENOMEM. */
 int tourstats_json(const tourstats *s, jtext *out);
 

@@ -14,7 +14,7 @@
  *
  * The canonical encoding: Snap's (engine snap/2) is the board in JSON at
  * full sight -- every hidden card the engine knows -- compact, keys in the
- * order README.md documents for `arbiter replay --json`, byte for byte what
+ * order arbiter-replay(1) documents for `arbiter replay --json`, byte for byte what
  * jansson's json_dumps(JSON_COMPACT) would write.  It was so before the
  * engine seam existed, and records kept at venues carry hashes of it:
  * changing one byte of the judge-view board changes every record's hash,

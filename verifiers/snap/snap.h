@@ -231,7 +231,7 @@ typedef struct {
 void snap_unverifiable(const snap_state *s, snap_unverified out[2]);
 
 /* The board after the last event, showing the hidden cards `sight` may
- * see: in JSON (keys as README.md documents for `arbiter replay --json`)
+ * see: in JSON (keys as arbiter-replay(1) documents for `arbiter replay --json`)
  * or in words for a person; and the canonical encoding of the whole state,
  * whose hash every record keeps (board.c says why it is the judge board).
  * Appended to t; 0, or -1 when t->bad (out of memory). */
