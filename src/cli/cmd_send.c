@@ -54,7 +54,8 @@ static const char usage_text[] =
     "  --key FILE     your key (arbiter keygen), for a daemon with a keyring\n"
     "  --server-key KEY  the daemon's public key: its .pub file or 40 Z85 characters\n"
     "  --json         one verdict per line, as the daemon sent it (openlog.md 8)\n"
-    "  --quiet        print only verdicts that are not ok, and the summary\n"
+    "  --quiet        print only verdicts that are not ok, warning or duplicate,\n"
+    "                 and the summary\n"
     "\n"
     "exit: 0 every verdict ok, warning or duplicate; 1 a verdict illegal,\n"
     "mismatch, conflict, gap or malformed; 2 bad usage or an unreadable file.\n";

@@ -6,10 +6,12 @@
  *
  * Databases of the environment (all keys and values are bytes):
  *
- *   matches     match id -> JSON summary (UTF-8, compact):
- *                 {"match","format","cards","cards_hash","engine",
- *                  "tournament","status","finished","winner","next_seq",
- *                  "counts":{status:n},"updated"}
+ *   matches     match id -> JSON summary (UTF-8, compact; written by
+ *               record_summary_text, arbiter-records(5) lists its keys):
+ *                 {"match","format","engine","status","winner","finished",
+ *                  "events","counts":{status:n},"unverified":{"p1","p2"},
+ *                  "error"?,"rounds","cards","cards_hash","next_seq",
+ *                  "tournament","owner","updated"}
  *               status is "legal" or "illegal" as `arbiter verify` would say
  *               of the events stored so far.
  *   events      match id, 0x00, seq as 8 bytes big-endian -> a record:
