@@ -56,6 +56,8 @@
 #define QUERY_CONNECTIONS 64
 #define FEED_CONNECTIONS 256
 #define FD_RESERVE 128             /* descriptors kept for the store, logs  */
+#define LOOP_POLL_US 1000          /* carrying on from batch to batch: the
+                                      other sockets at least this often    */
 
 static const char usage_text[] =
     "usage: arbiterd [--db DIR] [--ingest EP] [--feed EP] [--query EP] [--cards FILE]...\n"
@@ -511,11 +513,24 @@ static void release_departed(void *ctx, const char *peer)
 
 static int serve(daemon_ctx *d, const options *o, void *in, void *fd, void *q, ingest *g)
 {
-    uint64_t last_retry = 0;
+    uint64_t last_retry = 0, last_poll = 0;
     notify_watchdog wd;
     notify_watchdog_init(&wd, daemon_mono_us());
     while (!stop_flag) {
-        notify_watchdog_tick(&wd, daemon_mono_us());   /* the loop turns: the daemon lives */
+        uint64_t now = daemon_mono_us();
+        notify_watchdog_tick(&wd, now);   /* the loop turns: the daemon lives */
+        /* A batch ended on a message carried over to the next (a
+         * connection's share, or a run of garbage): the next batch at once,
+         * the other sockets looked at once in LOOP_POLL_US.  Each look
+         * costs a dozen system calls in libzmq; under a flood of garbage,
+         * batches of a few messages come one after another, and looking
+         * at every socket between them was half of what the flood cost. */
+        if (ingest_pending(g) && !ingest_waiting(g) && now - last_poll < LOOP_POLL_US) {
+            if (ingest_turn(g))
+                return 1;
+            continue;
+        }
+        last_poll = now;
         zmq_pollitem_t items[9] = {{q, 0, ZMQ_POLLIN, 0},
                                    {fd, 0, ZMQ_POLLIN, 0},
                                    {in, 0, ZMQ_POLLIN, 0},
@@ -535,10 +550,19 @@ static int serve(daemon_ctx *d, const options *o, void *in, void *fd, void *q, i
             reload_flag = 0;
             reload(d, o);
         }
-        gate_serve(d->gate);   /* who may come in, before anything they send */
+        /* who may come in, before anything they send: when the gate's
+         * sockets have something, or a refused connection is to be closed
+         * (not every turn: under a flood of garbage turns are many, and
+         * reading four idle sockets was most of what a turn cost) */
+        int gate_ready = !gate_wait_ms(d->gate, 1);
+        for (int i = 4; i < n; i++)
+            gate_ready |= items[i].revents & ZMQ_POLLIN;
+        if (gate_ready)
+            gate_serve(d->gate);
         if (!waiting)          /* not while a batch waits: it is judged again */
             gate_departed(d->gate, release_departed, d);
-        feed_serve(d->feed);   /* subscriptions decide what is published */
+        if (items[1].revents & ZMQ_POLLIN)
+            feed_serve(d->feed);   /* subscriptions decide what is published */
         if (items[3].revents & ZMQ_POLLIN) {   /* a computation ended: its replies */
             standings_shelf shelf = {d->tournaments, d->n_tournaments, d->tour_gen, &d->stats.query_replies_dropped};
             standings_serve(d->stand, &shelf, q);

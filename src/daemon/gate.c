@@ -129,14 +129,18 @@ const char *gate_door_name(gate_door d)
 
 /* ---- addresses and peers ------------------------------------------------------ */
 
+/* s into out[cap], cut to fit: not snprintf, which costs more than the
+ * rest of a malformed message's answer (it runs for every message) */
+static void copy(char *out, size_t cap, const char *s)
+{
+    size_t n = strnlen(s, cap - 1);
+    memcpy(out, s, n);
+    out[n] = 0;
+}
+
 void gate_address_peer(const char *addr, char *out, size_t cap)
 {
-    size_t n = addr ? strlen(addr) : 0;
-    if (!n) {
-        snprintf(out, cap, "local");
-        return;
-    }
-    snprintf(out, cap, "%s", addr);
+    copy(out, cap, addr && *addr ? addr : "local");
     /* over ipc the address is localhost:UID:GID:PID: the peer is the user
      * (and group), so that new processes make no new peer */
     char *pid = !strncmp(out, "localhost:", 10) ? strrchr(out, ':') : NULL;
@@ -820,7 +824,7 @@ int gate_who(const gate *g, zmq_msg_t *msg, gate_peer *out)
     const char *user = zmq_msg_gets(msg, "User-Id");
     memset(out, 0, sizeof *out);
     out->fd = zmq_msg_get(msg, ZMQ_SRCFD);
-    snprintf(out->addr, sizeof out->addr, "%s", addr ? addr : "");
+    copy(out->addr, sizeof out->addr, addr ? addr : "");
     if (user && user[0] == '!' && user[1]) {
         out->refused = user[1] == 's' ? GATE_OVER_SHARE : GATE_OVER_DOOR;
         user += 2;
@@ -831,7 +835,7 @@ int gate_who(const gate *g, zmq_msg_t *msg, gate_peer *out)
         gate_address_peer(out->addr, out->peer, sizeof out->peer);
         return 0;
     }
-    snprintf(out->peer, sizeof out->peer, "%s", user ? user : "");
+    copy(out->peer, sizeof out->peer, user ? user : "");
     const keys_entry *e = keyring_find_z85(g->ring, user);
     if (!e)
         return -1;
@@ -863,6 +867,8 @@ void gate_heard(gate *g, gate_door d, const gate_peer *who, int delivered)
             break;
         }
     }
+    if (!delivered && !who->refused)
+        return;   /* the common case of a flood: nothing to note */
     uint64_t now = now_ms();
     if (delivered) {
         c->delivered = 1;
