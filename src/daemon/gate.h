@@ -69,7 +69,7 @@ typedef enum { GATE_INGEST, GATE_QUERY, GATE_FEED, GATE_DOORS } gate_door;
 
 /* Shares: connections one peer may hold on each door (default). */
 #define GATE_SHARE_INGEST 256
-#define GATE_SHARE_QUERY 16
+#define GATE_SHARE_QUERY 32
 #define GATE_SHARE_FEED 64
 
 #define GATE_PEER_MAX 64                /* characters of a peer or an address */
