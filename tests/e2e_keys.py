@@ -31,6 +31,9 @@ Checks, each one PASS or FAIL line:
      (SPEC.md 9.3): zmq_curve_keypair's two keys alone, and curve_keygen's
      output, are accepted as they are by `arbiter send --key` and
      `arbiter query --key`
+  3e a key past its share of connections (--peer-connections) reads why on
+     the connection it used (illegal, openlog:limits, naming the key and the
+     share) and is closed; another key is served
   4  no squatting: table-a's header for a match table-b opened is refused
      (openlog:owner), identical bytes or not; table-b's match goes on
   5  views by role: viewer and organiser get only the public view (no hidden
@@ -244,9 +247,10 @@ class Daemon:
 
 # ---------------------------------------------------------------- sockets
 
-def dealer(ep, key=None, server=None, monitor=False, pair=None):
+def dealer(ep, key=None, server=None, monitor=False, pair=None, events=HS_MASK):
     """A DEALER; key is a keygen dict, pair a (public, secret) tuple of Z85 bytes;
-    neither: plain (NULL mechanism)."""
+    neither: plain (NULL mechanism).  monitor: with a socket reading its monitor's
+    `events` (the handshake's by default)."""
     s = CTX.socket(zmq.DEALER)
     s.setsockopt(zmq.LINGER, 0)
     s.setsockopt(zmq.SNDTIMEO, 2000)  # a refused DEALER may have no pipe to queue on
@@ -256,7 +260,7 @@ def dealer(ep, key=None, server=None, monitor=False, pair=None):
         s.curve_publickey = pair[0]
         s.curve_secretkey = pair[1]
         s.curve_serverkey = server.encode()
-    mon = s.get_monitor_socket(HS_MASK) if monitor else None
+    mon = s.get_monitor_socket(events) if monitor else None
     s.connect(ep)
     SOCKS.append(s)
     if mon is not None:
@@ -811,6 +815,46 @@ def run(daemons):
             c.expect(w.returncode == want and '"ok":true' in w.stdout.replace(" ", ""),
                      "arbiter query --key %s: exit %d: %s" % (os.path.basename(keyfile), w.returncode,
                                                              short(w.stdout + w.stderr)))
+
+    # ------------------------------------------------------------ 3e
+    with Check("3e a key past its share of ingest connections reads openlog:limits naming the key and is "
+               "closed; another key is served (a daemon with --peer-connections 2)") as c:
+        ds = Daemon("shares", ["--key", K["daemon"]["key"], "--keyring", keyring, "--log-level", "info",
+                               "--cards", A.cards, "--peer-connections", "2"])
+        daemons.append(ds)
+        qs = dealer(ds.conn_q, j_k, SERVER)
+        end = time.time() + 30
+        while time.time() < end and ds.alive() and rt(qs, {"op": "health"}, 0.5) is None:
+            pass
+        while recv(qs, 0.3) is not None:
+            pass
+        hdr = dict(game_a[0], match="share-a")
+        mine = []
+        for i in range(2):
+            s_ = dealer(ds.conn_in, ta_k, SERVER)
+            v = rt(s_, dict(hdr, match="share-a-%d" % i))
+            c.expect(isinstance(v, dict) and v.get("status") == "ok", "table-a's connection %d: %s" % (i + 1, short(v)))
+            mine.append(s_)
+        s3, mon3 = dealer(ds.conn_in, ta_k, SERVER, monitor=True, events=HS_MASK | zmq.EVENT_DISCONNECTED)
+        v = rt(s3, dict(hdr, match="share-a-2"))
+        msg = (v or {}).get("msg") or ""
+        c.expect(isinstance(v, dict) and v.get("status") == "illegal" and v.get("rule") == "openlog:limits"
+                 and v.get("match") == "share-a-2" and v.get("seq") == 0,
+                 "table-a's third connection: want illegal openlog:limits, got %s" % short(v))
+        c.expect("table-a" in msg and "--peer-connections" in msg and msg.rstrip().endswith("."),
+                 "the refusal's sentence does not name the key and its share: %r" % msg)
+        ev = wait_hs(mon3, zmq.EVENT_DISCONNECTED, 3.0)
+        c.expect(any(e == zmq.EVENT_DISCONNECTED for e, _ in ev),
+                 "the refused connection was not closed within 3 s (events %s)" % ev)
+        r = ask(qs, {"op": "match", "match": "share-a-2"})
+        c.expect(is_refusal(r), "the refused header was stored: %s" % short(r))
+        sb = dealer(ds.conn_in, tb_k, SERVER)
+        v = rt(sb, dict(game_b[0], match="share-b"))
+        c.expect(isinstance(v, dict) and v.get("status") == "ok", "table-b beside it: %s" % short(v))
+        for x in mine + [s3, sb, qs]:
+            x.close(0)
+        rc = ds.stop()
+        c.expect(rc == 0, "the --peer-connections 2 daemon: SIGTERM exit %s" % rc)
 
     # ------------------------------------------------------------ 4
     qb = dealer(D.conn_q, tb_k, SERVER)
