@@ -23,10 +23,12 @@
  * fails its handshake (libzmq sends HANDSHAKE_FAILED_* right before its
  * DISCONNECTED) hands its label to the next such record, and a message
  * whose User-Id does not match its descriptor's label swaps labels with
- * the record that has its label.  A wrong guess only ever swaps two
- * connections of one address, so the counts per peer and per door are
- * right all the time; only which of the two is closed to make room may be
- * wrong while they have said nothing.
+ * the record that has its label.  A wrong guess swaps two connections of
+ * one address: the door's count stays right, a peer's too without a
+ * keyring (its address is the peer), and with one only keys sharing an
+ * address can be counted for each other -- until their connections send a
+ * message; which of the two is closed to make room may be wrong while
+ * they have said nothing.
  *
  * Closing one connection: shutdown(fd, SHUT_RDWR) makes libzmq's engine
  * read the end of the stream and close the connection as if the peer had
