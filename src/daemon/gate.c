@@ -51,9 +51,8 @@
  * of an anonymous one "", and "!" + 'd' or 's' + that for a refused one.
  */
 #define _GNU_SOURCE                /* struct ucred, SO_PEERCRED (an ipc peer) */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,10 +158,8 @@ static int addr_of_fd(int fd, char *out, size_t cap)
     out[0] = 0;
     if (getpeername(fd, (struct sockaddr *)&ss, &len))
         return -1;
-    if (ss.ss_family == AF_INET)
-        return inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, out, (socklen_t)cap) ? 0 : -1;
-    if (ss.ss_family == AF_INET6)
-        return inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr, out, (socklen_t)cap) ? 0 : -1;
+    if (ss.ss_family == AF_INET || ss.ss_family == AF_INET6)   /* as libzmq's get_peer_ip_address */
+        return getnameinfo((struct sockaddr *)&ss, len, out, (socklen_t)cap, NULL, 0, NI_NUMERICHOST) ? -1 : 0;
     if (ss.ss_family == AF_UNIX) {
         struct ucred cred;
         socklen_t clen = sizeof cred;
