@@ -1614,6 +1614,29 @@ def case6e(tmp):
     s.close()
     R.check(not problems, "6e an empty message gets one one-frame reply read with recv(); the next verdicts "
             "are in step", "; ".join(problems))
+    # the query socket alike: an empty message, one frame back; a REQ socket's envelope, its
+    # reply in the envelope (SPEC 9.1)
+    problems = []
+    q = dealer(d.q)
+    send(q, b"")
+    fr = q.recv_multipart() if q.poll(5000) else None
+    if fr is None or len(fr) != 1 or decode(fr[0]).get("ok") is not False:
+        problems.append("an empty query: %r (want one frame, ok:false)" % fr)
+    send(q, pack({"op": "health"}))
+    fr = q.recv_multipart() if q.poll(5000) else None
+    if fr is None or len(fr) != 1 or decode(fr[0]).get("ok") is not True:
+        problems.append("the next query, health: %r (out of step?)" % fr)
+    q.close()
+    req = CTX.socket(zmq.REQ)
+    req.setsockopt(zmq.LINGER, 0)
+    req.connect(d.q)
+    send(req, pack({"op": "health"}))
+    r = decode(req.recv()) if req.poll(5000) else None
+    req.close()
+    if not r or r.get("ok") is not True:
+        problems.append("a REQ socket's health query: %s" % r)
+    R.check(not problems, "6e the query socket: an empty message gets one one-frame reply, a REQ socket its "
+            "reply", "; ".join(problems))
     stop_check(d, "6e")
 
 
