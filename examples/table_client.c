@@ -21,8 +21,10 @@
  *   - ZeroMQ's own silent reconnection is switched off (ZMQ_RECONNECT_IVL
  *     -1): a message queued for a dead daemon would reach the next one after
  *     a hole, and come back `gap`;
- *   - a header answered `illegal` citing `openlog:limits` did not open the
- *     match (the venue's daemon is full): wait and send it again.
+ *   - an event answered `illegal` citing `openlog:limits` was not taken (a
+ *     header past the daemon's room for matches, or this connection past
+ *     its room for connections: it is closed): wait, connect anew, and send
+ *     it again.
  *
  * Each verdict is printed as it arrives, "seq status [rule] [msg]".  Exit:
  * 0 every event answered (whatever the verdicts), 2 bad usage or an
@@ -159,8 +161,8 @@ static enum reply on_reply(const char *text, size_t len, long long want, long lo
         fprintf(stderr, "table_client: a verdict for seq %lld while waiting for %lld: resending\n",
                 (long long)json_integer_value(seq), want);
         r = RESEND;
-    } else if (want == 0 && !strcmp(status, "illegal") && rule && !strcmp(rule, "openlog:limits")) {
-        fprintf(stderr, "table_client: the daemon cannot open the match now (%s): trying again\n", msg ? msg : "");
+    } else if (!strcmp(status, "illegal") && rule && !strcmp(rule, "openlog:limits")) {
+        fprintf(stderr, "table_client: the daemon cannot take the event now (%s): trying again\n", msg ? msg : "");
         r = RESEND_LATER;
     } else {
         const char *was = json_string_value(json_object_get(stored, "status"));

@@ -18,8 +18,9 @@ alone.  What a careful table does:
     its first verdict in `stored`);
   - ZeroMQ's silent reconnection off (RECONNECT_IVL -1): a message queued
     for a dead daemon would reach the next one after a hole;
-  - a header answered `illegal` citing `openlog:limits` did not open the
-    match: wait, and send it again.
+  - an event answered `illegal` citing `openlog:limits` was not taken (a
+    header past the daemon's room for matches, or this connection past its
+    room for connections: it is closed): wait, connect anew, send it again.
 
 Each verdict is printed as it arrives, "seq status [(stored: status)]" and,
 for a verdict with a rule or sentence, an indented "rule: sentence" line.
@@ -65,8 +66,8 @@ def on_reply(raw, want, last_sent):
     stored = v.get("stored")
     said = stored if stored else v        # a duplicate: what the stored verdict said
     rule, msg = said.get("rule"), said.get("msg")
-    if want == 0 and status == "illegal" and rule == "openlog:limits":
-        print("table_client: the daemon cannot open the match now (%s): trying again" % msg, file=sys.stderr)
+    if status == "illegal" and rule == "openlog:limits":
+        print("table_client: the daemon cannot take the event now (%s): trying again" % msg, file=sys.stderr)
         return "later"
     print("%d %s%s" % (want, status, " (stored: %s)" % stored["status"] if stored and "status" in stored else ""))
     if rule or msg:

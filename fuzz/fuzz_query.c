@@ -132,7 +132,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     else if (olcodec_msgpack_to_json(data, size, (ol_origin){0, 0}, &req, NULL) != OL_OK)
         req = NULL;
     if (json_is_object(req)) {
-        const gate_peer judge_peer = {NULL, NULL, KEYS_JUDGE, 1}, viewer = {NULL, NULL, KEYS_VIEWER, 1};
+        const gate_peer judge_peer = {.role = KEYS_JUDGE, .anonymous = 1, .fd = -1},
+                        viewer = {.role = KEYS_VIEWER, .anonymous = 1, .fd = -1};
         const char *view = json_string_value(json_object_get(req, "view"));
         const char *op = json_string_value(json_object_get(req, "op"));
         answer(req, &judge_peer, as_json);

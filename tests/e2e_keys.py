@@ -23,6 +23,17 @@ Checks, each one PASS or FAIL line:
   3b no other key gets into table-a's live match either: table-b in JSON, a
      seq ahead (no gap answer), a stored event's bytes (no duplicate answer),
      a judge key; viewer and organiser keys cannot write at all
+  3c a table key opens only the matches assigned to it (arbiterd(8) OWNERSHIP AND REFUSALS): a
+     header naming another table, or none, in its event.table is refused
+     (illegal, openlog:table, a sentence), not stored, quarantined under the
+     key's name; a judge key opens a match for any table
+  3d a client key file needs only a CURVE pair as ZeroMQ makes it
+     (arbiter-keyring(5)): zmq_curve_keypair's two keys alone, and curve_keygen's
+     output, are accepted as they are by `arbiter send --key` and
+     `arbiter query --key`
+  3e a key past its share of connections (--peer-connections) reads why on
+     the connection it used (illegal, openlog:limits, naming the key and the
+     share) and is closed; another key is served
   4  no squatting: table-a's header for a match table-b opened is refused
      (openlog:owner), identical bytes or not; table-b's match goes on
   5  views by role: viewer and organiser get only the public view (no hidden
@@ -236,9 +247,10 @@ class Daemon:
 
 # ---------------------------------------------------------------- sockets
 
-def dealer(ep, key=None, server=None, monitor=False, pair=None):
+def dealer(ep, key=None, server=None, monitor=False, pair=None, events=HS_MASK):
     """A DEALER; key is a keygen dict, pair a (public, secret) tuple of Z85 bytes;
-    neither: plain (NULL mechanism)."""
+    neither: plain (NULL mechanism).  monitor: with a socket reading its monitor's
+    `events` (the handshake's by default)."""
     s = CTX.socket(zmq.DEALER)
     s.setsockopt(zmq.LINGER, 0)
     s.setsockopt(zmq.SNDTIMEO, 2000)  # a refused DEALER may have no pipe to queue on
@@ -248,7 +260,7 @@ def dealer(ep, key=None, server=None, monitor=False, pair=None):
         s.curve_publickey = pair[0]
         s.curve_secretkey = pair[1]
         s.curve_serverkey = server.encode()
-    mon = s.get_monitor_socket(HS_MASK) if monitor else None
+    mon = s.get_monitor_socket(events) if monitor else None
     s.connect(ep)
     SOCKS.append(s)
     if mon is not None:
@@ -444,7 +456,13 @@ def run(daemons):
         assert (os.stat(k["key"]).st_mode & 0o777) == 0o600, oct(os.stat(k["key"]).st_mode)
     SERVER = K["daemon"]["public"]
     ta_k, tb_k, j_k, v_k, o_k = K["table-a"], K["table-b"], K["judge"], K["viewer"], K["organiser"]
-    good = [ta_k, tb_k, j_k, v_k, o_k]
+    # two clients whose keys ZeroMQ made (zmq_curve_keypair), not arbiter keygen (check 3d)
+    Z = {}
+    for name, role in (("zmq-pair", "table"), ("keygen-out", "judge")):
+        pub, sec = (x.decode() for x in zmq.curve_keypair())
+        Z[name] = {"name": name, "role": role, "public": pub, "secret": sec,
+                   "line": "%s %s %s" % (role, name, pub)}
+    good = [ta_k, tb_k, j_k, v_k, o_k, Z["zmq-pair"], Z["keygen-out"]]
     keyring = os.path.join(TMP, "keyring")
     # the keyring lines exactly as keygen printed them
     with open(keyring, "w") as f:
@@ -482,6 +500,10 @@ def run(daemons):
     game_d = load_fixture("legal-open-swap-keyword.jsonl")     # table-a, the other roles butt in
     MA, MB, MX, MP, MC, MD = (g[0]["match"] for g in (game_a, game_b, game_x, game_p, game_c, game_d))
     assert len({MA, MB, MX, MP, MC, MD}) == 6
+    # arbiterd(8) OWNERSHIP AND REFUSALS: a table key opens only a match whose header names it as its
+    # table (event.table); the venue names each table's key so
+    for g, table in ((game_a, "table-a"), (game_c, "table-a"), (game_d, "table-a"), (game_b, "table-b")):
+        g[0] = dict(g[0], event=dict(g[0].get("event") or {}, table=table))
 
     def stored_ids():
         ids, after = [], None
@@ -718,6 +740,121 @@ def run(daemons):
         c.expect([(e.get("seq"), e.get("key"), e.get("event")) for e in evs]
                  == [(i, "table-a", game_d[i]) for i in range(nd + 1)],
                  "the record of %s: %s" % (MD, short([(e.get("seq"), e.get("key")) for e in evs])))
+
+    # ------------------------------------------------------------ 3c
+    with Check("3c a table key opens only the matches whose header names it (event.table): another "
+               "table's or none is refused (openlog:table), quarantined under its name; a judge opens any") as c:
+        q0 = ask(qj, {"op": "health"})
+        hdr = load_fixture("legal-open-blocker-disruptor.jsonl")[0]
+        tries = [("names table-a", dict(hdr, match="squat-a", event={"tournament": "cup", "table": "table-a"})),
+                 ("names no table", dict(hdr, match="squat-none")),
+                 ("names table 12", dict(hdr, match="squat-12", event={"table": "12"}))]
+        sent = {}
+        for what, h in tries:
+            sent[h["match"]] = send(tb, h)
+            v = recv(tb)
+            msg = (v or {}).get("msg") or ""
+            c.expect(isinstance(v, dict) and v.get("status") == "illegal" and v.get("rule") == "openlog:table"
+                     and v.get("match") == h["match"] and v.get("seq") == 0,
+                     "table-b's header that %s: want illegal openlog:table, got %s" % (what, short(v)))
+            c.expect("table-b" in msg and msg.rstrip().endswith(".") and len(msg) > 40,
+                     "table-b's header that %s: the sentence does not name table-b: %r" % (what, msg))
+            r = ask(qj, {"op": "match", "match": h["match"]})
+            c.expect(is_refusal(r), "table-b's refused header for %s was stored: %s" % (h["match"], short(r)))
+        r = ask(qj, {"op": "quarantine"})
+        ents = (r or {}).get("entries") or []
+        for m, b in sent.items():   # arbiterd(8) LIMITS: an entry keeps a message's first 1,024 bytes and its length
+            mine = [e for e in ents if e.get("bytes_hex") == b[:1024].hex() and e.get("length") == len(b)]
+            c.expect(len(mine) == 1 and mine[0].get("source") == "table-b",
+                     "quarantine entry of table-b's header for %s: %s" % (m, short(mine)))
+        # the header naming it is taken (then the match goes on as table-b's)
+        v = rt(tb, dict(hdr, match="own-b", event={"table": "table-b"}))
+        c.expect(isinstance(v, dict) and v.get("status") == "ok", "table-b's header naming it: %s" % short(v))
+        # judges may open any match
+        tj2 = dealer(D.conn_in, j_k, SERVER)
+        for h in (dict(hdr, match="judge-opens-a", event={"table": "table-a"}), dict(hdr, match="judge-opens")):
+            v = rt(tj2, h)
+            c.expect(isinstance(v, dict) and v.get("status") == "ok", "the judge key's header for %s: %s"
+                     % (h["match"], short(v)))
+        q1 = ask(qj, {"op": "health"})
+        c.expect(q1["refused"].get("table", 0) - q0["refused"].get("table", 0) == len(tries),
+                 "health refused.table %s -> %s" % (q0["refused"], q1["refused"]))
+
+    # ------------------------------------------------------------ 3d
+    with Check("3d a client key file holding a CURVE pair as ZeroMQ makes it is accepted by arbiter send "
+               "--key and arbiter query --key") as c:
+        zp, ko = Z["zmq-pair"], Z["keygen-out"]
+        bare = os.path.join(TMP, "keys", "zmq-pair.keys")
+        with open(bare, "w") as f:   # zmq_curve_keypair's two strings, nothing else
+            f.write("%s\n%s\n" % (zp["public"], zp["secret"]))
+        kg = os.path.join(TMP, "keys", "keygen-out.txt")
+        with open(kg, "w") as f:     # what libzmq's tools/curve_keygen prints
+            f.write("This tool generates a CurveZMQ keypair, as two printable strings you can\n"
+                    "use in configuration files or source code. The encoding uses Z85, which\n"
+                    "is a base-85 format that is described in 0MQ RFC 32, and which has an\n"
+                    "implementation in the z85_codec.h source used by this tool. The keypair\n"
+                    "always works with the secret key held by one party and the public key\n"
+                    "distributed (securely!) to peers wishing to connect to it.\n"
+                    "\n== CURVE PUBLIC KEY ==\n%s\n\n== CURVE SECRET KEY ==\n%s\n" % (ko["public"], ko["secret"]))
+        log = os.path.join(TMP, "zmq-pair-game.jsonl")
+        game_z = [dict(e, match="zmq-pair-game") for e in load_fixture("legal-open-prime-evolution.jsonl")]
+        game_z[0] = dict(game_z[0], event={"table": "zmq-pair"})
+        with open(log, "w") as f:
+            for e in game_z:
+                f.write(json.dumps(e) + "\n")
+        w = cli("send", log, "--endpoint", D.conn_in, "--key", bare, "--server-key", SERVER, "--quiet")
+        c.expect(w.returncode == 0, "arbiter send --key (zmq_curve_keypair's two keys): exit %d: %s"
+                 % (w.returncode, short(w.stdout + w.stderr)))
+        r = ask(qj, {"op": "match", "match": "zmq-pair-game"})
+        c.expect(isinstance(r, dict) and r.get("ok") and r["match"]["events"] == len(game_z)
+                 and r["match"]["owner"] == {"name": "zmq-pair", "key": zp["public"]},
+                 "the match arbiter send streamed with that key: %s" % short(r))
+        for keyfile, want in ((kg, 0), (bare, 0)):
+            w = cli("query", "--endpoint", D.conn_q, "--key", keyfile, "--server-key", K["daemon"]["pub"],
+                    json.dumps({"op": "match", "match": "zmq-pair-game"}))
+            c.expect(w.returncode == want and '"ok":true' in w.stdout.replace(" ", ""),
+                     "arbiter query --key %s: exit %d: %s" % (os.path.basename(keyfile), w.returncode,
+                                                             short(w.stdout + w.stderr)))
+
+    # ------------------------------------------------------------ 3e
+    with Check("3e a key past its share of ingest connections reads openlog:limits naming the key and is "
+               "closed; another key is served (a daemon with --peer-connections 2)") as c:
+        ds = Daemon("shares", ["--key", K["daemon"]["key"], "--keyring", keyring, "--log-level", "info",
+                               "--cards", A.cards, "--peer-connections", "2"])
+        daemons.append(ds)
+        qs = dealer(ds.conn_q, j_k, SERVER)
+        end = time.time() + 30
+        while time.time() < end and ds.alive() and rt(qs, {"op": "health"}, 0.5) is None:
+            pass
+        while recv(qs, 0.3) is not None:
+            pass
+        hdr = dict(game_a[0], match="share-a")
+        mine = []
+        for i in range(2):
+            s_ = dealer(ds.conn_in, ta_k, SERVER)
+            v = rt(s_, dict(hdr, match="share-a-%d" % i))
+            c.expect(isinstance(v, dict) and v.get("status") == "ok", "table-a's connection %d: %s" % (i + 1, short(v)))
+            mine.append(s_)
+        s3, mon3 = dealer(ds.conn_in, ta_k, SERVER, monitor=True, events=HS_MASK | zmq.EVENT_DISCONNECTED)
+        v = rt(s3, dict(hdr, match="share-a-2"))
+        msg = (v or {}).get("msg") or ""
+        c.expect(isinstance(v, dict) and v.get("status") == "illegal" and v.get("rule") == "openlog:limits"
+                 and v.get("match") == "share-a-2" and v.get("seq") == 0,
+                 "table-a's third connection: want illegal openlog:limits, got %s" % short(v))
+        c.expect("table-a" in msg and "--peer-connections" in msg and msg.rstrip().endswith("."),
+                 "the refusal's sentence does not name the key and its share: %r" % msg)
+        ev = wait_hs(mon3, zmq.EVENT_DISCONNECTED, 3.0)
+        c.expect(any(e == zmq.EVENT_DISCONNECTED for e, _ in ev),
+                 "the refused connection was not closed within 3 s (events %s)" % ev)
+        r = ask(qs, {"op": "match", "match": "share-a-2"})
+        c.expect(is_refusal(r), "the refused header was stored: %s" % short(r))
+        sb = dealer(ds.conn_in, tb_k, SERVER)
+        v = rt(sb, dict(game_b[0], match="share-b"))
+        c.expect(isinstance(v, dict) and v.get("status") == "ok", "table-b beside it: %s" % short(v))
+        for x in mine + [s3, sb, qs]:
+            x.close(0)
+        rc = ds.stop()
+        c.expect(rc == 0, "the --peer-connections 2 daemon: SIGTERM exit %s" % rc)
 
     # ------------------------------------------------------------ 4
     qb = dealer(D.conn_q, tb_k, SERVER)

@@ -17,8 +17,9 @@ must exit 0.  The cases:
      query connection);
   3. a garbage flood beside a legal table: the table keeps at least 0.8 of its
      speed alone, the quarantine and the store stay bounded (arbiterd(8): FRAMES AND FAIR SHARES, LIMITS);
-  4. the limits: --max-connections (refused at the handshake, ZAP 400, also
-     when more tables than that connect at once), the descriptor limit raised
+  4. the limits: --max-connections (a table past it reads an openlog:limits
+     verdict and is closed, also when more tables than that connect at once),
+     the descriptor limit raised
      to the hard limit, a low hard limit (512) survived with hundreds of idle
      ZeroMQ peers and of connections that never handshake (over tcp more than
      the descriptors; over ipc as many as fit, arbiterd(8) LIMITS),
@@ -26,12 +27,21 @@ must exit 0.  The cases:
      subscriber's connection and do not grow the daemon;
   5. a full disk (a tmpfs in a private mount namespace; needs root, fails
      rather than skips without it): the daemon waits, says so, answers health
-     "disk full", resumes by itself, loses nothing acknowledged.
+     "disk full", resumes by itself, loses nothing acknowledged;
+  6. the door (arbiterd(8) LIMITS, over tcp, clients from loopback addresses of their
+     own): 1,000 connections that finish the handshake and send half a frame,
+     and 1,000 idle ZeroMQ peers, fill --max-connections, and a new table still
+     has its verdicts within 2 s (the half frames are gone within the
+     heartbeat's time); a client past its peer's share of connections reads
+     why (ingest: openlog:limits; query: ok:false) and is closed; one client
+     cannot open more matches than --peer-matches while another still opens
+     one, and frees them when it leaves; an empty message gets a one-frame
+     reply.
 
 Prints PASS/FAIL lines and "e2e_venue: N passed, N failed"; exit 0 only when
 every check passed; the temporary directory (with every daemon's log) is kept
-when a check failed.  About 45 s (plain or sanitizer build, 2 cores).
-Usage: e2e_venue.py [--arbiterd PATH] [--only 1,2,3,4a,4b,4c,4d,5] [--keep]
+when a check failed.  About 2.5 min (plain build, 2 cores).
+Usage: e2e_venue.py [--arbiterd PATH] [--only 1,2,3,4a,4b,4c,4d,5,6a,6b,6c,6d,6e] [--keep]
 (ARBITERD, top_builddir, top_srcdir and ARBITER_CARDS are read from the
 environment too).
 """
@@ -1005,6 +1015,27 @@ def case3_measure(tmp, QMAX, cpus):
 # ==========================================================================
 # 4. the limits
 
+def refusal_problem(v, limit_words):
+    """None when v is an `illegal` verdict citing openlog:limits with a sentence naming
+    one of limit_words (arbiterd(8) LIMITS: a refusal at a limit is a message the client reads)."""
+    msg = (v or {}).get("msg") or ""
+    if not isinstance(v, dict) or v.get("status") != "illegal" or v.get("rule") != "openlog:limits":
+        return "want illegal openlog:limits, got %s" % v
+    if len(msg) < 20 or not msg.rstrip().endswith(".") or not any(w in msg for w in limit_words):
+        return "the sentence does not say which limit (%s): %r" % ("/".join(limit_words), msg)
+    return None
+
+
+def wait_closed(mon, timeout):
+    """True when the monitored socket reports DISCONNECTED within timeout s."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        for e, _ in mon_events(mon, max(0.0, min(0.2, deadline - time.time()))):
+            if e == zmq.EVENT_DISCONNECTED:
+                return True
+    return False
+
+
 def case4a(tmp):
     MAXC = 8
     d = Daemon(tmp, "conns", opts=["--max-connections", str(MAXC)])
@@ -1012,58 +1043,73 @@ def case4a(tmp):
     try:
         first = []
         outcomes = []
-        for _ in range(MAXC):
+        g = GAMES[0][1]
+        # eight tables, each playing (a table that has sent an event recently is not
+        # closed to make room: arbiterd(8) LIMITS)
+        for i in range(MAXC):
             s, mon = dealer_mon(d.ing, ctx)
             outcomes.append(wait_handshake(mon, 5))
-            first.append((s, mon))
-        extra = [dealer_mon(d.ing, ctx) for _ in range(4)]
-        ex_out = [wait_handshake(mon, 5) for _, mon in extra]
-        R.check(all(o == ("ok", 0) for o in outcomes) and all(o == ("auth", 400) for o in ex_out),
-                "4a with --max-connections %d, %d connections admitted one by one, 4 more refused at the "
-                "handshake (ZAP 400)" % (MAXC, MAXC), "first %s, extra %s" % (outcomes, ex_out))
-        g = GAMES[0][1]
-        for i, (s, _) in enumerate(first):
             send(s, pack(dict(g[0], match="conn-%d" % i)))
-        for i, (s, _) in enumerate(extra):
-            try:  # a DEALER with no peer would block: do not wait
-                s.send(pack(dict(g[0], match="extra-%d" % i)), zmq.NOBLOCK)
-            except zmq.Again:
-                pass
+            first.append((s, mon))
         served = 0
         for i, (s, _) in enumerate(first):
             if s.poll(5000) and decode(s.recv()).get("status") == "ok":
                 served += 1
-        time.sleep(0.5)
-        extra_answered = sum(1 for s, _ in extra if s.poll(0))
+        R.check(all(o == ("ok", 0) for o in outcomes) and served == MAXC,
+                "4a with --max-connections %d, %d tables admitted one by one, each served" % (MAXC, MAXC),
+                "handshakes %s, served %d" % (outcomes, served))
+        # four more: let in to be told why, then closed (arbiterd(8) LIMITS)
+        extra = [dealer_mon(d.ing, ctx) for _ in range(4)]
+        problems = []
+        sent = []
+        for i, (s, mon) in enumerate(extra):
+            # a DEALER refused at the handshake has no peer to send to: do not wait for one
+            sent.append(bool(s.poll(5000, zmq.POLLOUT)) and s.send(pack(dict(g[0], match="extra-%d" % i)),
+                                                                    zmq.NOBLOCK) is None)
+        for i, (s, mon) in enumerate(extra):
+            v = decode(s.recv()) if sent[i] and s.poll(5000) else None
+            p = refusal_problem(v, ("--max-connections", "limit"))
+            if not p and (v.get("match"), v.get("seq")) != ("extra-%d" % i, 0):
+                p = "the refusal names %s #%s, not the header sent" % (v.get("match"), v.get("seq"))
+            if not p and not wait_closed(mon, 3.0):
+                p = "the refused connection was not closed within 3 s"
+            if p:
+                problems.append("extra %d: %s" % (i, p))
+        stored = [m for m in ("extra-%d" % i for i in range(4)) if d.query({"op": "match", "match": m}).get("ok")]
+        R.check(not problems and not stored,
+                "4a 4 more tables: each reads an illegal verdict citing openlog:limits that names the limit, "
+                "then is closed; nothing of theirs is stored", "; ".join(problems[:3]) + (" stored %s" % stored
+                                                                                     if stored else ""))
         h, lat = d.timed_query({"op": "health"})
-        R.check(served == MAXC and extra_answered == 0 and lat < 1.0,
-                "4a the admitted tables are served, the refused get nothing, the query socket answers",
-                "served %d/%d, refused ones answered %d, health in %.3f s" % (served, MAXC, extra_answered, lat))
         R.check(h["limits"]["ingest"] == MAXC and h["connections"]["ingest"] == MAXC
-                and "query" in h["limits"] and "feed" in h["limits"],
-                "4a health reports the limits and the open connections",
-                "limits %s, connections %s" % (h["limits"], h["connections"]))
+                and "query" in h["limits"] and "feed" in h["limits"] and lat < 1.0
+                and h["connections_refused"]["ingest"] >= 4,
+                "4a health reports the limits, the open connections and the refusals; the query socket answers",
+                "limits %s, connections %s, connections_refused %s, health in %.3f s"
+                % (h["limits"], h["connections"], h.get("connections_refused"), lat))
         R.check("too many connections" in d.log_text(), "4a the refusal is logged as 'too many connections'")
         close_mon(first + extra)
-        # a burst: more tables than the limit connect at once; as many as the limit
-        # must be admitted (arbiterd(8) LIMITS: the rest refused at the handshake).  Three tries.
+        # a burst: more tables than the limit connect at once, each sending its header;
+        # as many as the limit are served, the rest read why they are refused.  Three tries.
         trials = []
         for trial in range(3):
             deadline = time.time() + 10
             while d.health()["connections"]["ingest"] and time.time() < deadline:
                 time.sleep(0.1)
             burst = [dealer_mon(d.ing, ctx) for _ in range(MAXC + 12)]
-            time.sleep(2.0)
-            admitted = 0
-            for s, mon in burst:
-                names = [e for e, _ in mon_events(mon)]
-                admitted += zmq.EVENT_HANDSHAKE_SUCCEEDED in names and names[-1] != zmq.EVENT_DISCONNECTED
-            trials.append((admitted, d.health()["connections"]["ingest"]))
+            for i, (s, _) in enumerate(burst):
+                s.send(pack(dict(g[0], match="burst-%d-%d" % (trial, i))))
+            ok = refused = 0
+            for s, _ in burst:
+                v = decode(s.recv()) if s.poll(5000) else None
+                ok += (v or {}).get("status") == "ok"
+                refused += refusal_problem(v, ("--max-connections",)) is None
+            trials.append((ok, refused, d.health()["connections"]["ingest"]))
             close_mon(burst)
-        R.check(all(t == (MAXC, MAXC) for t in trials),
-                "4a %d tables connecting at once (3 tries): %d admitted each time, the rest refused"
-                % (MAXC + 12, MAXC),
-                "(admitted, health connections.ingest) per try: %s" % trials)
+        R.check(all(t == (MAXC, 12, MAXC) for t in trials),
+                "4a %d tables connecting at once, each sending its header (3 tries): %d served each time, the "
+                "rest read why they are refused" % (MAXC + 12, MAXC),
+                "(served, refused with openlog:limits, health connections.ingest) per try: %s" % trials)
     finally:
         ctx.destroy(linger=0)
     stop_check(d, "4a")
@@ -1296,6 +1342,305 @@ def case4d(tmp):
 
 
 # ==========================================================================
+# 6. the door: what one client may hold (arbiterd(8) LIMITS)
+
+# ZMTP 3.0 as a DEALER with the NULL mechanism (rfc.zeromq.org/spec/23): the greeting,
+# then a READY command; what a stranger's own client sends before its first frame.
+ZMTP_GREETING = b"\xff" + b"\0" * 8 + b"\x7f" + b"\x03\x00" + b"NULL" + b"\0" * 16 + b"\0" + b"\0" * 31
+_READY_BODY = b"\x05READY" + bytes([11]) + b"Socket-Type" + (6).to_bytes(4, "big") + b"DEALER"
+ZMTP_READY = b"\x04" + bytes([len(_READY_BODY)]) + _READY_BODY
+HALF_FRAME = b"\x00\x64" + b"x" * 10   # a frame of 100 bytes: its first 10
+
+
+def source_addr(i, per=100):
+    """The loopback address of client i when clients come `per` from each address."""
+    k = i // per
+    return "127.0.%d.%d" % (1 + k // 250, 2 + k % 250)
+
+
+def raw_half_frame(host, port, src):
+    """A TCP connection from src that does the ZMTP handshake and then sends half a frame;
+    it never reads (not even the daemon's heartbeats)."""
+    c = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    c.bind((src, 0))
+    c.settimeout(5.0)
+    c.connect((host, port))
+    c.sendall(ZMTP_GREETING + ZMTP_READY + HALF_FRAME)
+    return c
+
+
+def wait_health(d, pred, timeout, step=0.2):
+    """Poll health until pred(h) holds; the last health and whether it held."""
+    deadline = time.time() + timeout
+    h = d.health()
+    while not pred(h) and time.time() < deadline:
+        time.sleep(step)
+        h = d.health()
+    return h, pred(h)
+
+
+def newcomer(d, name, ctx, n_events=12):
+    """A new table (DEALER from 127.0.0.1) streams the first events of a game: its verdicts
+    and the seconds from its connect to its last verdict."""
+    evs = renamed(GAMES[0][1], name)[:n_events]
+    t0 = time.time()
+    s = dealer(d.ing, ctx)
+    vs, _ = stream(None, evs, sock=s, timeout=5.0)
+    dt = time.time() - t0
+    s.close()
+    return evs, vs, dt
+
+
+def door_filled(d, N, what, make, ctx):
+    """Fill d's ingest door (--max-connections N) with N clients made by make(i, host, port)
+    from 10 addresses (under each one's share), then check that a new table gets in and has its
+    verdicts within 2 s.  The clients, to close."""
+    host, port = d.ing[len("tcp://"):].rsplit(":", 1)
+    clients = []
+    t0 = time.time()
+    for i in range(N):
+        clients.append(make(i, host, int(port)))
+    h, full = wait_health(d, lambda h: h["connections"]["ingest"] >= N, 30)
+    note("%s: %d connected in %.1f s; health connections %s" % (d.name, len(clients), time.time() - t0,
+                                                                h["connections"]))
+    time.sleep(1.2)   # older than a connection closed for a newcomer must be (quiet_new_ms)
+    evs, vs, dt = newcomer(d, "door-" + d.name, ctx)
+    p = verdict_problem(evs, vs)
+    R.check(full and p is None and dt <= 2.0,
+            "6%s %d %s fill --max-connections %d: a new table gets in and has its %d verdicts within 2 s"
+            % (d.name[-1], N, what, N, len(evs)),
+            "%s; door full: %s (connections %s); %d verdicts in %.2f s"
+            % (p, full, h["connections"]["ingest"], len(vs), dt))
+    return clients
+
+
+def case6a(tmp):
+    """1,000 connections that finish the handshake and send half a frame, from 10 addresses:
+    the door is full of them.  A new table gets in and gets its verdicts within 2 s; the half
+    frames are closed by the heartbeat's timeout."""
+    N = 1000
+    d = Daemon(tmp, "door-a", tcp=True, opts=["--max-connections", str(N)])
+    ctx = zmq.Context()
+    ctx.setsockopt(zmq.LINGER, 0)
+    raw = []
+    try:
+        raw = door_filled(d, N, "connections that finished the handshake and sent half a frame",
+                          lambda i, host, port: raw_half_frame(host, port, source_addr(i)), ctx)
+        h = d.health()
+        R.check(h["connections_closed_for_room"]["ingest"] >= 1 and h["limits"]["quiet_new_ms"] <= 1000,
+                "6a the newcomer's room was made by closing a connection that never sent a message (health)",
+                "connections_closed_for_room %s" % h.get("connections_closed_for_room"))
+        # arbiterd(8) LIMITS: a frame not finished (no whole message, no heartbeat answer) within
+        # heartbeat_ms + heartbeat_timeout_ms closes the connection
+        lim = h["limits"]
+        t1 = time.time()
+        h, gone = wait_health(d, lambda h: h["connections"]["ingest"] <= 5,
+                              (lim["heartbeat_ms"] + lim["heartbeat_timeout_ms"]) / 1000 + 5, step=0.5)
+        R.check(gone, "6a the half frames are closed within heartbeat_ms + heartbeat_timeout_ms (%d ms)"
+                % (lim["heartbeat_ms"] + lim["heartbeat_timeout_ms"]),
+                "connections.ingest %s after %.1f s" % (h["connections"]["ingest"], time.time() - t1))
+    finally:
+        for c in raw:
+            c.close()
+        ctx.destroy(linger=0)
+    stop_check(d, "6a")
+
+
+def idle_dealer(ctx, i, host, port):
+    """A DEALER from client i's address that connects and never sends (its libzmq answers the
+    daemon's heartbeats)."""
+    s = ctx.socket(zmq.DEALER)
+    s.connect("tcp://%s:0;%s:%s" % (source_addr(i), host, port))
+    return s
+
+
+def case6b(tmp):
+    """1,000 idle ZeroMQ peers from 10 addresses fill the door: a new table still gets in within
+    2 s, and plays on while the idlers closed for it come back."""
+    N = 1000
+    d = Daemon(tmp, "door-b", tcp=True, opts=["--max-connections", str(N)])
+    ctx = zmq.Context()
+    ctx.setsockopt(zmq.LINGER, 0)
+    ctx.set(zmq.MAX_SOCKETS, N + 100)
+    idle = []
+    try:
+        idle = door_filled(d, N, "idle ZeroMQ peers", lambda i, host, port: idle_dealer(ctx, i, host, port), ctx)
+        # the table that played is not the one closed for the idle ones coming back
+        g = renamed(GAMES[0][1], "door-b2")
+        s = dealer(d.ing, ctx)
+        vs, _ = stream(None, g[:12], sock=s, timeout=5.0)
+        time.sleep(3.0)   # the idlers closed for it reconnect and push out others meanwhile
+        vs += stream(None, g[12:18], sock=s, timeout=5.0)[0]
+        s.close()
+        p = verdict_problem(g[:18], vs)
+        R.check(p is None, "6b a table goes on playing beside the idlers reconnecting", p or "")
+    finally:
+        for s in idle:
+            s.close()
+        ctx.destroy(linger=0)
+    stop_check(d, "6b")
+
+
+def case6c(tmp):
+    """A client refused at a connection share reads why: on ingest an illegal verdict citing
+    openlog:limits, on the query socket {"ok":false,"error"}; then it is closed."""
+    d = Daemon(tmp, "shares", tcp=True, opts=["--peer-connections", "3"])
+    ctx = zmq.Context()
+    ctx.setsockopt(zmq.LINGER, 0)
+    host, port = d.ing[len("tcp://"):].rsplit(":", 1)
+    src = "127.0.9.9"
+    ep = "tcp://%s:0;%s:%s" % (src, host, port)
+    try:
+        g = GAMES[0][1]
+        mine = []
+        for i in range(3):
+            s, mon = dealer_mon(ep, ctx)
+            send(s, pack(dict(g[0], match="share-%d" % i)))
+            mine.append((s, mon))
+        served = sum(1 for s, _ in mine if s.poll(5000) and decode(s.recv()).get("status") == "ok")
+        s4, mon4 = dealer_mon(ep, ctx)
+        send(s4, pack(dict(g[0], match="share-3")))
+        v = decode(s4.recv()) if s4.poll(5000) else None
+        p = refusal_problem(v, ("--peer-connections", "share"))
+        closed = wait_closed(mon4, 3.0)
+        other_evs, other_vs, _ = newcomer(d, "share-other", ctx)
+        R.check(served == 3 and p is None and closed and verdict_problem(other_evs, other_vs) is None,
+                "6c with --peer-connections 3, an address's 4th connection reads illegal openlog:limits naming "
+                "its share, and is closed; a table from another address is served",
+                "served %d; %s; closed %s; other table: %s" % (served, p, closed,
+                                                            verdict_problem(other_evs, other_vs)))
+        close_mon(mine + [(s4, mon4)])
+        # the query socket: its share of connections an address (arbiterd(8) LIMITS), one more is told
+        QS = d.health()["limits"]["peer_connections"]["query"]
+        qhost, qport = d.q[len("tcp://"):].rsplit(":", 1)
+        qep = "tcp://%s:0;%s:%s" % (src, qhost, qport)
+        qs = []
+        answered = 0
+        for i in range(QS):
+            q = dealer(qep, ctx)
+            send(q, pack({"op": "health"}))
+            answered += bool(q.poll(5000) and decode(q.recv()).get("ok"))
+            qs.append(q)
+        q, qmon = dealer_mon(qep, ctx)
+        send(q, pack({"op": "health"}))
+        r = decode(q.recv()) if q.poll(5000) else None
+        err = (r or {}).get("error") or ""
+        closed = wait_closed(qmon, 3.0)
+        R.check(answered == QS and r is not None and r.get("ok") is False and "share" in err and closed,
+                "6c the query connection of an address past its share (%d) reads {\"ok\":false} saying so, and "
+                "is closed" % QS, "%d of %d answered; reply %s; closed %s" % (answered, QS, r, closed))
+        for x in qs:
+            x.close()
+        close_mon([(q, qmon)])
+    finally:
+        ctx.destroy(linger=0)
+    stop_check(d, "6c")
+
+
+def case6d(tmp):
+    """One client cannot hold more than its share of open matches (--peer-matches): past it
+    its header is refused (openlog:limits) while another client still opens one; a client that
+    leaves frees its share within peer_left_ms."""
+    SHARE = 5
+    d = Daemon(tmp, "matchshare", tcp=True, opts=["--peer-matches", str(SHARE), "--max-matches", "100"])
+    ctx = zmq.Context()
+    ctx.setsockopt(zmq.LINGER, 0)
+    host, port = d.ing[len("tcp://"):].rsplit(":", 1)
+    ep_a = "tcp://127.0.8.2:0;%s:%s" % (host, port)
+    ep_b = "tcp://127.0.8.3:0;%s:%s" % (host, port)
+    g = GAMES[0][1]
+    try:
+        a = dealer(ep_a, ctx)
+        got = []
+        for i in range(SHARE + 1):
+            send(a, pack(dict(g[0], match="hog-%d" % i)))
+            got.append(decode(a.recv()) if a.poll(5000) else None)
+        ok = sum(1 for v in got[:SHARE] if (v or {}).get("status") == "ok")
+        p = refusal_problem(got[SHARE], ("--peer-matches", "share"))
+        b = dealer(ep_b, ctx)
+        send(b, pack(dict(g[0], match="other-0")))
+        vb = decode(b.recv()) if b.poll(5000) else None
+        h = d.health()
+        R.check(ok == SHARE and p is None and (vb or {}).get("status") == "ok" and h["live_matches"] == SHARE + 1,
+                "6d with --peer-matches %d, a client's %dth header is refused (openlog:limits, naming its share); "
+                "another client opens a match" % (SHARE, SHARE + 1),
+                "%d ok; refusal: %s; the other client: %s; live_matches %d" % (ok, p, vb, h["live_matches"]))
+        a.close()
+        t0 = time.time()
+        left = h["limits"]["peer_left_ms"] / 1000
+        h, freed = wait_health(d, lambda h: h["live_matches"] == 1, left + 5)
+        a2 = dealer(ep_a, ctx)
+        send(a2, pack(dict(g[0], match="hog-again")))
+        v = decode(a2.recv()) if a2.poll(5000) else None
+        R.check(freed and (v or {}).get("status") == "ok",
+                "6d the client leaves: within peer_left_ms (%.0f s) its matches leave memory and its address "
+                "opens a match again" % left,
+                "live_matches %d after %.1f s; new header: %s" % (h["live_matches"], time.time() - t0, v))
+        # its stored matches are not lost: a continuing event makes one again from the store
+        send(a2, pack(dict(g[1], match="hog-0")))
+        v = decode(a2.recv()) if a2.poll(5000) else None
+        R.check((v or {}).get("status") in ("ok", "warning") and v.get("seq") == 1,
+                "6d a released match goes on from the store", "%s" % v)
+        a2.close()
+        b.close()
+    finally:
+        ctx.destroy(linger=0)
+    stop_check(d, "6d")
+
+
+def case6e(tmp):
+    """Every reply to a DEALER is one frame: an empty message is answered with one frame,
+    read with plain recv(), and the next verdict is the next event's (arbiterd(8) FRAMES AND FAIR SHARES)."""
+    d = Daemon(tmp, "emptyframe")
+    s = dealer(d.ing)
+    g = renamed(GAMES[0][1], "empty-frame")
+    problems = []
+    send(s, b"")
+    fr = s.recv_multipart() if s.poll(5000) else None
+    if fr is None or len(fr) != 1:
+        problems.append("the empty message's reply: %r (want one frame)" % fr)
+    else:
+        v = decode(fr[0])
+        if v.get("status") != "malformed":
+            problems.append("the empty message's verdict: %s" % v)
+    for e in g[:3]:
+        send(s, pack(e))
+        v = decode(s.recv()) if s.poll(5000) else None
+        if not v or (v.get("match"), v.get("seq"), v.get("status")) != (e["match"], e["seq"], "ok"):
+            problems.append("after it, #%d got %s (out of step?)" % (e["seq"], v))
+    extra = s.poll(500)
+    if extra:
+        problems.append("a reply more: %r" % s.recv_multipart())
+    s.close()
+    R.check(not problems, "6e an empty message gets one one-frame reply read with recv(); the next verdicts "
+            "are in step", "; ".join(problems))
+    # the query socket alike: an empty message, one frame back; a REQ socket's envelope, its
+    # reply in the envelope (arbiterd(8) FRAMES AND FAIR SHARES)
+    problems = []
+    q = dealer(d.q)
+    send(q, b"")
+    fr = q.recv_multipart() if q.poll(5000) else None
+    if fr is None or len(fr) != 1 or decode(fr[0]).get("ok") is not False:
+        problems.append("an empty query: %r (want one frame, ok:false)" % fr)
+    send(q, pack({"op": "health"}))
+    fr = q.recv_multipart() if q.poll(5000) else None
+    if fr is None or len(fr) != 1 or decode(fr[0]).get("ok") is not True:
+        problems.append("the next query, health: %r (out of step?)" % fr)
+    q.close()
+    req = CTX.socket(zmq.REQ)
+    req.setsockopt(zmq.LINGER, 0)
+    req.connect(d.q)
+    send(req, pack({"op": "health"}))
+    r = decode(req.recv()) if req.poll(5000) else None
+    req.close()
+    if not r or r.get("ok") is not True:
+        problems.append("a REQ socket's health query: %s" % r)
+    R.check(not problems, "6e the query socket: an empty message gets one one-frame reply, a REQ socket its "
+            "reply", "; ".join(problems))
+    stop_check(d, "6e")
+
+
+# ==========================================================================
 # 5. a full disk
 
 def case5(tmp):
@@ -1442,7 +1787,8 @@ def case5(tmp):
 # ==========================================================================
 
 CASES = [("1", case1), ("2", case2), ("3", case3), ("4a", case4a), ("4b", case4b), ("4c", case4c),
-         ("4d", case4d), ("5", case5)]
+         ("4d", case4d), ("5", case5), ("6a", case6a), ("6b", case6b), ("6c", case6c), ("6d", case6d),
+         ("6e", case6e)]
 
 
 def main():
@@ -1450,7 +1796,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--arbiterd", default=os.environ.get("ARBITERD") or os.path.join(
         os.environ.get("top_builddir") or os.path.join(TOP, "build"), "arbiterd"))
-    ap.add_argument("--only", default="", help="comma-separated cases (1,2,3,4a,4b,4c,5)")
+    ap.add_argument("--only", default="", help="comma-separated cases (1,2,3,4a,4b,4c,4d,5,6a,6b,6c,6d,6e)")
     ap.add_argument("--keep", action="store_true", help="keep the temporary directory")
     ap.add_argument("--flood", nargs=2, metavar=("EP", "K"), help=argparse.SUPPRESS)
     a = ap.parse_args()

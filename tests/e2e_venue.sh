@@ -13,7 +13,10 @@
 #      quarantine and the store stay bounded;
 #   4. --max-connections, the descriptor limit, --max-matches;
 #   5. a full disk (a tmpfs in a private mount namespace: needs root; without
-#      it that check fails, it is not skipped).
+#      it that check fails, it is not skipped);
+#   6. the door: 1,000 half frames or idle peers do not keep a new table out
+#      for more than 2 s, a client past a share reads why, match shares, an
+#      empty message's one-frame reply.
 #
 # Each case starts its own $ARBITERD (default $top_builddir/arbiterd) on ipc
 # (and tcp) endpoints in a temporary directory with a fresh store and stops it

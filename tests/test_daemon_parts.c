@@ -97,6 +97,65 @@ Test(parts, keys_a_secret_pasted_from_another_file_is_refused)
     cr_assert(strstr(err, "does not match its public key"), "%s", err);
 }
 
+/* What a client may give --key (arbiter-keyring(5)): every form ZeroMQ makes a pair
+ * in is read to the same pair; the rest is refused with a sentence. */
+Test(parts, keys_a_client_pair_in_every_form_zeromq_makes)
+{
+    char pub[41], sec[41], other_pub[41], other_sec[41], text[2048], err[256];
+    uint8_t p[32], s[32], want_p[32], want_s[32];
+    int has;
+    cr_assert_eq(zmq_curve_keypair(pub, sec), 0);
+    cr_assert_eq(zmq_curve_keypair(other_pub, other_sec), 0);
+    keys_from_z85(pub, want_p);
+    keys_from_z85(sec, want_s);
+    struct {
+        const char *what, *fmt;
+        int secret;
+    } good[] = {
+        {"curve_keygen's output",
+         "This tool generates a CurveZMQ keypair, as two printable strings you can\n"
+         "use in configuration files or source code. The encoding uses Z85, which\n\n"
+         "== CURVE PUBLIC KEY ==\n%s\n\n== CURVE SECRET KEY ==\n%s\n", 1},
+        {"the two keys alone", "%s\n%s\n", 1},
+        {"an arbiter key file without signing keys", "name = t1\ncurve-public = %s\ncurve-secret = %s\n", 1},
+        {"a ZeroMQ certificate", "#   ZeroMQ CURVE **Secret** Certificate\n\nmetadata\ncurve\n"
+                                 "    public-key = \"%s\"\n    secret-key = \"%s\"\n", 1},
+        {"a public key alone", "%s\n", 0},
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        snprintf(text, sizeof text, good[i].fmt, pub, sec);
+        memset(p, 0, 32);
+        memset(s, 0, 32);
+        cr_assert_eq(keys_read_curve(write_file("k", text), p, s, &has, err, sizeof err), 0, "%s: %s",
+                     good[i].what, err);
+        cr_assert_eq(has, good[i].secret, "%s", good[i].what);
+        cr_assert_eq(memcmp(p, want_p, 32), 0, "%s", good[i].what);
+        cr_assert(!has || !memcmp(s, want_s, 32), "%s", good[i].what);
+    }
+    /* the keys alone in the other order, and a secret key alone */
+    snprintf(text, sizeof text, "%s\n%s\n", sec, pub);
+    cr_assert_eq(keys_read_curve(write_file("k", text), p, s, &has, err, sizeof err), 0, "%s", err);
+    cr_assert(has && !memcmp(p, want_p, 32) && !memcmp(s, want_s, 32));
+    snprintf(text, sizeof text, "== CURVE SECRET KEY ==\n%s\n", sec);
+    cr_assert_eq(keys_read_curve(write_file("k", text), p, s, &has, err, sizeof err), 0, "%s", err);
+    cr_assert(has && !memcmp(p, want_p, 32));
+    struct {
+        const char *text, *said;
+    } bad[] = {
+        {"just some text\n", "holds no CURVE key"},
+        {"curve-public = not-a-key\n", "line 1"},
+        {"%s\n%s\n", "not a CURVE key pair"},                 /* two publics of two pairs */
+        {"public-key = \"%s\"\nsecret-key = \"%s\"\n", "does not match"},
+        {"%s\n%s\n%s\n", "more CURVE keys"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(text, sizeof text, bad[i].text, pub, i == 3 ? other_sec : other_pub, sec);
+        cr_assert_neq(keys_read_curve(write_file("k", text), p, s, &has, err, sizeof err), 0, "bad %zu", i);
+        cr_assert(strstr(err, bad[i].said), "bad %zu: %s", i, err);
+    }
+    cr_assert_neq(keys_read_curve("/nonexistent/k", p, s, &has, err, sizeof err), 0);
+}
+
 Test(parts, keyring_names_the_line_at_fault)
 {
     keys_pair k;
@@ -292,6 +351,52 @@ static verify_session *session(void)
     return s;
 }
 
+/* The hook of live.h: a tally of each holder's matches. */
+typedef struct {
+    char who[4][16];
+    int n[4];
+} tally;
+
+static void tally_hook(void *ctx, const char *holder, int delta)
+{
+    tally *t = ctx;
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(t->who[i], holder) || !t->who[i][0]) {
+            snprintf(t->who[i], sizeof t->who[i], "%s", holder);
+            t->n[i] += delta;
+            return;
+        }
+    cr_assert_fail("more than 4 holders");
+}
+
+Test(parts, live_holders_are_counted_and_released)
+{
+    live_table *t = NULL;
+    tally c;
+    memset(&c, 0, sizeof c);
+    cr_assert_eq(live_table_new(100, &t), 0);
+    live_table_hook(t, tally_hook, &c);
+    for (int i = 0; i < 6; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "m-%d", i);
+        live *l = live_slot(t, id);
+        live_attach(t, l, session());
+        live_hold(t, l, i < 4 ? "a" : "b");
+        live_hold(t, l, "c");   /* a match keeps the holder that brought it in */
+    }
+    cr_assert_str_eq(c.who[0], "a");
+    cr_assert_eq(c.n[0], 4);
+    cr_assert_eq(c.n[1], 2);
+    live_clear(t, live_find(t, "m-0"));   /* finished, or evicted */
+    cr_assert_eq(c.n[0], 3);
+    cr_assert_eq(live_release(t, "a"), 3);
+    cr_assert_eq(c.n[0], 0);
+    cr_assert_eq(live_count(t), 2);
+    cr_assert_null(live_find(t, "m-1"));
+    cr_assert(live_find(t, "m-5"));
+    live_table_destroy(&t);
+}
+
 Test(parts, live_table_counts_evicts_and_does_not_grow_on_churn)
 {
     live_table *t = NULL;
@@ -439,7 +544,7 @@ Test(parts, list_reads_a_bounded_number_of_summaries_a_request)
 
     static daemon_ctx d;
     d.st = st;
-    const gate_peer judge = {NULL, NULL, KEYS_JUDGE, 1};
+    const gate_peer judge = {.role = KEYS_JUDGE, .anonymous = 1, .fd = -1};
     char after[64] = "";
     int requests = 0, found = 0;
     for (;;) {
@@ -493,7 +598,7 @@ Test(parts, standings_answers_a_known_tournament_to_any_role_within_its_bound)
     MDB_txn *txn = NULL;
     tournament *t = NULL;
     char err[512], id[32], json[96];
-    const gate_peer table = {"t1", "key", KEYS_TABLE, 0};
+    const gate_peer table = {.name = "t1", .z85 = "key", .role = KEYS_TABLE, .fd = -1};
     json_t *rep;
 
     cr_assert_eq(tournament_load(cup_file, strlen(cup_file), &t, err, sizeof err), 0, "%s", err);

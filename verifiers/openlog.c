@@ -405,8 +405,11 @@ static const verifier_rule contract_rules[] = {
      "Only the key that opened a match may write into it."},
     {OPENLOG("key"), "a message on a connection whose key was removed from the keyring",
      "A key removed from the keyring may no longer send events."},
+    {OPENLOG("table"), "a header from a key of role `table` must name that key in its `event.table`",
+     "A table opens only the matches assigned to it."},
     {OPENLOG("limits"), "a header that would open more matches than `--max-matches`",
-     "The daemon holds a bounded number of open matches."},
+     "The daemon holds a bounded number of open matches, and each client a share of them and of its "
+     "connections."},
     {OPENLOG("record"),
      "an event for a match whose stored record failed the daemon's check at start (section 10): nothing more is "
      "written into it until a judge has looked at it",

@@ -28,7 +28,8 @@ _arbiter_options() {
 }
 
 _arbiterd_options="--db --ingest --feed --query --cards --key --trusted-seals --keyring --insecure --seal-legacy
---max-connections --max-matches --quarantine-max --log-level --map-mb --tournament"
+--max-connections --peer-connections --max-matches --peer-matches --quarantine-max --log-level --map-mb
+--tournament"
 
 # Words an option takes, or "file" / "dir" / "" (a value to type).
 _arbiter_values() {

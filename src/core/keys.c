@@ -140,6 +140,14 @@ static char *trim(char *s)
     return s;
 }
 
+/* 1 when only blanks lie from s up to end. */
+static int trim_end(const char *s, const char *end)
+{
+    while (s < end && (*s == ' ' || *s == '\t'))
+        s++;
+    return s == end;
+}
+
 static int hex_exact(const char *hex, uint8_t *out, size_t n)
 {
     size_t got = 0;
@@ -222,23 +230,143 @@ out:
     return rc;
 }
 
+/* ---- a client's key ------------------------------------------------------- */
+
+/* Which key a line names: a NAME = VALUE line of an arbiter key file
+ * (curve-public, curve-secret) or of a ZeroMQ certificate (public-key,
+ * secret-key, the value quoted), or a heading of curve_keygen's output
+ * that names the key on the next line. */
+enum { CURVE_NONE, CURVE_PUB, CURVE_SEC };
+
+static const struct {
+    const char *text;
+    int which, heading;
+} curve_names[] = {
+    {"curve-public", CURVE_PUB, 0}, {"curve-secret", CURVE_SEC, 0},
+    {"public-key", CURVE_PUB, 0},   {"secret-key", CURVE_SEC, 0},
+    {"== CURVE PUBLIC KEY ==", CURVE_PUB, 1}, {"== CURVE SECRET KEY ==", CURVE_SEC, 1},
+};
+
+/* 1 when the public key pub belongs to the secret key sec. */
+static int curve_pair(const uint8_t pub[32], const uint8_t sec[32])
+{
+    uint8_t pk[32];
+    return !crypto_scalarmult_base(pk, sec) && !memcmp(pk, pub, 32);
+}
+
+int keys_read_curve(const char *path, uint8_t pub[32], uint8_t sec[32], int *has_secret, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    char line[LINE_MAX_BYTES];
+    uint8_t got[2][32], bare[3][32];
+    int have[2] = {0, 0}, nbare = 0, next = CURVE_NONE, lineno = 0, rc = -1;
+
+    *has_secret = 0;
+    if (!f) {
+        snprintf(err, errlen, "cannot read the key file %s: %s", path, strerror(errno));
+        return -1;
+    }
+    while (fgets(line, sizeof line, f)) {
+        char *s = trim(line), *eq;
+        int which = CURVE_NONE, heading = 0;
+        uint8_t key[32];
+        lineno++;
+        if (!*s || *s == '#')
+            continue;
+        if (!keys_from_z85(s, key)) {   /* a key alone on its line */
+            if (next != CURVE_NONE) {
+                memcpy(got[next - 1], key, 32);
+                have[next - 1] = 1;
+            } else if (nbare < 3) {
+                memcpy(bare[nbare++], key, 32);
+            }
+            next = CURVE_NONE;
+            continue;
+        }
+        next = CURVE_NONE;
+        eq = strchr(s, '=');
+        for (size_t i = 0; i < sizeof curve_names / sizeof curve_names[0]; i++) {
+            size_t n = strlen(curve_names[i].text);
+            if (curve_names[i].heading ? !strcmp(s, curve_names[i].text)
+                                       : eq && !strncmp(s, curve_names[i].text, n) && trim_end(s + n, eq)) {
+                which = curve_names[i].which;
+                heading = curve_names[i].heading;
+            }
+        }
+        if (heading) {
+            next = which;
+            continue;
+        }
+        if (which == CURVE_NONE)
+            continue;   /* the rest: a name, signing keys, prose, a certificate's sections */
+        char *val = trim(eq + 1);
+        size_t vn = strlen(val);
+        if (vn >= 2 && val[0] == '"' && val[vn - 1] == '"') {
+            val[vn - 1] = 0;
+            val++;
+        }
+        if (keys_from_z85(val, got[which - 1])) {
+            snprintf(err, errlen, "%s, line %d: not a CURVE key of 40 Z85 characters", path, lineno);
+            goto out;
+        }
+        have[which - 1] = 1;
+    }
+    if (nbare > 2 || (nbare && (have[0] || have[1]))) {
+        snprintf(err, errlen, "%s holds more CURVE keys than one pair", path);
+        goto out;
+    }
+    if (nbare == 2) {   /* the two keys alone: the secret is the one the other derives from */
+        int sec_first = curve_pair(bare[1], bare[0]);
+        if (!sec_first && !curve_pair(bare[0], bare[1])) {
+            snprintf(err, errlen, "%s: its two keys are not a CURVE key pair", path);
+            goto out;
+        }
+        memcpy(got[0], bare[sec_first ? 1 : 0], 32);
+        memcpy(got[1], bare[sec_first ? 0 : 1], 32);
+        have[0] = have[1] = 1;
+    } else if (nbare == 1) {   /* one key alone: a public key (a server's) */
+        memcpy(got[0], bare[0], 32);
+        have[0] = 1;
+    }
+    if (have[1] && !have[0] && !crypto_scalarmult_base(got[0], got[1]))
+        have[0] = 1;   /* a secret key alone gives its public key */
+    if (!have[0]) {
+        snprintf(err, errlen, "%s holds no CURVE key (an arbiter key file, curve_keygen's output, a ZeroMQ "
+                              "certificate, or the two keys in Z85)", path);
+        goto out;
+    }
+    if (have[1] && !curve_pair(got[0], got[1])) {
+        snprintf(err, errlen, "%s: its secret key does not match its public key", path);
+        goto out;
+    }
+    memcpy(pub, got[0], 32);
+    if (have[1])
+        memcpy(sec, got[1], 32);
+    *has_secret = have[1];
+    rc = 0;
+out:
+    sodium_memzero(line, sizeof line);
+    sodium_memzero(got, sizeof got);
+    sodium_memzero(bare, sizeof bare);
+    fclose(f);
+    return rc;
+}
+
 int keys_server_public(const char *text, uint8_t out[32], char *err, size_t errlen)
 {
-    keys_pair k;
+    uint8_t sec[32];
+    int has_secret;
     if (strlen(text) == KEYS_Z85 && !keys_from_z85(text, out))
         return 0;
-    if (keys_read(text, &k, err, errlen))
-        return -1;
-    memcpy(out, k.curve_public, 32);
-    sodium_memzero(&k, sizeof k);
-    return 0;
+    int rc = keys_read_curve(text, out, sec, &has_secret, err, errlen);
+    sodium_memzero(sec, sizeof sec);
+    return rc;
 }
 
 int keys_client_secure(void *sock, const char *keyfile, const char *server_key, char *err, size_t errlen)
 {
-    keys_pair k;
-    uint8_t server[32];
-    int rc = -1;
+    uint8_t pub[32], sec[32], server[32];
+    int has_secret = 0, rc = -1;
 
     if (!keyfile && !server_key)
         return 0;
@@ -246,20 +374,21 @@ int keys_client_secure(void *sock, const char *keyfile, const char *server_key, 
         snprintf(err, errlen, "CURVE needs both --key (your key file) and --server-key (the daemon's public key)");
         return -1;
     }
-    if (keys_read(keyfile, &k, err, errlen) || keys_server_public(server_key, server, err, errlen))
+    if (keys_read_curve(keyfile, pub, sec, &has_secret, err, errlen) ||
+        keys_server_public(server_key, server, err, errlen))
         goto out;
-    if (!k.has_secret) {
+    if (!has_secret) {
         snprintf(err, errlen, "%s holds no secret key (give the .key file, not the .pub)", keyfile);
         goto out;
     }
-    if (zmq_setsockopt(sock, ZMQ_CURVE_SERVERKEY, server, 32) || zmq_setsockopt(sock, ZMQ_CURVE_PUBLICKEY, k.curve_public, 32) ||
-        zmq_setsockopt(sock, ZMQ_CURVE_SECRETKEY, k.curve_secret, 32)) {
+    if (zmq_setsockopt(sock, ZMQ_CURVE_SERVERKEY, server, 32) || zmq_setsockopt(sock, ZMQ_CURVE_PUBLICKEY, pub, 32) ||
+        zmq_setsockopt(sock, ZMQ_CURVE_SECRETKEY, sec, 32)) {
         snprintf(err, errlen, "this libzmq cannot speak CURVE: %s", zmq_strerror(errno));
         goto out;
     }
     rc = 0;
 out:
-    sodium_memzero(&k, sizeof k);
+    sodium_memzero(sec, sizeof sec);
     return rc;
 }
 

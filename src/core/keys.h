@@ -49,8 +49,21 @@ int keys_write(const keys_pair *k, const char *prefix, char *err, size_t errlen)
  * file and line). */
 int keys_read(const char *path, keys_pair *out, char *err, size_t errlen);
 
+/* A CURVE key pair, or a public key, from a file in any of the forms a
+ * client may have (arbiter-keyring(5)): an arbiter key file (its curve-public and
+ * curve-secret lines; its name and signing keys are not needed); the
+ * output of libzmq's curve_keygen ("== CURVE PUBLIC KEY ==", the key on
+ * the next line, the same for the secret key; its other lines are
+ * skipped); a ZeroMQ certificate as czmq's zcert and pyzmq's zmq.auth
+ * write it (public-key = "...", secret-key = "..."); or the keys alone in
+ * Z85, one a line, as zmq_curve_keypair() gives them (in either order).
+ * A secret key alone gives its public key.  0 with *has_secret (sec is
+ * set only then), or -1 with one sentence in err: no key, a key that is
+ * not Z85, more keys than a pair, halves that do not belong together. */
+int keys_read_curve(const char *path, uint8_t pub[32], uint8_t sec[32], int *has_secret, char *err, size_t errlen);
+
 /* A server's CURVE public key given on a command line: 40 Z85 characters,
- * or the path of a .pub/.key file holding curve-public.  0, or -1 with err. */
+ * or the path of a file holding it (keys_read_curve).  0, or -1 with err. */
 int keys_server_public(const char *text, uint8_t out[32], char *err, size_t errlen);
 
 /* Z85 text of a 32-byte key (41 bytes with the NUL); hex of 32 bytes (65). */
@@ -58,8 +71,9 @@ void keys_z85(const uint8_t key[32], char out[KEYS_Z85 + 1]);
 int keys_from_z85(const char *z85, uint8_t out[32]);   /* 0, or -1 */
 
 /* Make `sock` (a ZeroMQ client socket) speak CURVE: its own pair from the
- * key file `keyfile`, the server's public key from `server_key`
- * (keys_server_public).  Both NULL: nothing to do (a plain socket).  One
+ * key file `keyfile` (keys_read_curve: a client needs its CURVE pair only;
+ * signing keys are the daemon's), the server's public key from
+ * `server_key` (keys_server_public).  Both NULL: nothing to do (a plain socket).  One
  * without the other is an error.  Call before zmq_connect.  0, or -1 with
  * err. */
 int keys_client_secure(void *sock, const char *keyfile, const char *server_key, char *err, size_t errlen);

@@ -56,12 +56,14 @@
 #define QUERY_CONNECTIONS 64
 #define FEED_CONNECTIONS 256
 #define FD_RESERVE 128             /* descriptors kept for the store, logs  */
+#define LOOP_POLL_US 1000          /* carrying on from batch to batch: the
+                                      other sockets at least this often    */
 
 static const char usage_text[] =
     "usage: arbiterd [--db DIR] [--ingest EP] [--feed EP] [--query EP] [--cards FILE]...\n"
     "                [--key FILE] [--trusted-seals FILE] [--keyring FILE] [--insecure]\n"
-    "                [--seal-legacy]\n"
-    "                [--max-connections N] [--max-matches N] [--quarantine-max N]\n"
+    "                [--seal-legacy] [--max-connections N] [--peer-connections N]\n"
+    "                [--max-matches N] [--peer-matches N] [--quarantine-max N]\n"
     "                [--log-level error|warn|info|debug] [--map-mb N] [--tournament FILE]...\n"
     "\n"
     "The live judge of openlog.md 9: tables send events to the ingest ROUTER and\n"
@@ -93,7 +95,14 @@ static const char usage_text[] =
     "                        written before records were sealed (only a store you\n"
     "                        trust: the seals then vouch for what it holds now)\n"
     "  --max-connections N   ingest connections admitted at once (default 1024)\n"
+    "  --peer-connections N  ingest connections one peer (its key; without a\n"
+    "                        keyring its address) may hold (default 256); past\n"
+    "                        it, or a full socket, its connection quiet the longest\n"
+    "                        is closed (quiet 1 s if it never sent, else 10 s), or\n"
+    "                        the newcomer is refused with openlog:limits\n"
     "  --max-matches N       open matches held in memory (default 10000)\n"
+    "  --peer-matches N      open matches one peer may hold (default 1000); a peer\n"
+    "                        gone 5 s frees them\n"
     "  --quarantine-max N    quarantine entries kept (default 20000)\n"
     "  --log-level L         what goes to stderr (default info)\n"
     "  --map-mb N            the store's initial LMDB map (default 64); it doubles\n"
@@ -118,12 +127,15 @@ typedef struct {
     const char *tour_files[DAEMON_TOURNAMENTS_MAX];
     int n_tour_files;
     int n_card_files, level, insecure, seal_legacy;
-    unsigned long map_mb, max_connections, max_matches, quarantine_max;
+    unsigned long map_mb, max_connections, peer_connections, max_matches, peer_matches, quarantine_max;
 } options;
 
 /* the bounds usage_text names */
 _Static_assert(STANDINGS_RECORDS == 2000 && DAEMON_TOURNAMENTS_MAX == 16 && STANDINGS_WAITING == 16 &&
                    STANDINGS_CACHE == 16,
+               "arbiterd --help names these bounds");
+_Static_assert(GATE_SHARE_INGEST == 256 && DAEMON_PEER_MATCHES == 1000 && GATE_QUIET_NEW_MS == 1000 &&
+                   GATE_QUIET_IDLE_MS == 10000 && GATE_LEFT_MS == 5000,
                "arbiterd --help names these bounds");
 
 static volatile sig_atomic_t stop_flag, reload_flag;
@@ -159,7 +171,9 @@ static int parse_options(int argc, char **argv, options *o)
     o->query_ep = "tcp://127.0.0.1:7422";
     o->level = DLOG_INFO;
     o->max_connections = MAX_CONNECTIONS;
+    o->peer_connections = GATE_SHARE_INGEST;
     o->max_matches = DAEMON_MAX_MATCHES;
+    o->peer_matches = DAEMON_PEER_MATCHES;
     o->quarantine_max = QUARANTINE_MAX_DEFAULT;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -212,8 +226,14 @@ static int parse_options(int argc, char **argv, options *o)
         } else if (!strcmp(a, "--max-connections")) {
             if (number(a, val, 1, 1000000, &o->max_connections))
                 return -1;
+        } else if (!strcmp(a, "--peer-connections")) {
+            if (number(a, val, 1, 1000000, &o->peer_connections))
+                return -1;
         } else if (!strcmp(a, "--max-matches")) {
             if (number(a, val, 1, 10000000, &o->max_matches))
+                return -1;
+        } else if (!strcmp(a, "--peer-matches")) {
+            if (number(a, val, 1, 10000000, &o->peer_matches))
                 return -1;
         } else if (!strcmp(a, "--quarantine-max")) {
             if (number(a, val, 0, 100000000, &o->quarantine_max))
@@ -719,13 +739,44 @@ static void reload(daemon_ctx *d, const options *o)
     notify_ready("serving (reloaded)");
 }
 
+/* The live matches tell the gate each peer's share (live.h's hook). */
+static void count_held(void *ctx, const char *peer, int delta)
+{
+    gate_hold(((daemon_ctx *)ctx)->gate, peer, delta);
+}
+
+/* A peer gone for GATE_LEFT_MS: its matches leave memory (the store has
+ * them), so that its share and their slots are free for the others. */
+static void release_departed(void *ctx, const char *peer)
+{
+    daemon_ctx *d = ctx;
+    size_t n = live_release(d->live, peer);
+    d->stats.released += n;
+    if (n)
+        dlog(DLOG_INFO, "%s has had no ingest connection for %d s: its %zu open match%s left memory (made again "
+             "from the store by its next event)", peer, GATE_LEFT_MS / 1000, n, n == 1 ? "" : "es");
+}
+
 static int serve(daemon_ctx *d, const options *o, void *in, void *fd, void *q, ingest *g)
 {
-    uint64_t last_retry = 0;
+    uint64_t last_retry = 0, last_poll = 0;
     notify_watchdog wd;
     notify_watchdog_init(&wd, daemon_mono_us());
     while (!stop_flag) {
-        notify_watchdog_tick(&wd, daemon_mono_us());   /* the loop turns: the daemon lives */
+        uint64_t now = daemon_mono_us();
+        notify_watchdog_tick(&wd, now);   /* the loop turns: the daemon lives */
+        /* A batch ended on a message carried over to the next (a
+         * connection's share, or a run of garbage): the next batch at once,
+         * the other sockets looked at once in LOOP_POLL_US.  Each look
+         * costs a dozen system calls in libzmq; under a flood of garbage,
+         * batches of a few messages come one after another, and looking
+         * at every socket between them was half of what the flood cost. */
+        if (ingest_pending(g) && !ingest_waiting(g) && now - last_poll < LOOP_POLL_US) {
+            if (ingest_turn(g))
+                return 1;
+            continue;
+        }
+        last_poll = now;
         zmq_pollitem_t items[9] = {{q, 0, ZMQ_POLLIN, 0},
                                    {fd, 0, ZMQ_POLLIN, 0},
                                    {in, 0, ZMQ_POLLIN, 0},
@@ -734,8 +785,10 @@ static int serve(daemon_ctx *d, const options *o, void *in, void *fd, void *q, i
         int n = 4 + gate_poll_items(d->gate, items + 4, 5);
         if (waiting)   /* the disk is full: the tables wait, queries do not */
             items[2].events = 0;
-        /* a message carried over to the next batch: no waiting for more */
-        if (zmq_poll(items, n, notify_watchdog_wait(&wd, pending ? 0 : waiting ? 200 : 500)) < 0 && errno != EINTR) {
+        /* a message carried over to the next batch: no waiting for more;
+         * a refused connection to close: no waiting past its time */
+        int wait = gate_wait_ms(d->gate, pending ? 0 : waiting ? 200 : 500);
+        if (zmq_poll(items, n, notify_watchdog_wait(&wd, wait)) < 0 && errno != EINTR) {
             dlog(DLOG_ERROR, "poll: %s", zmq_strerror(errno));
             return 1;
         }
@@ -743,8 +796,19 @@ static int serve(daemon_ctx *d, const options *o, void *in, void *fd, void *q, i
             reload_flag = 0;
             reload(d, o);
         }
-        gate_serve(d->gate);   /* who may come in, before anything they send */
-        feed_serve(d->feed);   /* subscriptions decide what is published */
+        /* who may come in, before anything they send: when the gate's
+         * sockets have something, or a refused connection is to be closed
+         * (not every turn: under a flood of garbage turns are many, and
+         * reading four idle sockets was most of what a turn cost) */
+        int gate_ready = !gate_wait_ms(d->gate, 1);
+        for (int i = 4; i < n; i++)
+            gate_ready |= items[i].revents & ZMQ_POLLIN;
+        if (gate_ready)
+            gate_serve(d->gate);
+        if (!waiting)          /* not while a batch waits: it is judged again */
+            gate_departed(d->gate, release_departed, d);
+        if (items[1].revents & ZMQ_POLLIN)
+            feed_serve(d->feed);   /* subscriptions decide what is published */
         if (items[3].revents & ZMQ_POLLIN) {   /* a computation ended: its replies */
             standings_shelf shelf = {d->tournaments, d->n_tournaments, d->tour_gen, &d->stats.query_replies_dropped};
             standings_serve(d->stand, &shelf, q);
@@ -799,6 +863,7 @@ int main(int argc, char **argv)
     fit_descriptors(&o);
     d.dbdir = o.dbdir;
     d.max_matches = o.max_matches;
+    d.peer_matches = o.peer_matches;
     d.seal_legacy = o.seal_legacy;
     d.started_ms = daemon_now_ms();
     if (make_dirs(o.dbdir)) {
@@ -824,7 +889,7 @@ int main(int argc, char **argv)
     }
     mdb_txn_abort(txn);
     gate_config gc = {o.keyring, &d.key, {(int)o.max_connections, QUERY_CONNECTIONS, FEED_CONNECTIONS},
-                      endpoint_local(o.query_ep)};
+                      {(int)o.peer_connections, GATE_SHARE_QUERY, GATE_SHARE_FEED}, endpoint_local(o.query_ep)};
     if (!(zctx = zmq_ctx_new()))
         goto out;
     /* Each message in a buffer of its own, not in the 8 KiB receive buffer
@@ -835,6 +900,7 @@ int main(int argc, char **argv)
         dlog(DLOG_ERROR, "%s", err);
         goto out;
     }
+    live_table_hook(d.live, count_held, &d);
     if (open_sockets(&d, &o, zctx, &in, &fd, &q, &g) || standings_new(zctx, d.st, test_delay_ms(), &d.stand))
         goto out;
     struct sigaction sa;

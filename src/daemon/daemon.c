@@ -28,7 +28,10 @@ int daemon_who(const daemon_ctx *d, void *msg, gate_peer *out)
 {
     if (d->gate)
         return gate_who(d->gate, msg, out);
-    *out = (gate_peer){NULL, NULL, KEYS_JUDGE, 1};
+    memset(out, 0, sizeof *out);
+    out->role = KEYS_JUDGE;
+    out->anonymous = 1;
+    out->fd = -1;
     return 0;
 }
 

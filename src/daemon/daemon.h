@@ -28,6 +28,7 @@
 #include "src/tournament/tournament.h"
 
 #define DAEMON_MAX_MATCHES 10000    /* --max-matches default (arbiterd(8)) */
+#define DAEMON_PEER_MATCHES 1000    /* --peer-matches default: one peer's share */
 #define DAEMON_IDLE_MS (10 * 60 * 1000)   /* an idle match may leave memory */
 #define DAEMON_TOURNAMENTS_MAX 16   /* --tournament files                    */
 #define DAEMON_DAMAGED_SHOWN 100    /* damaged matches named in health       */
@@ -37,7 +38,8 @@ typedef struct {
     uint64_t judge_us, commit_us, commit_us_max, batch_max;
     uint64_t replies_dropped;       /* a connection's queue was full        */
     uint64_t query_replies_dropped;
-    uint64_t refused_owner, refused_key, refused_limits, refused_record;
+    uint64_t refused_owner, refused_key, refused_limits, refused_record, refused_table;
+    uint64_t released;              /* sessions of peers gone, out of memory */
     uint64_t evicted;               /* sessions that left memory for room   */
     uint64_t reloads;               /* SIGHUPs served                       */
 } daemon_stats;
@@ -46,6 +48,7 @@ typedef struct daemon_ctx {
     /* set up by arbiterd.c */
     const char *dbdir;
     size_t max_matches;
+    size_t peer_matches;            /* open matches one peer may hold       */
     store *st;
     cardset *cards;
     live_table *live;

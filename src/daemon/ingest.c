@@ -151,15 +151,15 @@ int ingest_pending(const ingest *g)
 /* ---- one message ---------------------------------------------------------- */
 
 /* "[NAME@]ADDRESS/IDENTITY-IN-HEX", cut to fit (arbiter-records(5): the sender);
- * the source (quarantine.h) is NAME, or ADDRESS without a key. */
+ * the source (quarantine.h) is NAME, or without a key the address's peer
+ * (gate_address_peer: over ipc the user, so that a flood from new
+ * processes gets no new quota). */
 static void peer_of(item *it, const gate_peer *who, char *peer, size_t cap, char *source, size_t scap)
 {
     static const char hex[] = "0123456789abcdef";
-    const char *addr = zmq_msg_gets(&it->body, "Peer-Address");
+    const char *addr = who->addr[0] ? who->addr : "local";
     const unsigned char *id = zmq_msg_data(&it->ident);
     size_t n = zmq_msg_size(&it->ident), k;
-    if (!addr || !*addr)
-        addr = "local";
     peer[0] = 0;
     k = who->name ? ol_append(peer, cap, ol_append(peer, cap, 0, who->name), "@") : 0;
     k = ol_append(peer, cap, ol_append(peer, cap, k, addr), "/");
@@ -168,13 +168,10 @@ static void peer_of(item *it, const gate_peer *who, char *peer, size_t cap, char
         peer[k++] = hex[id[i] & 15];
     }
     peer[k < cap ? k : cap - 1] = 0;
-    source[0] = 0;
-    ol_append(source, scap, 0, who->name ? who->name : addr);
-    /* over ipc the address is localhost:UID:GID:PID: the source is the
-     * user, so that a flood from new processes gets no new quota */
-    char *pid = !who->name && !strncmp(source, "localhost:", 10) ? strrchr(source, ':') : NULL;
-    if (pid && pid > source + 9)
-        *pid = 0;
+    if (who->name)
+        snprintf(source, scap, "%s", who->name);
+    else
+        gate_address_peer(who->addr, source, scap);
 }
 
 static int encode_reply(item *it, json_t *verdict, int as_json)
@@ -308,15 +305,18 @@ static int refuse(ingest *g, MDB_txn *txn, item *it, const char *rule, const cha
 
 /* The live match of `id`, made from the store when needed; room is made
  * by sending the least recently used match (not one of this batch) out of
- * memory.  NULL with *why_rule set when the event is refused, or with
- * *why_rule NULL when the match has no session to give (no header yet:
- * the event is judged by a scratch session). */
-static live *live_for(ingest *g, MDB_txn *txn, const olevent *ev, const char **why_rule, int *failed)
+ * memory.  NULL with *why_rule set when the event is refused (a header
+ * past --max-matches, or, *over_share, past the share of `who`'s peer),
+ * or with *why_rule NULL when the match has no session to give (no header
+ * yet: the event is judged by a scratch session). */
+static live *live_for(ingest *g, MDB_txn *txn, const olevent *ev, const gate_peer *who, const char **why_rule,
+                      int *over_share, int *failed)
 {
     daemon_ctx *d = g->d;
     live *l = live_find(d->live, ev->match);
     *why_rule = NULL;
     *failed = 0;
+    *over_share = 0;
     if (l && l->damaged) {
         *why_rule = "openlog:record";
         return NULL;
@@ -330,6 +330,12 @@ static live *live_for(ingest *g, MDB_txn *txn, const olevent *ev, const char **w
     int header = ev->type == OL_MATCH && ev->seq == 0;
     if (!known && !header)
         return NULL;
+    if (!known && d->gate && who->peer[0] && gate_held(d->gate, who->peer) >= d->peer_matches) {
+        /* a peer opens at most its share: the slots stay for the others */
+        *why_rule = "openlog:limits";
+        *over_share = 1;
+        return NULL;
+    }
     if (live_count(d->live) >= d->max_matches) {
         /* room: the match used least recently leaves memory (it is made
          * again from the store if it ever needs to be), unless this batch
@@ -492,21 +498,68 @@ out:
     return rc;
 }
 
-/* Judge one message of the batch inside `txn`.  0, or a store error. */
-static int handle(ingest *g, MDB_txn *txn, item *it)
+/* A message on a connection the gate let in only to say it is refused
+ * (gate.h): `illegal` citing openlog:limits, with the gate's sentence,
+ * whatever the message holds; nothing of it is judged or quarantined. */
+static int refuse_connection(ingest *g, MDB_txn *txn, item *it, const gate_peer *who, const char *peer)
+{
+    const char *buf = zmq_msg_data(&it->body);
+    size_t len = zmq_msg_size(&it->body);
+    olerror err;
+    olverdict v;
+    olverdict_set(&v, "", 0, OL_V_ILLEGAL, "openlog:limits", NULL);
+    v.has_seq = 0;
+    /* its match and seq when they can be read, so that a table knows which
+     * event was not taken */
+    if (it->frames == 1 && olcodec_decode_message(buf, len, &it->ev, &err) == OL_OK) {
+        snprintf(v.match, sizeof v.match, "%s", it->ev->match);
+        v.seq = it->ev->seq;
+        v.has_seq = 1;
+    } else if (it->frames == 1) {
+        snprintf(v.match, sizeof v.match, "%s", err.match ? err.match : "");
+        v.seq = err.seq;
+        v.has_seq = err.has_seq;
+    }
+    gate_refusal(g->d->gate, GATE_INGEST, who, v.msg, sizeof v.msg);
+    g->d->stats.refused_limits++;
+    if (++g->refusals <= 20 || g->refusals % 1000 == 0)
+        dlog(DLOG_INFO, "refused a message from %s (%llu refusals so far): %s", peer,
+             (unsigned long long)g->refusals, v.msg);
+    return answer(g, txn, it, &v, NULL, peer);
+}
+
+/* With a keyring, a table key opens only the matches assigned to it: a
+ * header whose event.table names the key (arbiterd(8) OWNERSHIP AND REFUSALS).  1 when `ev`
+ * would open a match against that rule. */
+static int table_rule_broken(ingest *g, MDB_txn *txn, const olevent *ev, const gate_peer *who)
+{
+    const char *s;
+    size_t n;
+    if (who->anonymous || who->role != KEYS_TABLE || ev->type != OL_MATCH || ev->seq != 0)
+        return 0;
+    if (ev->header.table && who->name && !strcmp(ev->header.table, who->name))
+        return 0;
+    /* a header for a match that exists opens nothing: the owner's rule
+     * (openlog:owner) or the record's answer it */
+    return !live_find(g->d->live, ev->match) && store_get_summary(g->d->st, txn, ev->match, &s, &n) != 0;
+}
+
+/* Judge one message of the batch from `who` inside `txn`.  0, or a store
+ * error. */
+static int handle_from(ingest *g, MDB_txn *txn, item *it, const gate_peer *who, int revoked)
 {
     daemon_ctx *d = g->d;
     const char *buf = zmq_msg_data(&it->body);
     size_t len = zmq_msg_size(&it->body);
-    int failed;
+    int failed, over_share;
     char peer[STORE_PEER_MAX + 1], source[SOURCE_MAX];
-    gate_peer who;
     olerror err;
     olverdict v;
     const char *rule;
 
-    int revoked = daemon_who(d, &it->body, &who);
-    peer_of(it, &who, peer, sizeof peer, source, sizeof source);
+    peer_of(it, who, peer, sizeof peer, source, sizeof source);
+    if (who->refused)
+        return refuse_connection(g, txn, it, who, peer);
     if (it->frames > 1) {
         /* openlog.md 2: one event per message, one frame */
         olverdict_malformed(&v, "", 0, 0, NULL, "");
@@ -526,16 +579,25 @@ static int handle(ingest *g, MDB_txn *txn, item *it)
         return refuse(g, txn, it, "openlog:key", source, peer,
                       "This connection's key is no longer in the daemon's keyring; its messages are refused.");
     }
-    if (!who.anonymous && who.role != KEYS_TABLE && who.role != KEYS_JUDGE) {
+    if (!who->anonymous && who->role != KEYS_TABLE && who->role != KEYS_JUDGE) {
         /* a key given another role by a reload, on a connection it opened
          * as a table: the gate checks roles at the handshake only */
         d->stats.refused_key++;
         return refuse(g, txn, it, "openlog:key", source, peer,
                       "The key %s now has the role %s, which does not send events; its messages are refused.",
-                      who.name ? who.name : "?", keys_role_name(who.role));
+                      who->name ? who->name : "?", keys_role_name(who->role));
+    }
+    if (table_rule_broken(g, txn, it->ev, who)) {
+        d->stats.refused_table++;
+        const char *named = it->ev->header.table;
+        return refuse(g, txn, it, "openlog:table", source, peer,
+                      "Match %s was not opened: the table key %s opens only the matches whose header names it as "
+                      "their table (event.table \"%s\"), and this header names %s%s%s.",
+                      it->ev->match, who->name, who->name, named ? "the table \"" : "no table", named ? named : "",
+                      named ? "\"" : "");
     }
     memcpy(it->match, it->ev->match, strnlen(it->ev->match, OL_MATCH_MAX) + 1);
-    live *l = live_for(g, txn, it->ev, &rule, &failed);
+    live *l = live_for(g, txn, it->ev, who, &rule, &over_share, &failed);
     if (failed)
         return 0;
     if (rule && !strcmp(rule, "openlog:record")) {
@@ -544,6 +606,13 @@ static int handle(ingest *g, MDB_txn *txn, item *it)
                       "The stored record of match %s failed the daemon's check at start; it takes no events until a "
                       "judge has looked at it.", it->ev->match);
     }
+    if (rule && over_share) {
+        d->stats.refused_limits++;
+        return refuse(g, txn, it, rule, NULL, peer,
+                      "Match %s was not started: %s %s holds %zu open matches, its share (--peer-matches); finish one, "
+                      "or send the header again later.", it->ev->match, who->name ? "the key" : "the address",
+                      who->name ? who->name : who->peer, gate_held(d->gate, who->peer));
+    }
     if (rule) {
         d->stats.refused_limits++;
         return refuse(g, txn, it, rule, NULL, peer,
@@ -551,20 +620,34 @@ static int handle(ingest *g, MDB_txn *txn, item *it)
                       "send the header again later.", it->ev->match, live_count(d->live));
     }
     if (l && d->gate && gate_curve(d->gate) && verify_session_next_seq(l->sess) > 0 &&
-        (!l->tags.owner_key[0] || !who.z85 || strcmp(l->tags.owner_key, who.z85))) {
+        (!l->tags.owner_key[0] || !who->z85 || strcmp(l->tags.owner_key, who->z85))) {
         d->stats.refused_owner++;
-        if (l->tags.owner_key[0] && who.name && !strcmp(l->tags.owner, who.name))
+        if (l->tags.owner_key[0] && who->name && !strcmp(l->tags.owner, who->name))
             return refuse(g, txn, it, "openlog:owner", source, peer,
                           "Match %s belongs to the key that %s had when it sent the header; this event comes from "
-                          "another key now named %s, and is refused.", l->id, l->tags.owner, who.name);
+                          "another key now named %s, and is refused.", l->id, l->tags.owner, who->name);
         if (l->tags.owner_key[0])
             return refuse(g, txn, it, "openlog:owner", source, peer,
                           "Match %s belongs to %s; an event from %s is refused and is not part of it.", l->id, l->tags.owner,
-                          who.name);
+                          who->name);
         return refuse(g, txn, it, "openlog:owner", source, peer,
                       "Match %s was started without a key; with a keyring nobody may write into it.", l->id);
     }
-    return judge(g, txn, it, l, &who, peer);
+    if (l)   /* its peer's share counts it (gate_hold, through live.h's hook) */
+        live_hold(d->live, l, who->peer);
+    return judge(g, txn, it, l, who, peer);
+}
+
+/* Judge one message of the batch inside `txn`, and tell the gate it was
+ * heard.  0, or a store error. */
+static int handle(ingest *g, MDB_txn *txn, item *it)
+{
+    gate_peer who;
+    int revoked = daemon_who(g->d, &it->body, &who);
+    int rc = handle_from(g, txn, it, &who, revoked);
+    if (g->d->gate)
+        gate_heard(g->d->gate, GATE_INGEST, &who, !rc && !it->garbage);
+    return rc;
 }
 
 /* ---- the batch -------------------------------------------------------------- */
@@ -582,11 +665,14 @@ static int read_message(void *sock, item *it)
     if (!zmq_msg_more(&it->ident) || zmq_msg_recv(&it->body, sock, ZMQ_DONTWAIT) < 0)
         goto skip;
     it->frames = 1;
-    it->delimiter = zmq_msg_size(&it->body) == 0;
     int more = zmq_msg_more(&it->body);
-    if (it->delimiter && more) {
-        /* a REQ socket's envelope: what follows it is what the client
-         * meant to send (its bytes are quarantined, its encoding answered) */
+    /* an empty frame followed by more is a REQ socket's envelope: what
+     * follows it is what the client meant to send (its bytes are
+     * quarantined, its encoding answered), and the reply carries the empty
+     * frame back.  An empty message alone is no envelope: it is answered
+     * in one frame, as any message of a DEALER (arbiterd(8) FRAMES AND FAIR SHARES). */
+    it->delimiter = zmq_msg_size(&it->body) == 0 && more;
+    if (it->delimiter) {
         zmq_msg_close(&it->body);
         zmq_msg_init(&it->body);
         if (zmq_msg_recv(&it->body, sock, ZMQ_DONTWAIT) < 0)

@@ -11,9 +11,14 @@
  *              or an event it may not send) no more than INGEST_RUN in a
  *              row;
  *   judge      every message, inside one LMDB write transaction: refusals
- *              (frames, keys, owners, limits, damaged records), malformed
- *              input to the quarantine, events through their match's
- *              session (verify.h) into the record (record.h);
+ *              (frames, keys, owners, a table key's header for another
+ *              table, limits and shares, damaged records, and every message
+ *              of a connection the gate let in only to be told it is
+ *              refused), malformed input to the quarantine, events through
+ *              their match's session (verify.h) into the record (record.h);
+ *              the gate hears of each message (gate_heard: a connection
+ *              that delivers is not idle) and a match counts for the peer
+ *              whose event brought it into memory (live_hold);
  *   commit     the transaction, fsync'd, and only then
  *   send       the verdicts, never waiting for a connection: a full queue
  *              drops the reply (the table's resend gets `duplicate`).

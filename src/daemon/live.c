@@ -5,6 +5,7 @@
  * table: it runs only when the table is full and a match needs room,
  * which a venue's sizes make rare.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,8 @@ struct live_table {
     size_t cap;                    /* a power of two                        */
     size_t used;                   /* slots with an id: live, gone, damaged */
     size_t n_live, n_damaged, max;
+    live_hold_fn hook;
+    void *hook_ctx;
 };
 
 static size_t hash_id(const char *s)
@@ -39,6 +42,12 @@ int live_table_new(size_t max, live_table **out)
     t->max = max;
     *out = t;
     return 0;
+}
+
+void live_table_hook(live_table *t, live_hold_fn fn, void *ctx)
+{
+    t->hook = fn;
+    t->hook_ctx = ctx;
 }
 
 void live_table_destroy(live_table **t)
@@ -119,9 +128,33 @@ void live_attach(live_table *t, live *l, verify_session *s)
 
 void live_clear(live_table *t, live *l)
 {
-    if (l->sess)
+    if (l->sess) {
         t->n_live--;
+        if (l->holder[0] && t->hook)
+            t->hook(t->hook_ctx, l->holder, -1);
+    }
+    l->holder[0] = 0;
     verify_session_destroy(&l->sess);
+}
+
+void live_hold(live_table *t, live *l, const char *holder)
+{
+    if (!l->sess || l->holder[0] || !holder || !holder[0])
+        return;
+    snprintf(l->holder, sizeof l->holder, "%s", holder);
+    if (t->hook)
+        t->hook(t->hook_ctx, l->holder, +1);
+}
+
+size_t live_release(live_table *t, const char *holder)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->slots[i].sess && !strcmp(t->slots[i].holder, holder)) {
+            live_clear(t, &t->slots[i]);
+            n++;
+        }
+    return n;
 }
 
 int live_damage(live_table *t, const char *id)

@@ -81,13 +81,29 @@ static json_t *op_health(ask *a)
 {
     daemon_ctx *d = a->d;
     const daemon_stats *s = &d->stats;
-    json_t *conns = json_object(), *limits = json_object(), *shaking = json_object();
+    json_t *conns = json_object(), *limits = json_object(), *shaking = json_object(), *shares = json_object();
+    json_t *refusing = json_object(), *evicted = json_object(), *refused = json_object(), *peers = json_object();
     for (int i = 0; d->gate && i < GATE_DOORS; i++) {
-        json_object_set_new(conns, gate_door_name((gate_door)i), json_integer((json_int_t)gate_open(d->gate, (gate_door)i)));
-        json_object_set_new(shaking, gate_door_name((gate_door)i),
-                            json_integer((json_int_t)gate_handshaking(d->gate, (gate_door)i)));
-        json_object_set_new(limits, gate_door_name((gate_door)i), json_integer(gate_cap(d->gate, (gate_door)i)));
+        gate_door door = (gate_door)i;
+        const char *name = gate_door_name(door);
+        json_object_set_new(conns, name, json_integer((json_int_t)gate_open(d->gate, door)));
+        json_object_set_new(shaking, name, json_integer((json_int_t)gate_handshaking(d->gate, door)));
+        json_object_set_new(limits, name, json_integer(gate_cap(d->gate, door)));
+        json_object_set_new(shares, name, json_integer(gate_share(d->gate, door)));
+        json_object_set_new(refusing, name, json_integer((json_int_t)gate_refusing(d->gate, door)));
+        json_object_set_new(evicted, name, json_integer((json_int_t)gate_evicted(d->gate, door)));
+        json_object_set_new(refused, name, json_integer((json_int_t)gate_refused(d->gate, door)));
+        json_object_set_new(peers, name, json_integer((json_int_t)gate_peers(d->gate, door)));
     }
+    json_object_set_new(limits, "peer_connections", shares);
+    json_object_set_new(limits, "peer_matches", json_integer((json_int_t)d->peer_matches));
+    /* the door's times (arbiterd(8) LIMITS) */
+    json_object_set_new(limits, "handshake_ms", json_integer(GATE_HANDSHAKE_MS));
+    json_object_set_new(limits, "heartbeat_ms", json_integer(GATE_HEARTBEAT_MS));
+    json_object_set_new(limits, "heartbeat_timeout_ms", json_integer(GATE_HEARTBEAT_TIMEOUT_MS));
+    json_object_set_new(limits, "quiet_new_ms", json_integer(GATE_QUIET_NEW_MS));
+    json_object_set_new(limits, "quiet_idle_ms", json_integer(GATE_QUIET_IDLE_MS));
+    json_object_set_new(limits, "peer_left_ms", json_integer(GATE_LEFT_MS));
     json_object_set_new(limits, "matches", json_integer((json_int_t)d->max_matches));
     json_object_set_new(limits, "quarantine", json_integer((json_int_t)quarantine_max(d->quar)));
     json_object_set_new(limits, "standings_waiting", json_integer(STANDINGS_WAITING));
@@ -103,13 +119,21 @@ static json_t *op_health(ask *a)
     if (!o)
         return NULL;
     json_object_set_new(o, "replies_dropped", json_integer((json_int_t)(s->replies_dropped + s->query_replies_dropped)));
-    json_object_set_new(o, "refused", json_pack("{s:I, s:I, s:I, s:I}", "owner", (json_int_t)s->refused_owner, "key",
-                                                (json_int_t)s->refused_key, "limits", (json_int_t)s->refused_limits,
-                                                "record", (json_int_t)s->refused_record));
+    json_object_set_new(o, "refused", json_pack("{s:I, s:I, s:I, s:I, s:I}", "owner", (json_int_t)s->refused_owner,
+                                                "key", (json_int_t)s->refused_key, "limits",
+                                                (json_int_t)s->refused_limits, "record", (json_int_t)s->refused_record,
+                                                "table", (json_int_t)s->refused_table));
     json_object_set_new(o, "damaged_matches", json_integer((json_int_t)live_damaged(d->live)));
     json_object_set_new(o, "evicted", json_integer((json_int_t)s->evicted));
     json_object_set_new(o, "connections", conns);
     json_object_set_new(o, "handshaking", shaking);
+    /* connections let in only to be told they are refused, closed to make
+     * room, refused in all; peers holding connections (arbiterd(8) LIMITS) */
+    json_object_set_new(o, "refusing", refusing);
+    json_object_set_new(o, "connections_closed_for_room", evicted);
+    json_object_set_new(o, "connections_refused", refused);
+    json_object_set_new(o, "peers", peers);
+    json_object_set_new(o, "released", json_integer((json_int_t)s->released));
     json_object_set_new(o, "limits", limits);
     json_object_set_new(o, "curve", json_boolean(d->gate && gate_curve(d->gate)));
     long keys = d->gate ? gate_keys(d->gate) : -1;
@@ -572,6 +596,11 @@ static json_t *read_request(daemon_ctx *d, zmq_msg_t *f, int frames, reply_route
     to->as_json = len && buf[0] == '{';
     if (daemon_who(d, body, who))
         return reply_error("This connection's key is no longer in the daemon's keyring.");
+    if (who->refused) {   /* let in only to be told why (gate.h) */
+        char why[512];
+        gate_refusal(d->gate, GATE_QUERY, who, why, sizeof why);
+        return reply_error("%s", why);
+    }
     if (frames > 2 || (frames == 2 && zmq_msg_size(&f[0])))
         return reply_error("A query is one frame (after a REQ socket's empty delimiter): this message has %d.", frames);
     if (to->as_json)
@@ -625,6 +654,8 @@ int query_serve(daemon_ctx *d, void *sock)
     json_t *rep = frames ? read_request(d, f, frames, &to, &who) : NULL;
     if (rep)
         reply_send(sock, &to, rep, &d->stats.query_replies_dropped);
+    if (frames && d->gate)
+        gate_heard(d->gate, GATE_QUERY, &who, !who.refused);
     json_decref(rep);
     for (int i = 0; i < frames && i < 3; i++)
         zmq_msg_close(&f[i]);
