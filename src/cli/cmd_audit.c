@@ -299,7 +299,7 @@ static int open_query(source *r, const audit_opts *o, const char *ep)
         uint8_t key[32];
         r->has_trusted = 1;
         if (own && !hex_key(own, key))
-            record_trust_add(&r->trusted, key, "the daemon");
+            record_trust_add(&r->trusted, key, "the daemon's own key");
         json_array_foreach(list, i, k)
             if (!hex_key(json_string_value(json_object_get(k, "key")), key))
                 record_trust_add(&r->trusted, key, json_string_value(json_object_get(k, "name")));
@@ -851,9 +851,9 @@ static void print_seal(FILE *out, const audit_ctx *c, const source *r, const who
     }
     sodium_bin2hex(signer, sizeof signer, f->s.signer, 32);
     if (!f->seal && f->trusted)
-        fprintf(out, "seal: valid, over %llu events, the chain and record heads and the summary; signed by %.16s...%s%s%s "
-               "(%s)\n", (unsigned long long)f->s.events, signer, f->trusted_name ? " (" : "",
-               f->trusted_name ? f->trusted_name : "", f->trusted_name ? ")" : "", signer_source(w));
+        fprintf(out, "seal: valid, over %llu events, the chain and record heads and the summary; signed by %.16s... "
+               "(%s%s%s)\n", (unsigned long long)f->s.events, signer, f->trusted_name ? f->trusted_name : "",
+               f->trusted_name ? "; " : "", signer_source(w));
     if (f->seal & SEAL_SIGNATURE)
         fprintf(out, "seal: BROKEN: its signature does not hold (the seal was altered)\n");
     if (!f->trusted && !w->trust.n && !strcmp(w->from, "home"))

@@ -396,7 +396,7 @@ static int load_trust(const options *o, daemon_ctx *d)
     char err[512], path[4200], home[4096];
     const char *file = o->trusted_seals;
     memset(&d->trust, 0, sizeof d->trust);
-    record_trust_add(&d->trust, d->key.sign_public, "this daemon");
+    record_trust_add(&d->trust, d->key.sign_public, "the daemon's own key");
     if (!file) {
         record_home(o->dbdir, home, sizeof home);
         snprintf(path, sizeof path, "%s/" RECORD_TRUSTED_FILE, home);
