@@ -176,8 +176,9 @@ int main(int argc, char **argv)
     if (c.txn)
         mdb_txn_abort(c.txn);
     store_close(&c.st);
-    if (rc) {
-        fprintf(stderr, "storecheck: cannot read the store %s: %s\n", argv[1], rc < 0 ? strerror(-rc) : mdb_strerror(rc));
+    if (rc) {   /* LMDB's own codes are negative, between MDB_KEYEXIST and MDB_LAST_ERRCODE */
+        fprintf(stderr, "storecheck: cannot read the store %s: %s\n", argv[1],
+                rc >= MDB_KEYEXIST && rc <= MDB_LAST_ERRCODE ? mdb_strerror(rc) : strerror(rc < 0 ? -rc : rc));
         return 2;
     }
     printf("storecheck: %zu matches, %zu events, %s; %zu acknowledged verdicts: %zu lost, %zu not as acknowledged\n",
