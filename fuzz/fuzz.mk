@@ -1,9 +1,15 @@
 # fuzz.mk -- the libFuzzer targets (fuzz/README.md), included by Makefile.am.
 #
-#   make fuzz            build every target with clang (ASan + UBSan + libFuzzer)
+#   make fuzz-build      build every target with clang (ASan + UBSan + libFuzzer)
 #   make fuzz-seeds      write the seed corpora from the fixtures (fuzz/seed.sh)
-#   make fuzz-smoke      run each target for FUZZ_SECONDS (default 15) from its
-#                        seeds; a crash, a leak or a harness abort fails it
+#   make fuzz            run each target for FUZZ_SECONDS (default 3600: the
+#                        run before a release), FUZZ_JOBS at a time (default
+#                        1), from its seeds and the corpus of the runs before
+#   make fuzz-smoke      the same for FUZZ_SECONDS 15 unless told
+#                        (./quickstart check: 10)
+#
+# Either run fails on a crash, a leak, a timeout or a harness abort
+# (fuzz/run.sh).  FUZZ_TARGETS=fuzz_session picks targets.
 #
 # The library is compiled a second time, by clang with coverage
 # instrumentation, into fuzz/obj/: libFuzzer needs the code under test
@@ -11,7 +17,11 @@
 # is part of `all` or `check`: clang is needed only for these targets.
 
 FUZZ_CC = clang
-FUZZ_SECONDS = 15
+# Seconds per target: an hour for `make fuzz`, 15 s for `make fuzz-smoke`
+# (a value given on the command line wins over both).
+FUZZ_SECONDS = 3600
+fuzz-smoke: FUZZ_SECONDS = 15
+FUZZ_JOBS = 1
 FUZZ_TARGETS = fuzz_decode_msgpack fuzz_decode_json fuzz_session fuzz_query fuzz_cards fuzz_deck
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) -pthread -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wno-unused-parameter
@@ -19,7 +29,7 @@ FUZZ_CPPFLAGS = -I$(top_srcdir) -DARBITER_DATADIR='"$(pkgdatadir)"' -DFUZZ_SRCDI
 FUZZ_LIB_OBJS = $(patsubst %.c,fuzz/obj/%.o,$(filter %.c,$(libarbiter_a_SOURCES)) fuzz/harness.c)
 FUZZ_BINS = $(addprefix fuzz/,$(FUZZ_TARGETS))
 
-fuzz: $(FUZZ_BINS)
+fuzz-build: $(FUZZ_BINS)
 
 fuzz/obj/%.o: $(top_srcdir)/%.c
 	@mkdir -p $(@D)
@@ -33,8 +43,8 @@ $(FUZZ_BINS): fuzz/%: fuzz/obj/fuzz/%.o $(FUZZ_LIB_OBJS)
 fuzz-seeds:
 	$(SHELL) $(top_srcdir)/fuzz/seed.sh $(top_srcdir) fuzz/seeds
 
-fuzz-smoke: fuzz fuzz-seeds
-	FUZZ_SECONDS=$(FUZZ_SECONDS) $(SHELL) $(top_srcdir)/fuzz/run.sh $(top_srcdir) fuzz $(FUZZ_TARGETS)
+fuzz fuzz-smoke: fuzz-build fuzz-seeds
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) $(SHELL) $(top_srcdir)/fuzz/run.sh $(top_srcdir) fuzz $(FUZZ_TARGETS)
 
 fuzz-clean:
 	rm -rf fuzz/obj fuzz/seeds fuzz/corpus fuzz/logs
@@ -42,4 +52,4 @@ fuzz-clean:
 
 clean-local: fuzz-clean
 
-.PHONY: fuzz fuzz-seeds fuzz-smoke fuzz-clean
+.PHONY: fuzz fuzz-build fuzz-seeds fuzz-smoke fuzz-clean

@@ -9,19 +9,32 @@ EP_FEED="ipc://$TMP/feed"
 EP_Q="ipc://$TMP/query"
 STORE="$TMP/store"
 DPID=
+# Variables set in arbiterd's environment only (VAR=value words), e.g. the
+# power-loss layer's LD_PRELOAD (tests/e2e_powerloss.sh).
+DAEMON_ENV=()
 
-# daemon_start [extra options]: returns once the query socket answers.
+# daemon_start [extra options]: returns once the query socket answers;
+# else 1, with arbiterd's log on stderr, and DSTATUS its exit status when
+# it exited (empty when it did not answer in 10 s).  Each health request
+# waits a second at most, so that a daemon that dies starting is seen
+# dead within a second or so.
 daemon_start() {
-    "$ARBITERD" --db "$STORE" --ingest "$EP_IN" --feed "$EP_FEED" --query "$EP_Q" --log-level warn "$@" \
+    env "${DAEMON_ENV[@]}" "$ARBITERD" --db "$STORE" --ingest "$EP_IN" --feed "$EP_FEED" --query "$EP_Q" --log-level warn "$@" \
         >>"$TMP/arbiterd.log" 2>&1 &
     DPID=$!
+    DSTATUS=
     local i
     for i in $(seq 1 100); do
-        "$ARBITER" query --endpoint "$EP_Q" '{"op":"health"}' >/dev/null 2>&1 && return 0
+        timeout 1 "$ARBITER" query --endpoint "$EP_Q" '{"op":"health"}' >/dev/null 2>&1 && return 0
         kill -0 "$DPID" 2>/dev/null || break
         sleep 0.1
     done
-    echo "arbiterd did not start:" >&2
+    if ! kill -0 "$DPID" 2>/dev/null; then
+        wait "$DPID"
+        DSTATUS=$?
+        DPID=
+    fi
+    echo "arbiterd did not start${DSTATUS:+ (exit status $DSTATUS)}:" >&2
     cat "$TMP/arbiterd.log" >&2
     return 1
 }
@@ -35,10 +48,13 @@ daemon_stop() {
     return $rc
 }
 
-# daemon_kill: SIGKILL, as a power cut would.
+# daemon_kill: SIGKILL, as a power cut would (a killed process loses
+# nothing the kernel has: tests/e2e_powerloss.sh cuts the power too).
+# DSTATUS: its exit status (137 when the kill killed it).
 daemon_kill() {
     kill -KILL "$DPID" 2>/dev/null
     wait "$DPID" 2>/dev/null
+    DSTATUS=$?
     DPID=
 }
 
@@ -52,4 +68,69 @@ trap daemon_cleanup EXIT
 # (a crash between two kills would otherwise go unseen).
 daemon_log_clean() {
     ! grep -E 'AddressSanitizer|LeakSanitizer|runtime error|arbiterd: error' "$TMP/arbiterd.log"
+}
+
+# snap_corpus DIR SUFFIX [N FROM]: copies in DIR of the Snap fixtures that
+# start with their header (a log with an event before its header has a
+# verdict that is never stored, by design), their match ids suffixed with
+# SUFFIX so that a run never meets an old record; with N and FROM, only N
+# of them, from the FROM-th on (counting from 0, round the list).
+snap_corpus() {
+    local dir=$1 suffix=$2 n=${3:-0} from=${4:-0} f i=0 all first
+    if [ ! -f "$TMP/snap_headed.list" ]; then
+        for f in "$top_srcdir"/fixtures/snap/*.jsonl; do
+            read -r first <"$f" || true
+            [[ $first == *'"type":"match"'* ]] && echo "$f"
+        done >"$TMP/snap_headed.list"
+    fi
+    mapfile -t all <"$TMP/snap_headed.list"
+    [ "$n" -gt 0 ] || { n=${#all[@]}; from=0; }
+    mkdir -p "$dir"
+    for ((i = 0; i < n; i++)); do
+        f=${all[$(( (from + i) % ${#all[@]} ))]}
+        sed 's/"match":"\([^"]*\)"/"match":"\1'"$suffix"'"/' "$f" >"$dir/$(basename "$f")"
+    done
+}
+
+# store_check_all ACKED FILE...: the store ($STORE) read back, read-only
+# (beside a daemon or not), with `arbiter audit` against the logs FILE... streamed to it
+# and the verdicts the tables received (ACKED, `arbiter send --json`):
+#   - every match stored exactly once, whole: seqs 0..n-1, no more, no
+#     fewer, chain intact, judged again as stored;
+#   - its stored non-ok verdicts are those `arbiter verify` gives the file;
+#   - every acknowledged verdict is the one in the store: an event answered
+#     ok/illegal/... is stored with exactly that verdict; one answered
+#     `duplicate` carries, as `stored`, exactly the stored verdict.
+# Two pass/fail lines.
+store_check_all() {
+    local acked=$1 f m n arc bad=0
+    shift
+    : >"$TMP/stored.jsonl"
+    for f in "$@"; do
+        m=$(head -n 1 "$f" | jq -r .match)
+        n=$(( $(jq -s 'map(.seq) | max' "$f") + 1 ))
+        arc=0
+        "$ARBITER" audit "$m" --db "$STORE" --json >"$TMP/a" 2>/dev/null || arc=$?
+        if [ $arc -gt 1 ]; then
+            bad=$((bad + 1)); echo "  $m: no record"; continue
+        fi
+        jq -e --argjson n "$n" '.chain.intact and .judged_again.as_stored and
+            ([.timeline[].seq] == [range(0; $n)])' "$TMP/a" >/dev/null ||
+            { bad=$((bad + 1)); echo "  $m: not stored whole and once: $(jq -c '{chain, judged_again, n: (.timeline | length)}' "$TMP/a")"; }
+        jq -c --arg m "$m" '.timeline[] | {k: "\($m)#\(.seq)", v: .verdict}' "$TMP/a" >>"$TMP/stored.jsonl"
+        "$ARBITER" verify --json "$f" | jq -c '.verdicts[]' >"$TMP/b"
+        jq -c '.timeline[].verdict | select(.status != "ok")' "$TMP/a" >"$TMP/s"
+        cmp -s "$TMP/b" "$TMP/s" || { bad=$((bad + 1)); echo "  $m: stored verdicts are not the batch verdicts"; }
+    done
+    [ $bad -eq 0 ] && pass "$# matches stored exactly once, whole, chains intact, verdicts as in batch" ||
+        fail "$bad of $# matches are not stored as they should be"
+
+    jq -n -c --slurpfile s "$TMP/stored.jsonl" --slurpfile a "$acked" '
+        ($s | map({(.k): .v}) | add) as $db |
+        [$a[] | . as $v | ($v.match + "#" + ($v.seq | tostring)) as $k |
+         if $v.status == "duplicate" then select($v.stored != $db[$k]) else select($v != $db[$k]) end] |
+        {wrong: length, first: .[0]}' >"$TMP/check"
+    [ "$(jq .wrong "$TMP/check")" -eq 0 ] &&
+        pass "every acknowledged verdict ($(wc -l <"$acked"), of them $(grep -c '"status":"duplicate"' "$acked") duplicates) is the stored one: loss = 0" ||
+        fail "acknowledged but not stored as acknowledged: $(cat "$TMP/check")"
 }

@@ -2,7 +2,7 @@
 # e2e_torture.sh -- kill -9 arbiterd again and again while tables stream
 # (issue 4: "nothing acknowledged is ever lost").
 #
-#   TORTURE_ROUNDS=200 tests/e2e_torture.sh     the long local run
+#   TORTURE_ROUNDS=200 tests/e2e_torture.sh     the long local run (make torture)
 #   (make check runs TORTURE_ROUNDS, default 25)
 #
 # Eight tables stream every Snap fixture (their match ids suffixed, so the
@@ -23,13 +23,7 @@ cd "$top_srcdir" || exit 1
 command -v jq >/dev/null || { echo "jq is needed"; exit 77; }
 ROUNDS=${TORTURE_ROUNDS:-25}
 
-# The corpus: every fixture that starts with its header (a log with an event
-# before its header has a verdict that is never stored, by design).
-mkdir -p "$TMP/corpus"
-for f in fixtures/snap/*.jsonl; do
-    [ "$(head -n 1 "$f" | jq -r .type)" = match ] || continue
-    sed 's/"match":"\([^"]*\)"/"match":"\1-t"/' "$f" >"$TMP/corpus/$(basename "$f")"
-done
+snap_corpus "$TMP/corpus" -t
 files=("$TMP"/corpus/*.jsonl)
 events=$(cat "${files[@]}" | wc -l)
 # Pace the tables so that the stream outlasts the rounds (~0.3 s each).
@@ -55,37 +49,7 @@ echo "  $round kills while $events events streamed at $rate events/s per table; 
     pass "every event got a verdict in the end ($(wc -l <"$TMP/acked.jsonl") verdicts for $events events)" ||
     fail "arbiter send exit $src, $(wc -l <"$TMP/acked.jsonl") verdicts for $events events"
 
-# The store, read back: one line per stored event, {"k":"match#seq","v":verdict}.
-: >"$TMP/stored.jsonl"
-bad=0
-for f in "${files[@]}"; do
-    m=$(head -n 1 "$f" | jq -r .match)
-    n=$(( $(jq -s 'map(.seq) | max' "$f") + 1 ))
-    arc=0
-    "$ARBITER" audit "$m" --db "$STORE" --json >"$TMP/a" 2>/dev/null || arc=$?
-    if [ $arc -gt 1 ]; then
-        bad=$((bad + 1)); echo "  $m: no record"; continue
-    fi
-    jq -e --argjson n "$n" '.chain.intact and .judged_again.as_stored and
-        ([.timeline[].seq] == [range(0; $n)])' "$TMP/a" >/dev/null ||
-        { bad=$((bad + 1)); echo "  $m: not stored whole and once: $(jq -c '{chain, judged_again, n: (.timeline | length)}' "$TMP/a")"; }
-    jq -c --arg m "$m" '.timeline[] | {k: "\($m)#\(.seq)", v: .verdict}' "$TMP/a" >>"$TMP/stored.jsonl"
-    "$ARBITER" verify --json "$f" | jq -c '.verdicts[]' >"$TMP/b"
-    jq -c '.timeline[].verdict | select(.status != "ok")' "$TMP/a" >"$TMP/s"
-    cmp -s "$TMP/b" "$TMP/s" || { bad=$((bad + 1)); echo "  $m: stored verdicts are not the batch verdicts"; }
-done
-[ $bad -eq 0 ] && pass "${#files[@]} matches stored exactly once, whole, chains intact, verdicts as in batch" ||
-    fail "$bad of ${#files[@]} matches are not stored as they should be"
-
-# Every acknowledged verdict against the store.
-jq -n -c --slurpfile s "$TMP/stored.jsonl" --slurpfile a "$TMP/acked.jsonl" '
-    ($s | map({(.k): .v}) | add) as $db |
-    [$a[] | . as $v | ($v.match + "#" + ($v.seq | tostring)) as $k |
-     if $v.status == "duplicate" then select($v.stored != $db[$k]) else select($v != $db[$k]) end] |
-    {wrong: length, first: .[0]}' >"$TMP/check"
-[ "$(jq .wrong "$TMP/check")" -eq 0 ] &&
-    pass "every acknowledged verdict ($(wc -l <"$TMP/acked.jsonl"), of them $(grep -c '"status":"duplicate"' "$TMP/acked.jsonl") duplicates) is the stored one: loss = 0" ||
-    fail "acknowledged but not stored as acknowledged: $(cat "$TMP/check")"
+store_check_all "$TMP/acked.jsonl" "${files[@]}"
 
 daemon_stop && pass "SIGTERM: exit 0" || fail "SIGTERM: exit code not 0"
 mdb_dump -a "$STORE" >/dev/null && pass "mdb_dump reads the store after $round kills" || fail "mdb_dump cannot read the store"

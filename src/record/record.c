@@ -590,7 +590,7 @@ int record_check(store *st, MDB_txn *txn, cardset *cs, const char *match, const 
         cards_status = record_cards_status(st, txn, &info);
         /* judged with the database the record pins, loaded or stored, when
          * one can be had: a missing store copy is a finding of its own */
-        if ((db = record_cards(cs, st, txn, &info, why, sizeof why)) &&
+        if (cs && (db = record_cards(cs, st, txn, &info, why, sizeof why)) &&
             (verify_session_new(db, match, &sess) != VERIFY_OK || (lean && verify_session_lean(sess) != VERIFY_OK))) {
             rc = -ENOMEM;
             goto out;

@@ -274,7 +274,9 @@ void record_check_finish(record_findings *f, const char *match, const verify_ses
                          const record_trust *trust);
 
 /* The whole check of a stored record: its events judged again with a
- * session over the pinned database (from cs; made lean when `lean`), its
+ * session over the pinned database (from cs; made lean when `lean`; cs
+ * NULL: nothing is judged again -- the links, seal, summary counts and
+ * card database only, for a quick check of many stores), its
  * links, its seal against `trust`, its summary, its card database.  When
  * sess_out is not NULL the session is handed over there (NULL when none
  * could be made: the card database is missing); heads_out (may be NULL)
