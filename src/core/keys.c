@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include <zmq.h>
 
+#include "src/core/durable.h"
 #include "src/core/keys.h"
 
 #define LINE_MAX_BYTES 512
@@ -88,7 +89,9 @@ static int write_new(const char *path, int mode, const char *text, char *err, si
         snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
         return -1;
     }
-    if (write(fd, text, n) != (ssize_t)n || fsync(fd) || close(fd)) {
+    /* the folder too: a name lost in a power cut would be a new key next
+     * time, and the seals of this one no longer trusted (durable.h) */
+    if (write(fd, text, n) != (ssize_t)n || fsync(fd) || close(fd) || durable_sync_parent(path)) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
         unlink(path);
         return -1;

@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "src/core/durable.h"
 #include "src/record/store.h"
 
 #define STORE_MAP_START ((size_t)64 << 20)
@@ -112,11 +113,14 @@ int store_open(const char *dir, int readonly, size_t map_size, store **out, char
 {
     store *s = calloc(1, sizeof *s);
     MDB_envinfo info;
+    char data[4200];
     int rc, dead = 0;
 
     *out = NULL;
     if (!s)
         return -ENOMEM;
+    snprintf(data, sizeof data, "%s/data.mdb", dir);
+    int fresh = !readonly && access(data, F_OK) != 0;   /* LMDB makes the files now */
     if (!readonly && mkdir(dir, 0700) && errno != EEXIST) {
         rc = -errno;
         snprintf(err, errlen, "cannot create the store directory %s: %s", dir, strerror(errno));
@@ -147,6 +151,13 @@ int store_open(const char *dir, int readonly, size_t map_size, store **out, char
     s->map_size = info.me_mapsize;
     if ((rc = open_dbs(s, readonly))) {
         snprintf(err, errlen, "cannot open the store's databases in %s: %s", dir, mdb_strerror(rc));
+        goto fail;
+    }
+    /* a new store: its files' names, and its folder's, made durable before
+     * anything stored in it is acknowledged (LMDB syncs the files only) */
+    if (fresh && (durable_sync_dir(dir) || durable_sync_parent(dir))) {
+        rc = -errno;
+        snprintf(err, errlen, "cannot make the new store %s durable: %s", dir, strerror(errno));
         goto fail;
     }
     *out = s;
