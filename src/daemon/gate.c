@@ -397,14 +397,18 @@ static int ensure_fd(gate *g, int fd)
 }
 
 /* The connection at fd closed (`failed`: before its handshake ended). */
+static void hold_to_cap(gate *g, int fd);
+
 static void conn_closed(gate *g, int fd, int failed)
 {
     conn *c = &g->conns[fd];
     if (c->label != LABEL_NONE && failed) {
         /* it was given another connection's label: that one is in */
         int to = waiting_for(g, (gate_door)c->door, c->addr, fd);
-        if (to >= 0)
+        if (to >= 0) {
             relabel(g, fd, to, 0);
+            hold_to_cap(g, to);
+        }
     }
     c->open = 0;
     if (c->label != LABEL_NONE)
@@ -496,6 +500,26 @@ static void shut(gate *g, int fd)
         return;
     if (shutdown(fd, SHUT_RDWR) && errno != ENOTCONN)
         dlog(DLOG_DEBUG, "shutdown of a %s connection: %s", door_names[c->door], strerror(errno));
+}
+
+/* After a label moved onto the connection at fd (the gate's guess of which
+ * connection a ZAP decision was for proved wrong): if that makes the door
+ * hold more connections than its limit -- the one found in was never
+ * counted when it came in -- it is closed as a newcomer past the limit
+ * would have been refused.  A DEALER reconnects by itself; the invariant
+ * in[d] - evicting[d] <= limit holds again. */
+static void hold_to_cap(gate *g, int fd)
+{
+    conn *c = &g->conns[fd];
+    gate_door d = (gate_door)c->door;
+    if (c->label != LABEL_IN || c->closing || g->in[d] - g->evicting[d] <= (size_t)g->cfg.caps[d])
+        return;
+    if (++g->logged <= 20 || g->logged % 1000 == 0)
+        dlog(DLOG_INFO, "closed a %s connection from %s found let in past the limit of %d (a burst from one "
+             "address: the connection a decision was for guessed wrong)", door_names[d], c->addr, g->cfg.caps[d]);
+    shut(g, fd);
+    c->closing = 1;
+    g->evicting[d]++;
 }
 
 /* Room on door d (for a newcomer of `peer`, or any when NULL): close the
@@ -863,6 +887,7 @@ void gate_heard(gate *g, gate_door d, const gate_peer *who, int delivered)
                 strcmp(x->addr, c->addr))
                 continue;
             relabel(g, o, fd, c->label != LABEL_NONE);
+            hold_to_cap(g, fd);
             break;
         }
     }
