@@ -147,9 +147,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if ((rc = fuzz_seal_dirty(&d, txn)))
         fuzz_fail("sealing the batch failed: %d", rc);
     check_ctx c = {txn};
-    d.txn = txn;
     live_each(d.live, check_match, &c);
-    d.txn = NULL;
 
     mdb_txn_abort(txn);
     quarantine_abort(d.quar);
