@@ -1292,7 +1292,7 @@ static int get_slot(dctx *d, const olval *v, const vloc *l, int *slot)
 static int get_player(dctx *d, const olval *v, const vloc *l, ol_player *p)
 {
     int x = 0;
-    int rc = get_enum(d, v, l, PLAYER_NAMES, "\"p1\" or \"p2\"", &x);
+    int rc = get_enum(d, v, l, PLAYER_NAMES, "the seats \"p1\" to \"p8\"", &x);
     *p = (ol_player)x;
     return rc;
 }
@@ -1536,28 +1536,50 @@ int olcodec_deck_from_json(const json_t *j, ol_format format, const char *path,
 
 /* ---- header fields ---- */
 
+/* The seats: keys "p1" to "pN", 2 <= N <= OL_PLAYERS_MAX, without a gap
+ * (SPEC.md 5).  A key that is not "p" and digits is an unknown key,
+ * ignored as anywhere else; a seat-like key beyond p8 ("p9", "p0", "p01")
+ * is malformed.  Seats are read in order, so a missing one -- a gap, or
+ * p2 of a header naming only p1 -- is reported as required, by name. */
 static int get_players(dctx *d, const olval *v, const vloc *l, ol_header *h)
 {
-    static const char *const seats[2] = {"p1", "p2"};
     if (v->kind != OV_MAP)
-        return wrong(d, l, v, "a map of \"p1\" and \"p2\"");
-    for (int i = 0; i < 2; i++) {
-        vloc sl = child(l, v, seats[i]);
+        return wrong(d, l, v, "a map of the seats \"p1\" to \"pN\"");
+    unsigned n = 0;
+    for (uint32_t e = 0; e < v->n; e++) {
+        const olval *k = &v->u.items[2 * e];
+        size_t digits = k->n > 1 && k->u.s[0] == 'p' ? strspn(k->u.s + 1, "0123456789") : 0;
+        if (!digits || digits + 1 < k->n)
+            continue;                          /* not a seat: an unknown key */
+        vloc kl = child_at(l, olarena_strndup(d->arena, k->u.s, k->n), k + 1);
+        if (!kl.key)
+            return OL_ENOMEM;
+        if (ol_player_parsen(k->u.s, k->n) < 0)
+            return dfail(d, &kl, "\"%s\" is not a seat: a match has \"p1\" to \"p%d\" at most", kl.key,
+                         OL_PLAYERS_MAX);
+        n++;
+    }
+    if (n < 2)
+        n = 2;                                 /* p1 and p2 are required */
+    for (unsigned i = 0; i < n; i++) {
+        const char *name = ol_player_name((ol_player)i);
+        vloc sl = child(l, v, name);
         const olval *seat = sl.node;
         int rc;
         if (!seat)
-            return missing(d, l, seats[i]);
+            return missing(d, l, name);
         if (seat->kind != OV_MAP)
             return wrong(d, &sl, seat, "a map of \"id\" and \"deck\"");
         vloc il = child(&sl, seat, "id"), dl = child(&sl, seat, "deck");
         if (!il.node)
             return missing(d, &sl, "id");
-        if (!dl.node)
-            return missing(d, &sl, "deck");
-        if ((rc = get_str(d, il.node, &il, OL_STRING_MAX, &h->players[i].id)) ||
-            (rc = get_deck(d, dl.node, &dl, h->format, &h->players[i].deck)))
+        if ((rc = get_str(d, il.node, &il, OL_STRING_MAX, &h->players[i].id)))
+            return rc;
+        h->players[i].has_deck = dl.node != NULL;
+        if (dl.node && (rc = get_deck(d, dl.node, &dl, h->format, &h->players[i].deck)))
             return rc;
     }
+    h->n_players = n;
     return OL_OK;
 }
 
@@ -1873,7 +1895,7 @@ static int decode_envelope(dctx *d, const olval *const idx[K_COUNT], const vloc 
     ev->type = (ol_type)x;
     if (!by)
         return missing(d, root, "by");
-    if ((rc = get_enum(d, by, &bl, BY_NAMES, "\"p1\", \"p2\", \"table\" or \"judge\"", &x)))
+    if ((rc = get_enum(d, by, &bl, BY_NAMES, "the seats \"p1\" to \"p8\", \"table\" or \"judge\"", &x)))
         return rc;
     ev->by = (ol_by)x;
     if (t) {
@@ -2149,6 +2171,27 @@ static json_t *deck_json(const ol_deck *dk, ol_format f)
     return json_pack("{s:o}", "main", ids_json(&dk->main));
 }
 
+/* {"p1": {"id", "deck"?}, ...}: the seats in order, a deck when it was there. */
+static json_t *players_json(const ol_header *h)
+{
+    json_t *o = json_object();
+    for (unsigned i = 0; o && i < h->n_players && i < OL_PLAYERS_MAX; i++) {
+        json_t *seat = json_pack("{s:s}", "id", h->players[i].id);
+        int bad = !seat || (h->players[i].has_deck &&
+                            json_object_set_new(seat, "deck", deck_json(&h->players[i].deck, h->format)));
+        if (!bad) {
+            bad = json_object_set_new(o, ol_player_name((ol_player)i), seat);   /* takes seat */
+            seat = NULL;
+        }
+        if (bad) {
+            json_decref(seat);
+            json_decref(o);
+            return NULL;
+        }
+    }
+    return o;
+}
+
 static json_t *header_field_json(const olevent *ev, field_kind k)
 {
     const ol_header *h = &ev->header;
@@ -2156,10 +2199,7 @@ static json_t *header_field_json(const olevent *ev, field_kind k)
     case FK_FORMAT: return json_string(ol_format_name(h->format));
     case FK_CARDSET: return json_string(h->cards);
     case FK_HIDDEN: return json_string(ol_hidden_name(h->hidden));
-    case FK_PLAYERS:
-        return json_pack("{s:{s:s, s:o}, s:{s:s, s:o}}",
-                         "p1", "id", h->players[0].id, "deck", deck_json(&h->players[0].deck, h->format),
-                         "p2", "id", h->players[1].id, "deck", deck_json(&h->players[1].deck, h->format));
+    case FK_PLAYERS: return players_json(h);
     case FK_RULES: {
         if (!h->has_rules)
             return NULL;

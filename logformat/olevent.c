@@ -22,8 +22,10 @@ static const char *const type_names[OL_TYPE_COUNT] = {
     "lock", "end", "concede", "claim", "judge", "summon", "position", "discard",
     "mana", "mana_remove",
 };
-static const char *const by_names[] = {"p1", "p2", "table", "judge"};
-static const char *const player_names[] = {"p1", "p2"};
+static const char *const by_names[] = {"p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "table", "judge"};
+static const char *const player_names[OL_PLAYERS_MAX] = {"p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8"};
+_Static_assert(OL_BY_TABLE == OL_PLAYERS_MAX && OL_BY_JUDGE + 1 == sizeof by_names / sizeof by_names[0],
+               "ol_by numbers the seats as ol_player does, then the table and the judge");
 static const char *const format_names[] = {"snap", "advanced", "master"};
 static const char *const hidden_names[] = {"open", "commit", "announced"};
 static const char *const ruling_names[] = {"note", "warning", "game_loss"};

@@ -26,6 +26,7 @@
 #define OL_COMMIT_BYTES 32       /* BLAKE2b-256                              */
 #define OL_NONCE_MIN_BYTES 16    /* openlog.md 6: nonce >= 16 random bytes   */
 #define OL_NONCE_MAX_BYTES 64
+#define OL_PLAYERS_MAX 8         /* SPEC.md 5: seats "p1" to "p8"            */
 
 /* Event types, in the order of openlog.md 7 (header first).  The codec's
  * table (olevent.c) gives each its name and fields; keep both in step. */
@@ -60,8 +61,15 @@ typedef enum {
     OL_TYPE_COUNT
 } ol_type;
 
-typedef enum { OL_BY_P1, OL_BY_P2, OL_BY_TABLE, OL_BY_JUDGE } ol_by;
-typedef enum { OL_P1 = 0, OL_P2 = 1 } ol_player;
+/* Who announced an event: a player's seat (p1..p8, the same numbers as
+ * ol_player), the table or the judge.  Whether a seat is one of the match's
+ * is the verifier's verdict (openlog:3), not the codec's. */
+typedef enum {
+    OL_BY_P1, OL_BY_P2, OL_BY_P3, OL_BY_P4, OL_BY_P5, OL_BY_P6, OL_BY_P7, OL_BY_P8,
+    OL_BY_TABLE, OL_BY_JUDGE
+} ol_by;
+/* A seat, "p1" to "p8": the index of the header's players[]. */
+typedef enum { OL_P1 = 0, OL_P2, OL_P3, OL_P4, OL_P5, OL_P6, OL_P7, OL_P8 } ol_player;
 typedef enum { OL_FORMAT_SNAP, OL_FORMAT_ADVANCED, OL_FORMAT_MASTER } ol_format;
 typedef enum { OL_HIDDEN_OPEN, OL_HIDDEN_COMMIT, OL_HIDDEN_ANNOUNCED } ol_hidden;
 typedef enum { OL_RULING_NOTE, OL_RULING_WARNING, OL_RULING_GAME_LOSS } ol_ruling;
@@ -121,9 +129,13 @@ typedef struct {
     ol_idlist monsters, supports, reserve, main;
 } ol_deck;
 
+/* A seat of the header.  `deck` is optional on the wire (a format whose
+ * players bring no decklist has none); has_deck says whether it was there,
+ * and whether a format requires it is its engine's verdict. */
 typedef struct {
     const char *id;
-    ol_deck deck;
+    ol_deck deck;              /* empty when !has_deck                  */
+    int has_deck;
 } ol_seat;
 
 /* One variant lever of the header's `rules` map.  The levers the contract
@@ -138,7 +150,8 @@ typedef struct {
     ol_format format;
     const char *cards;         /* "<set>@<version>"                    */
     ol_hidden hidden;
-    ol_seat players[2];
+    ol_seat players[OL_PLAYERS_MAX]; /* p1..pN in seating order; p1 goes first */
+    unsigned n_players;        /* N: 2..OL_PLAYERS_MAX                  */
     ol_lever *rules;           /* NULL when the header has no rules map */
     size_t n_rules;
     int has_rules;             /* 1 when `rules` was present (even {})  */

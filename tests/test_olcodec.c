@@ -677,3 +677,145 @@ Test(olcodec, master_pay_class_and_attack_index)
     json_decref(j);
     olevent_destroy(&ev);
 }
+
+/* SPEC.md 5: the header's seats are "p1" to "pN", 2 <= N <= 8, without a
+ * gap; each seat's deck is optional in the codec.  Both encodings go
+ * through the same typed decoder: each case is decoded as JSON and, converted,
+ * as MessagePack, and must give the same answer. */
+static int decode_players(const char *players, olevent **out, olerror *err)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "{\"match\":\"np\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"snap\","
+             "\"cards\":\"core@1.1.0\",\"hidden\":\"open\",\"players\":%s}", players);
+    olevent *j = NULL, *m = NULL;
+    olerror jerr, merr;
+    int rj = olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &j, &jerr);
+    json_error_t jerror;
+    json_t *tree = json_loads(text, 0, &jerror);
+    cr_assert_not_null(tree, "%s", jerror.text);
+    char *mp = NULL;
+    size_t mplen = 0;
+    cr_assert_eq(olcodec_json_to_msgpack(tree, &mp, &mplen), OL_OK);
+    json_decref(tree);
+    int rm = olcodec_decode_msgpack((uint8_t *)mp, mplen, (ol_origin){0, 0}, &m, &merr);
+    free(mp);
+    cr_assert_eq(rj, rm, "%s: JSON %d, MessagePack %d", players, rj, rm);
+    if (rj == OL_OK) {
+        cr_assert_eq(j->header.n_players, m->header.n_players);
+        olevent_destroy(&m);
+        *out = j;
+    } else {
+        cr_assert_str_eq(jerr.key, merr.key);
+        *err = jerr;
+    }
+    return rj;
+}
+
+#define SEAT(n) "\"p" #n "\":{\"id\":\"player" #n "\"}"
+
+Test(olcodec, header_seats_p1_to_p8)
+{
+    static const struct {
+        const char *players;
+        unsigned n;
+    } ok[] = {
+        {"{" SEAT(1) "," SEAT(2) "}", 2},
+        {"{" SEAT(2) "," SEAT(3) "," SEAT(1) "}", 3},   /* map order is not seat order */
+        {"{" SEAT(1) "," SEAT(2) "," SEAT(3) "," SEAT(4) "}", 4},
+        {"{" SEAT(1) "," SEAT(2) "," SEAT(3) "," SEAT(4) "," SEAT(5) "," SEAT(6) "," SEAT(7) "," SEAT(8) "}", 8},
+        {"{" SEAT(1) "," SEAT(2) ",\"note\":\"a key that is no seat is ignored\"}", 2},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        olevent *ev = NULL;
+        olerror err;
+        cr_assert_eq(decode_players(ok[i].players, &ev, &err), OL_OK, "%s: %s", ok[i].players, err.msg);
+        cr_assert_eq(ev->header.n_players, ok[i].n, "%s", ok[i].players);
+        for (unsigned p = 0; p < ok[i].n; p++) {
+            char id[16];
+            snprintf(id, sizeof id, "player%u", p + 1);
+            cr_assert_str_eq(ev->header.players[p].id, id);
+            cr_assert_eq(ev->header.players[p].has_deck, 0);
+        }
+        /* re-encoded from the typed fields alone: the seats, no deck */
+        json_t *typed = olcodec_typed_json(ev), *seats = json_object_get(typed, "players");
+        cr_assert_eq(json_object_size(seats), ok[i].n);
+        cr_assert_null(json_object_get(json_object_get(seats, "p1"), "deck"));
+        json_decref(typed);
+        olevent_destroy(&ev);
+    }
+}
+
+Test(olcodec, header_seats_with_a_gap_past_p8_or_alone_are_malformed)
+{
+    static const struct {
+        const char *players, *key, *phrase;
+    } bad[] = {
+        {"{" SEAT(1) "}", "players", "\"players.p2\" is required"},
+        {"{" SEAT(2) "}", "players", "\"players.p1\" is required"},
+        {"{" SEAT(1) "," SEAT(3) "}", "players", "\"players.p2\" is required"},
+        {"{" SEAT(1) "," SEAT(2) "," SEAT(4) "}", "players", "\"players.p3\" is required"},
+        {"{" SEAT(1) "," SEAT(2) "," SEAT(3) "," SEAT(4) "," SEAT(5) "," SEAT(6) "," SEAT(7) "," SEAT(8) ","
+         SEAT(9) "}", "players.p9", "\"p9\" is not a seat: a match has \"p1\" to \"p8\" at most"},
+        {"{" SEAT(0) "," SEAT(1) "," SEAT(2) "}", "players.p0", "\"p0\" is not a seat"},
+        {"{\"p01\":{\"id\":\"x\"}," SEAT(1) "," SEAT(2) "}", "players.p01", "\"p01\" is not a seat"},
+        {"{}", "players", "\"players.p1\" is required"},
+        {"[]", "players", "must be a map of the seats"},
+        {"{" SEAT(1) ",\"p2\":{\"deck\":{\"monsters\":[],\"supports\":[]}}}", "players.p2", "\"players.p2.id\" is required"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        olevent *ev = NULL;
+        olerror err;
+        cr_assert_eq(decode_players(bad[i].players, &ev, &err), OL_EMALFORMED, "%s", bad[i].players);
+        cr_assert_str_eq(err.key, bad[i].key, "%s", bad[i].players);
+        cr_assert(strstr(err.msg, bad[i].phrase), "%s: %s", bad[i].players, err.msg);
+    }
+}
+
+/* A deck, when a seat has one, is still read and checked for its shape. */
+Test(olcodec, header_seat_deck_is_optional_but_checked)
+{
+    olevent *ev = NULL;
+    olerror err;
+    cr_assert_eq(decode_players("{\"p1\":{\"id\":\"a\",\"deck\":{\"monsters\":[\"m\"],\"supports\":[]}}," SEAT(2) "}",
+                                &ev, &err), OL_OK, "%s", err.msg);
+    cr_assert_eq(ev->header.players[0].has_deck, 1);
+    cr_assert_eq(ev->header.players[0].deck.monsters.n, 1);
+    cr_assert_eq(ev->header.players[1].has_deck, 0);
+    olevent_destroy(&ev);
+    cr_assert_eq(decode_players("{\"p1\":{\"id\":\"a\",\"deck\":{\"monsters\":[7],\"supports\":[]}}," SEAT(2) "}",
+                                &ev, &err), OL_EMALFORMED);
+    cr_assert_str_eq(err.key, "players.p1.deck.monsters[0]");
+}
+
+/* `by` and every seat an event names may be p1 to p8 on the wire; whether
+ * the match has that seat is the verifier's verdict, not the codec's. */
+Test(olcodec, seats_p3_to_p8_parse_and_p9_does_not)
+{
+    for (int p = 1; p <= 9; p++) {
+        char text[256];
+        snprintf(text, sizeof text,
+                 "{\"match\":\"m\",\"seq\":3,\"type\":\"judge\",\"by\":\"p%d\",\"ruling\":\"note\",\"player\":\"p%d\","
+                 "\"text\":\"x\"}", p, p);
+        olevent *ev = NULL;
+        olerror err;
+        int rc = olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &ev, &err);
+        if (p == 9) {
+            cr_assert_eq(rc, OL_EMALFORMED);
+            cr_assert(strstr(err.msg, "\"by\" must be one of the seats \"p1\" to \"p8\", \"table\" or \"judge\""),
+                      "%s", err.msg);
+            continue;
+        }
+        cr_assert_eq(rc, OL_OK, "%s", err.msg);
+        cr_assert_eq((int)ev->by, p - 1);
+        cr_assert_eq((int)ev->player, p - 1);
+        cr_assert_str_eq(ol_by_name(ev->by), ol_player_name(ev->player));
+        olevent_destroy(&ev);
+    }
+    cr_assert_eq(ol_by_parse("table"), OL_BY_TABLE);
+    cr_assert_eq(ol_by_parse("judge"), OL_BY_JUDGE);
+    cr_assert_eq(ol_by_parse("p8"), OL_BY_P8);
+    cr_assert_eq(ol_player_parse("p8"), OL_P8);
+    cr_assert_eq(ol_player_parse("p9"), -1);
+    cr_assert_null(ol_player_name((ol_player)OL_PLAYERS_MAX));
+}

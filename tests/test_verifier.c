@@ -1003,3 +1003,89 @@ Test(verifier, snap_board_keeps_the_attack_of_a_game_that_ended_in_its_chain)
     verifier_destroy(&g.vf);
     cards_destroy(&cdb);
 }
+
+/* The first line of a fixture log with `seats` (JSON members) added as the
+ * first entries of its players map: a header naming more players. */
+static olevent *header_with_seats(const char *rel, const char *seats)
+{
+    char *line = NULL, text[65536];
+    size_t cap = 0;
+    FILE *f = fopen(SRC(rel), "r");
+    cr_assert_not_null(f, "%s", rel);
+    cr_assert_gt(getline(&line, &cap, f), 0);
+    fclose(f);
+    char *at = strstr(line, "\"players\":{");
+    cr_assert_not_null(at);
+    at += strlen("\"players\":{");
+    snprintf(text, sizeof text, "%.*s%s,%s", (int)(at - line), line, seats, at);
+    free(line);
+    return decode(text);
+}
+
+/* A format's engine says how many players it is played by; a header naming
+ * another count is refused before the engine, with a sentence. */
+Test(verifier, a_header_naming_more_players_than_the_format_has_is_malformed)
+{
+    static const struct {
+        const char *rel, *seats, *msg;
+    } cases[] = {
+        {"fixtures/snap/legal-open-concede.jsonl", "\"p3\":{\"id\":\"carol\"}",
+         "A snap match has 2 players; this header names 3."},
+        {"fixtures/advanced/legal-open-concede-by-p1.jsonl", "\"p3\":{\"id\":\"carol\"},\"p4\":{\"id\":\"dan\"}",
+         "An advanced match has 2 players; this header names 4."},
+        {"fixtures/master/legal-announced-concede-by-p2.jsonl",
+         "\"p8\":{\"id\":\"h\"},\"p7\":{\"id\":\"g\"},\"p6\":{\"id\":\"f\"},\"p5\":{\"id\":\"e\"},"
+         "\"p4\":{\"id\":\"d\"},\"p3\":{\"id\":\"c\"}",
+         "A master match has 2 players; this header names 8."},
+    };
+    need_db();
+    cr_assert_eq(snap_verifier_ops.players_min, 2);
+    cr_assert_eq(snap_verifier_ops.players_max, 2);
+    cr_assert_eq(advanced_verifier_ops.players_max, 2);
+    cr_assert_eq(master_verifier_ops.players_max, 2);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        olevent *h = header_with_seats(cases[i].rel, cases[i].seats);
+        verifier *vf = NULL;
+        olverdict v;
+        memset(&v, 0, sizeof v);
+        cr_assert_eq(verifier_new(db, h, &vf, &v), VERIFIER_EPLAYERS, "%s", cases[i].rel);
+        cr_assert_null(vf);
+        verdict_is(&v, OL_V_MALFORMED, "openlog:4", cases[i].msg);
+        cr_assert_eq(v.seq, 0);
+        olevent_destroy(&h);
+    }
+}
+
+/* openlog 3: a seat the match does not have, wherever an event names it,
+ * is nobody at this table -- judged once, for every engine, before any of
+ * them indexes its players with it. */
+Test(verifier, an_event_naming_a_seat_the_match_does_not_have_is_illegal)
+{
+    static const struct {
+        const char *rel, *body, *msg;
+    } cases[] = {
+        {"fixtures/snap/legal-open-concede.jsonl", "\"type\":\"concede\",\"by\":\"p3\"",
+         "p3 is not a player of this match, whose players are p1 and p2."},
+        {"fixtures/snap/legal-open-concede.jsonl", "\"type\":\"claim\",\"by\":\"table\",\"winner\":\"p8\"",
+         "p8 is not a player of this match, whose players are p1 and p2."},
+        {"fixtures/snap/legal-open-concede.jsonl",
+         "\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"game_loss\",\"player\":\"p4\",\"text\":\"x\"",
+         "p4 is not a player of this match, whose players are p1 and p2."},
+        {"fixtures/advanced/legal-open-concede-by-p1.jsonl",
+         "\"type\":\"claim\",\"by\":\"table\",\"defeated\":[{\"p\":\"p1\",\"s\":0},{\"p\":\"p5\",\"s\":1}]",
+         "p5 is not a player of this match, whose players are p1 and p2."},
+        {"fixtures/master/legal-announced-concede-by-p2.jsonl",
+         "\"type\":\"attack\",\"by\":\"p1\",\"slot\":0,\"attack\":0,\"target\":{\"p\":\"p3\"}",
+         "p3 is not a player of this match, whose players are p1 and p2."},
+    };
+    need_db();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        game g = game_from(db, cases[i].rel, 0, NULL);
+        cr_assert_eq(verifier_players(g.vf), 2);
+        olverdict v = game_play(&g, cases[i].body);
+        verdict_is(&v, OL_V_ILLEGAL, "openlog:3", cases[i].msg);
+        /* nothing changed: the game is not over, p1 still plays */
+        cr_assert_eq(verifier_finished(g.vf, NULL), 0, "%s", cases[i].body);
+        verifier_destroy(&g.vf);
+    }
+}

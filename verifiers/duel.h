@@ -339,6 +339,8 @@ int duel_ops_encode(const void *st, jtext *t);
     const verifier_ops name = {.format = fmt_id,                                                      \
                                .engine = engine_name,                                                 \
                                .state_size = sizeof(duel_state),                                      \
+                               .players_min = 2,                                                      \
+                               .players_max = 2,                                                      \
                                .has_type = name##_has_type,                                           \
                                .rules = rules_fn,                                                     \
                                .start = name##_start,                                                 \

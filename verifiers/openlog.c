@@ -33,7 +33,7 @@ void openlog_start(openlog_match *m, const cards *db, const ol_header *h)
 
 int openlog_player_of(const olevent *ev)
 {
-    return ev->by == OL_BY_P1 ? 0 : ev->by == OL_BY_P2 ? 1 : -1;
+    return ev->by < OL_BY_TABLE ? (int)ev->by : -1;
 }
 
 void openlog_player_id(const openlog_match *m, int p, char *out, size_t cap)

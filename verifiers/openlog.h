@@ -86,7 +86,9 @@ typedef struct {
 /* Start the common part of a match from its header. */
 void openlog_start(openlog_match *m, const cards *db, const ol_header *h);
 
-/* 0 for p1, 1 for p2, -1 for the table or the judge. */
+/* The seat of the event's `by`: 0 for p1, 1 for p2 ... 7 for p8; -1 for the
+ * table or the judge.  verifier_apply() lets no seat past the match's reach
+ * an engine. */
 int openlog_player_of(const olevent *ev);
 
 /* "p1 (alice)". */

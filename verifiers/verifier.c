@@ -6,10 +6,12 @@
  * without an engine (none the codec reads today) is refused with
  * VERIFIER_ENOENGINE rather than half-judged.
  *
- * What it judges itself, once for every engine: an event type that is not
- * one of the format's (a Snap `flip` in an Advanced match) is illegal
- * before any engine sees it, so no engine needs a handler for another
- * format's events.
+ * What it judges itself, once for every engine: a header whose number of
+ * players is not the format's is refused; an event naming a seat the match
+ * does not have (p3 of a duel) is illegal, so no engine indexes past its
+ * players; an event type that is not one of the format's (a Snap `flip`
+ * in an Advanced match) is illegal before any engine sees it, so no
+ * engine needs a handler for another format's events.
  *
  * Every engine's state begins with its openlog_match (verifiers/openlog.h),
  * so what the open log owns -- the hidden mode, the end of the game -- is
@@ -30,6 +32,7 @@
 struct verifier {
     const verifier_ops *ops;
     jtext *encoded;
+    unsigned n_players;       /* the header's, within ops' range */
     max_align_t state[];
 };
 
@@ -80,9 +83,21 @@ int verifier_new(const cards *db, const olevent *header, verifier **out, olverdi
                       "arbiter has no rules engine for the format numbered %d.", (int)header->header.format);
         return VERIFIER_ENOENGINE;
     }
+    unsigned n = header->header.n_players;
+    if (n < ops->players_min || n > ops->players_max) {
+        char range[24];
+        olverdict_format(range, sizeof range, ops->players_min == ops->players_max ? "%u" : "%u to %u",
+                         ops->players_min, ops->players_max);
+        const char *name = ol_format_name(ops->format);
+        olverdict_set(v, header->match, header->seq, OL_V_MALFORMED, "openlog:4",
+                      "%s %s match has %s players; this header names %u.", strchr("aeiou", name[0]) ? "An" : "A",
+                      name, range, n);
+        return VERIFIER_EPLAYERS;
+    }
     if (!(vf = calloc(1, sizeof *vf + ops->state_size)))
         return VERIFIER_ENOMEM;
     vf->ops = ops;
+    vf->n_players = n;
     ops->start(vf->state, db, header, v);
     *out = vf;
     return VERIFIER_OK;
@@ -108,8 +123,50 @@ static const openlog_match *common(const verifier *vf)
     return (const openlog_match *)vf->state;
 }
 
+/* "p1 and p2", "p1 to p4": the seats of a match of n players. */
+static void seats_words(char *out, size_t cap, unsigned n)
+{
+    olverdict_format(out, cap, "%s %s %s", ol_player_name(OL_P1), n == 2 ? "and" : "to",
+                     ol_player_name((ol_player)(n - 1)));
+}
+
+/* The first seat the event names that the match does not have, or -1:
+ * its `by`, any reference's `p`, a claim's winner, a ruling's player.
+ * Fields of other types are zero (p1), which every match has. */
+static int missing_seat(const olevent *ev, unsigned n)
+{
+    if (ev->by < OL_BY_TABLE && (unsigned)ev->by >= n)
+        return (int)ev->by;
+    const ol_ref *one[] = {&ev->source, &ev->target};
+    for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
+        if ((unsigned)one[i]->p >= n)
+            return (int)one[i]->p;
+    for (size_t i = 0; i < ev->n_targets; i++)
+        if ((unsigned)ev->targets[i].p >= n)
+            return (int)ev->targets[i].p;
+    for (size_t i = 0; i < ev->n_defeated; i++)
+        if ((unsigned)ev->defeated[i].p >= n)
+            return (int)ev->defeated[i].p;
+    if (ev->has_winner && (unsigned)ev->winner >= n)
+        return (int)ev->winner;
+    if (ev->has_player && (unsigned)ev->player >= n)
+        return (int)ev->player;
+    return -1;
+}
+
 void verifier_apply(verifier *vf, const olevent *ev, olverdict *v)
 {
+    /* openlog 3: `by` and every seat an event names is one of the header's
+     * players; a seat past them is nobody at this table. */
+    int seat = missing_seat(ev, vf->n_players);
+    if (seat >= 0) {
+        char seats[16];
+        seats_words(seats, sizeof seats, vf->n_players);
+        olverdict_set(v, ev->match, ev->seq, OL_V_ILLEGAL, "openlog:3",
+                      "%s is not a player of this match, whose players are %s.", ol_player_name((ol_player)seat),
+                      seats);
+        return;
+    }
     /* openlog 7: each format has its own event types; an event of another
      * format's is no action of this game (has_type is 0 for any value
      * that is no type at all).  The end of the game still wins: after it,
@@ -127,6 +184,11 @@ void verifier_apply(verifier *vf, const olevent *ev, olverdict *v)
 void verifier_log_ended(verifier *vf)
 {
     vf->ops->log_ended(vf->state);
+}
+
+unsigned verifier_players(const verifier *vf)
+{
+    return vf->n_players;
 }
 
 int verifier_finished(const verifier *vf, int *winner)

@@ -41,7 +41,9 @@
 enum {
     VERIFIER_OK = 0,
     VERIFIER_ENOMEM = -1,
-    VERIFIER_ENOENGINE = -2   /* no engine for the header's format yet */
+    VERIFIER_ENOENGINE = -2,  /* no engine for the header's format yet */
+    VERIFIER_EPLAYERS = -3    /* the header names more or fewer players
+                                 than its format is played by */
 };
 
 /* What an engine is, as the rest of arbiter sees it.  `state` is the
@@ -50,6 +52,11 @@ typedef struct {
     ol_format format;
     const char *engine;       /* name/version stored with each record: "snap/2" */
     size_t state_size;
+    /* How many players the format is played by, inclusive (2..2 for a
+     * duel), within 2..OL_PLAYERS_MAX: a header naming another count is
+     * refused by verifier_new(), so an engine only ever sees seats
+     * 0..n-1 with players_min <= n <= players_max. */
+    unsigned players_min, players_max;
     /* 1 when event type t belongs to the format (openlog.md 7 and
      * logformat/SPEC.md); any other is judged illegal by verifier.c. */
     int (*has_type)(ol_type t);
@@ -124,12 +131,18 @@ typedef struct verifier verifier;
  * too.  That `db` is the database the header names is the caller's check
  * (src/core/verify.c), since only the caller knows which databases it holds.
  * Errors: ENOMEM, ENOENGINE (with a sentence in v->msg and status
- * malformed). */
+ * malformed), EPLAYERS: the header names a number of players outside its
+ * format's players_min..players_max (status malformed, rule openlog:4, "A
+ * snap match has 2 players; this header names 3."); no verifier is made. */
 int verifier_new(const cards *db, const olevent *header, verifier **out, olverdict *v);
 
-/* Judge the next event.  Always writes exactly one verdict to *v.  An
- * event type the match's format does not have is illegal (openlog:7),
- * without reaching the engine. */
+/* Judge the next event.  Always writes exactly one verdict to *v.  Judged
+ * here, without reaching the engine: an event that names a seat the match
+ * does not have -- `by`, a reference's `p`, a claim's `winner`, a ruling's
+ * `player` of "p3" in a two-player match -- is illegal (openlog:3: "p3 is
+ * not a player of this match"), so an engine never sees a player index
+ * past its match's; an event type the match's format does not have is
+ * illegal (openlog:7). */
 void verifier_apply(verifier *vf, const olevent *ev, olverdict *v);
 
 /* The log has ended: no event will follow.  Open-log windows close by
@@ -138,6 +151,9 @@ void verifier_apply(verifier *vf, const olevent *ev, olverdict *v);
  * verification calls it once, after the last event of a file; the daemon
  * never does (a live table may still speak).  Gives no verdict. */
 void verifier_log_ended(verifier *vf);
+
+/* The number of players of the match (the header's n_players). */
+unsigned verifier_players(const verifier *vf);
 
 /* 1 when the game is over (then *winner is OL_P1 or OL_P2, or -1 for no
  * winner), else 0.  winner may be NULL. */

@@ -28,7 +28,8 @@
  * and every later event that would have been applied is illegal citing the
  * same rule.  Else verifier_new() judges it (ok, or illegal for an illegal
  * deck: the verifier then refuses every later event itself).  When no engine
- * exists for the header's format (VERIFIER_ENOENGINE) the log is
+ * exists for the header's format (VERIFIER_ENOENGINE), or the header names a
+ * number of players its format is not played by (VERIFIER_EPLAYERS), the log is
  * unverifiable: the header keeps the engine's malformed verdict, the report
  * is VERIFY_UNREADABLE with that sentence, and reading stops there.
  *
