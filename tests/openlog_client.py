@@ -1166,15 +1166,16 @@ def check_match(q, M, events, verdicts, tally):
                 R.check(n == 0, "match counts equal the verdicts received",
                         "%s: counts say %r, ingest gave 0" % (st, n))
     # the outcome, as the log's own accepted claim or concession implies it
+    sits = seats(events[0])
     for ev, v in zip(events, verdicts):
         if not isinstance(v, dict) or v.get("status") not in ("ok", "warning"):
             continue
-        if ev.get("type") == "claim" and ev.get("winner") in ("p1", "p2"):
+        if ev.get("type") == "claim" and ev.get("winner") in sits:
             R.check(found["winner"] == ev["winner"],
                     "match winner agrees with the claim the engine accepted (7)",
                     "winner %r, seq %s claimed %r" % (found["winner"], ev["seq"], ev["winner"]))
-        if ev.get("type") == "concede" and ev.get("by") in ("p1", "p2"):
-            other = "p2" if ev["by"] == "p1" else "p1"
+        if ev.get("type") == "concede" and ev.get("by") in sits and len(sits) == 2:
+            other = sits[1] if ev["by"] == sits[0] else sits[0]
             R.check(found["winner"] == other,
                     "an accepted concession makes the other player the winner (7: concede)",
                     "winner %r, seq %s: %s conceded" % (found["winner"], ev["seq"], ev["by"]))
@@ -1195,11 +1196,18 @@ def check_match(q, M, events, verdicts, tally):
     return out
 
 
+def seats(header):
+    """The header's seats, "p1" to "pN" in order (SPEC.md 5: keys p1..pN of
+    `players`, 2 <= N <= 8; any other key is no seat)."""
+    keys = [k for k in (header.get("players") or {}) if len(k) == 2 and k[0] == "p" and k[1] in "12345678"]
+    return sorted(keys, key=lambda k: int(k[1:]))
+
+
 def check_events(q, M, events, verdicts, secrets):
     N = len(events)
     by_seq = {ev["seq"]: ev for ev in events}
     adv = secrets.format in DUEL
-    for view in ("public", "judge", "p1", "p2") if adv else ("public", "judge", "p1"):
+    for view in ["public", "judge"] + (seats(events[0]) if adv else ["p1"]):
         r = q.ask({"op": "events", "match": M, "from": 0, "to": N - 1, "view": view},
                   "events view=%s" % view)
         if r is None or not R.check(r.get("ok") is True, "events answers ok:true",

@@ -812,3 +812,73 @@ Test(parts, verdict_sentence_hides_what_its_event_hides)
     olevent_destroy(&ev);
     cards_destroy(&db);
 }
+
+/* The views: the public's, the judge's and one per seat, p1 to p8 -- each
+ * seat's sees its own hidden cards only (view_can_see, the one rule), and a
+ * seat's view of a match without that seat is refused with a sentence. */
+Test(parts, views_exist_for_seats_p1_to_p8)
+{
+    for (int seat = 0; seat < OL_PLAYERS_MAX; seat++) {
+        char name[4];
+        view_kind v;
+        snprintf(name, sizeof name, "p%d", seat + 1);
+        cr_assert_eq(view_parse(name, &v), 0, "%s", name);
+        cr_assert_eq(v, VIEW_P1 + seat);
+        cr_assert_str_eq(view_name(v), name);
+        cr_assert_eq(view_seat(v), seat);
+        openlog_sight s = view_sight(v);
+        for (int p = 0; p < OL_PLAYERS_MAX; p++) {
+            cr_assert_eq(view_can_see(v, p), p == seat, "%s sees p%d's", name, p + 1);
+            cr_assert_eq(s.sees[p], p == seat);
+        }
+        cr_assert_eq(view_can_see(v, -1), 0, "the table's and the judge's own cards are nobody's");
+        /* the match has the seat from seat + 1 players on (at least 2) */
+        for (unsigned n = 2; n <= OL_PLAYERS_MAX; n++)
+            cr_assert_eq(view_in_match(v, n, NULL, 0), (unsigned)seat < n, "%s in a match of %u", name, n);
+    }
+    static const char *const bad[] = {"p0", "p9", "P1", "p", "p10", "", "players", "pub"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        view_kind v = VIEW_JUDGE;
+        cr_assert_eq(view_parse(bad[i], &v), -1, "\"%s\"", bad[i]);
+    }
+    openlog_sight judge = view_sight(VIEW_JUDGE), pub = view_sight(VIEW_PUBLIC);
+    for (int p = 0; p < OL_PLAYERS_MAX; p++)
+        cr_assert(judge.sees[p] == 1 && pub.sees[p] == 0);
+    cr_assert_eq(view_seat(VIEW_PUBLIC), -1);
+    cr_assert_eq(view_seat(VIEW_JUDGE), -1);
+    char msg[128];
+    cr_assert_eq(view_in_match(VIEW_PUBLIC, 2, msg, sizeof msg), 1);
+    cr_assert_eq(view_in_match(VIEW_JUDGE, 8, msg, sizeof msg), 1);
+    cr_assert_eq(view_in_match(VIEW_P3, 2, msg, sizeof msg), 0);
+    cr_assert_str_eq(msg, "This match has no p3: its players are p1 and p2.");
+    cr_assert_eq(view_in_match(VIEW_P8, 4, msg, sizeof msg), 0);
+    cr_assert_str_eq(msg, "This match has no p8: its players are p1 to p4.");
+}
+
+/* A header in a seat's view: that seat's decklist, nobody else's; a seat
+ * without a deck gets none added. */
+Test(parts, view_of_a_header_shows_a_seat_its_own_deck_only)
+{
+    static const char text[] =
+        "{\"match\":\"m\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"snap\",\"cards\":\"core@1.1.0\","
+        "\"hidden\":\"open\",\"players\":{\"p1\":{\"id\":\"a\",\"deck\":{\"monsters\":[\"x1\"],\"supports\":[]}},"
+        "\"p2\":{\"id\":\"b\"},\"p3\":{\"id\":\"c\",\"deck\":{\"monsters\":[\"x3\"],\"supports\":[]}}}}";
+    olevent *ev = NULL;
+    olerror err;
+    cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &ev, &err), OL_OK, "%s", err.msg);
+    static const struct {
+        view_kind v;
+        int sees_x1, sees_x3;
+    } cases[] = {{VIEW_PUBLIC, 0, 0}, {VIEW_P1, 1, 0}, {VIEW_P2, 0, 0}, {VIEW_P3, 0, 1}, {VIEW_JUDGE, 1, 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *j = view_event_json(ev, cases[i].v, ev);
+        char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        cr_assert_eq(strstr(s, "x1") != NULL, cases[i].sees_x1, "%s: %s", view_name(cases[i].v), s);
+        cr_assert_eq(strstr(s, "x3") != NULL, cases[i].sees_x3, "%s: %s", view_name(cases[i].v), s);
+        cr_assert(strstr(s, "\"p2\":{\"id\":\"b\"}"), "%s: p2 has no deck, and none is added: %s",
+                  view_name(cases[i].v), s);
+        free(s);
+        json_decref(j);
+    }
+    olevent_destroy(&ev);
+}

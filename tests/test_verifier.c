@@ -234,13 +234,17 @@ Test(verifier, the_engine_reports_its_round_finish_and_hidden_mode)
     olverdict v;
     verifier *vf = replay("fixtures/logs/advanced-open-every-event.jsonl", 33, &v);
     int winner = -2;
-    unsigned unv[2];
+    unsigned unv[OL_PLAYERS_MAX];
+    memset(unv, 0xff, sizeof unv);
     cr_assert_eq(verifier_hidden(vf), OL_HIDDEN_OPEN);
     cr_assert_eq(verifier_finished(vf, &winner), 1);
     cr_assert_eq(winner, 1, "p1 conceded");
     cr_assert_eq(verifier_round(vf), 3);
     verifier_unverified(vf, unv);
     cr_assert(unv[0] == 0 && unv[1] == 0, "open mode leaves nothing unverified");
+    for (int p = 2; p < OL_PLAYERS_MAX; p++)
+        cr_assert_eq(unv[p], 0, "a seat the match does not have counts nothing");
+    cr_assert_eq(verifier_players(vf), 2);
     cr_assert_str_eq(verifier_engine(vf), "advanced/1");
     verifier_log_ended(vf);   /* no window open: nothing changes */
     cr_assert_eq(verifier_finished(vf, NULL), 1);
@@ -254,12 +258,14 @@ Test(verifier, the_engine_reports_its_round_finish_and_hidden_mode)
 static void score_is(const char *rel, int n, int64_t base, int64_t p1, int64_t p2)
 {
     olverdict v;
-    int64_t score[2] = {-9, -9}, b = -9;
+    int64_t score[OL_PLAYERS_MAX] = {-9, -9, -9, -9, -9, -9, -9, -9}, b = -9;
     verifier *vf = replay(rel, n, &v);
     cr_assert_eq(verifier_finished(vf, NULL), 1, "%s: the game is over", rel);
     cr_assert_eq(verifier_score(vf, score, &b), VERIFIER_OK);
     cr_assert(b == base && score[0] == p1 && score[1] == p2, "%s: base %lld, p1 %lld, p2 %lld", rel, (long long)b,
               (long long)score[0], (long long)score[1]);
+    for (int p = 2; p < OL_PLAYERS_MAX; p++)
+        cr_assert_eq(score[p], 0, "%s: a seat the match does not have scores 0", rel);
     score[0] = score[1] = -9;
     cr_assert_eq(verifier_score(vf, score, NULL), VERIFIER_OK, "the base may be NULL");
     cr_assert(score[0] == p1 && score[1] == p2);
@@ -276,7 +282,7 @@ Test(verifier, snap_score_is_the_opponents_monsters_defeated)
     score_is("fixtures/snap/legal-commit-coreon-obscura.jsonl", 45, 5, 4, 2);
     /* nothing played yet: 0 to 0 */
     olverdict v;
-    int64_t score[2] = {-9, -9}, base = -9;
+    int64_t score[OL_PLAYERS_MAX], base = -9;
     verifier *vf = replay("fixtures/snap/legal-commit-coreon-obscura.jsonl", 0, &v);
     cr_assert_eq(verifier_score(vf, score, &base), VERIFIER_OK);
     cr_assert(base == 5 && score[0] == 0 && score[1] == 0);

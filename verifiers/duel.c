@@ -1410,13 +1410,13 @@ unsigned duel_ops_round(const void *st)
     return duel_round(st);
 }
 
-void duel_ops_unverified(const void *st, unsigned out[2])
+void duel_ops_unverified(const void *st, unsigned out[OL_PLAYERS_MAX])
 {
     duel_unverifiable(st, out);
 }
 
 /* T5 of TOURNAMENT.md: the LP each player took from the other. */
-void duel_ops_score(const void *st, int64_t out[2], int64_t *base)
+void duel_ops_score(const void *st, int64_t out[OL_PLAYERS_MAX], int64_t *base)
 {
     const duel_state *s = st;
     for (int p = 0; p < 2; p++)

@@ -27,8 +27,8 @@ void openlog_start(openlog_match *m, const cards *db, const ol_header *h)
     m->db = db;
     m->hidden = h->hidden;
     m->winner = -1;
-    for (int p = 0; p < 2; p++)
-        olverdict_format(m->names[p], sizeof m->names[p], "%s (%s)", p ? "p2" : "p1", h->players[p].id);
+    for (unsigned p = 0; p < h->n_players && p < OL_PLAYERS_MAX; p++)
+        olverdict_format(m->names[p], sizeof m->names[p], "%s (%s)", ol_player_name((ol_player)p), h->players[p].id);
 }
 
 int openlog_player_of(const olevent *ev)
@@ -242,6 +242,12 @@ void openlog_end(openlog_match *m, int winner)
 {
     m->over = 1;
     m->winner = (int8_t)winner;
+}
+
+void openlog_end_draw(openlog_match *m)
+{
+    openlog_end(m, -1);
+    m->draw = 1;
 }
 
 /* ---- the shot clock ----------------------------------------------------------- */

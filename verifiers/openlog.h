@@ -24,7 +24,8 @@
  *                                   openlog_claim(), openlog_defeated()
  *
  * INVARIANTS
- *   - over == 0 implies winner == -1; a winner is set only with over.
+ *   - over == 0 implies winner == -1; a winner is set only with over;
+ *     draw implies over and winner == -1.
  *   - n_defeated <= OPENLOG_DEFEATS_MAX; the list holds the defeats since
  *     the last claim that matched (a claim compares, never applies).
  *   - An openlog_card knows its card, or its commitment, or nothing -- as
@@ -60,9 +61,10 @@ typedef struct {
 typedef struct {
     const cards *db;
     ol_hidden hidden;
-    char names[2][OPENLOG_NAME_MAX];  /* "p1 (alice)", for sentences    */
+    char names[OL_PLAYERS_MAX][OPENLOG_NAME_MAX];  /* "p1 (alice)" per seat, for sentences */
     uint8_t over;
     int8_t winner;                    /* -1 none                        */
+    uint8_t draw;                     /* over by a rule without a winner */
     uint64_t last_t;                  /* the shot clock: the previous `t` */
     uint8_t has_last_t;
     ol_ref defeated[OPENLOG_DEFEATS_MAX];  /* since the last claim     */
@@ -77,10 +79,11 @@ typedef struct {
     int failed;
 } openlog_judgement;
 
-/* Whose hidden cards a viewer sees: sees[p] for player p (0 = p1).  Made
- * by view_sight() from view_can_see(); engines obey it, never decide it. */
+/* Whose hidden cards a viewer sees: sees[p] for seat p (0 = p1, up to the
+ * match's players).  Made by view_sight() from view_can_see(); engines obey
+ * it, never decide it. */
 typedef struct {
-    uint8_t sees[2];
+    uint8_t sees[OL_PLAYERS_MAX];
 } openlog_sight;
 
 /* Start the common part of a match from its header. */
@@ -189,8 +192,13 @@ const char *openlog_shown_words(openlog_shown sh);
  * illegal verdict citing `rule` with `sentence` and returns 1; else 0. */
 int openlog_over(const openlog_match *m, const olevent *ev, olverdict *v, const char *rule, const char *sentence);
 
-/* The game ends now; winner 0, 1, or -1 for none. */
+/* The game ends now; winner a seat 0..n-1, or -1 for none. */
 void openlog_end(openlog_match *m, int winner);
+
+/* The game ends now in a draw: no winner, by a rule of the game (classic
+ * Snap's locked pot) -- not a game that merely stopped (a refused
+ * header).  Summaries say "draw": true (verifier_draw()). */
+void openlog_end_draw(openlog_match *m);
 
 /* ---- the shot clock ---- */
 

@@ -196,13 +196,20 @@ int verifier_finished(const verifier *vf, int *winner)
     return vf->ops->finished(vf->state, winner);
 }
 
-void verifier_unverified(const verifier *vf, unsigned out[2])
+int verifier_draw(const verifier *vf)
 {
+    return common(vf)->over && common(vf)->draw;
+}
+
+void verifier_unverified(const verifier *vf, unsigned out[OL_PLAYERS_MAX])
+{
+    memset(out, 0, OL_PLAYERS_MAX * sizeof out[0]);
     vf->ops->unverified(vf->state, out);
 }
 
-int verifier_score(const verifier *vf, int64_t score[2], int64_t *base)
+int verifier_score(const verifier *vf, int64_t score[OL_PLAYERS_MAX], int64_t *base)
 {
+    memset(score, 0, OL_PLAYERS_MAX * sizeof score[0]);
     int64_t b = 0;
     vf->ops->score(vf->state, score, &b);
     if (base)

@@ -71,12 +71,15 @@ typedef struct {
     void (*apply)(void *state, const olevent *ev, olverdict *v);
     /* The log has ended: windows that close by silence close. */
     void (*log_ended)(void *state);
+    /* 1 when the game is over, the winner's seat (0..n-1) or -1 (none,
+     * a draw) in *winner (which may be NULL); else 0. */
     int (*finished)(const void *state, int *winner);
     unsigned (*round)(const void *state);
-    void (*unverified)(const void *state, unsigned out[2]);
-    /* Each player's game score on the board (TOURNAMENT.md T4, T5) and
-     * its base, raw (verifier_score() says what they are). */
-    void (*score)(const void *state, int64_t out[2], int64_t *base);
+    /* Per seat 0..n-1 (out[] is zeroed by the caller, n = the match's
+     * players): hidden cards never checked; the game score on the board
+     * (TOURNAMENT.md T4, T5) and its base, raw (verifier_score()). */
+    void (*unverified)(const void *state, unsigned out[OL_PLAYERS_MAX]);
+    void (*score)(const void *state, int64_t out[OL_PLAYERS_MAX], int64_t *base);
     /* The board after the last event as compact JSON into t, showing the
      * hidden cards `sight` may see; 0, or -1 (t->bad: out of memory). */
     int (*board_json)(const void *state, const openlog_sight *sight, jtext *t);
@@ -155,17 +158,23 @@ void verifier_log_ended(verifier *vf);
 /* The number of players of the match (the header's n_players). */
 unsigned verifier_players(const verifier *vf);
 
-/* 1 when the game is over (then *winner is OL_P1 or OL_P2, or -1 for no
- * winner), else 0.  winner may be NULL. */
+/* 1 when the game is over (then *winner is the winner's seat, OL_P1 ..
+ * verifier_players() - 1, or -1 for none: a draw, or no winner), else 0.
+ * winner may be NULL. */
 int verifier_finished(const verifier *vf, int *winner);
 
-/* Hidden cards whose identity was never checked, per player (openlog 6):
+/* 1 when the game ended in a draw by a rule of the game (openlog_end_draw():
+ * no winner, and not merely stopped), else 0. */
+int verifier_draw(const verifier *vf);
+
+/* Hidden cards whose identity was never checked, per seat (openlog 6):
  * in announced mode the cards never named, in commit mode the commitments
  * never opened; 0 in open mode.  For the final record. */
-void verifier_unverified(const verifier *vf, unsigned out[2]);
+void verifier_unverified(const verifier *vf, unsigned out[OL_PLAYERS_MAX]);
 
 /* Each player's score in the game as the board stands after the last
- * event (TOURNAMENT.md T4, T5): p1's in score[0], p2's in score[1], and
+ * event (TOURNAMENT.md T4, T5): p1's in score[0], p2's in score[1] and so on
+ * for each seat of the match (the rest zero), and
  * the base the scores are measured against in *base (base may be NULL):
  *   Snap              the opponent's monsters defeated (their `lost`),
  *                     0..5; base 5
@@ -178,7 +187,7 @@ void verifier_unverified(const verifier *vf, unsigned out[2]);
  * illegal deck: no game started) they mean nothing.  For `arbiter
  * tournament`, which reads a record's scores at the end of each game round
  * and at its end.  Always VERIFIER_OK. */
-int verifier_score(const verifier *vf, int64_t score[2], int64_t *base);
+int verifier_score(const verifier *vf, int64_t score[OL_PLAYERS_MAX], int64_t *base);
 
 /* The round the match is in, or ended in (1..); 0 before setup is done.
  * For summaries ("rounds" of a stored match, openlog.md 9). */

@@ -448,7 +448,8 @@ static void put_side(jtext *o, const cards *db, const json_t *b, const char *who
     put_lit(o, "</div>");
 }
 
-/* A whole board: the moment, the far side (p2), the middle, the near side. */
+/* A whole board: the moment, the far sides (pN .. p2), the middle, the
+ * near side (p1).  The seats are the board's own. */
 static void put_board(jtext *o, const cards *db, const json_t *b)
 {
     const json_t *round = json_object_get(b, "round");
@@ -464,7 +465,7 @@ static void put_board(jtext *o, const cards *db, const json_t *b)
             htmlout_esc(o, w);
             put_lit(o, " wins");
         } else {
-            put_lit(o, "no winner");
+            htmlout_str(o, json_is_true(json_object_get(b, "draw")) ? "a draw" : "no winner");
         }
         put_lit(o, "</span>");
     }
@@ -488,9 +489,10 @@ static void put_board(jtext *o, const cards *db, const json_t *b)
         put_lit(o, "</span>");
     }
     put_lit(o, "</div>");
-    put_side(o, db, b, "p2");
+    for (int p = OL_PLAYERS_MAX - 1; p >= 1; p--)
+        put_side(o, db, b, ol_player_name((ol_player)p));
     put_middle(o, b);
-    put_side(o, db, b, "p1");
+    put_side(o, db, b, ol_player_name(OL_P1));
     put_lit(o, "</div>");
 }
 
@@ -651,10 +653,14 @@ static void put_head(jtext *o, const auditpage_in *in, size_t faults)
     htmlout_str(o, css);
     put_lit(o, "</style>\n</head>\n<body>\n<header>\n<h1>Audit of match ");
     htmlout_esc(o, in->match);
-    put_lit(o, "</h1>\n<p class=\"vs\">p1 ");
-    htmlout_esc(o, in->players[0] ? in->players[0] : "?");
-    put_lit(o, " &#8212; p2 ");
-    htmlout_esc(o, in->players[1] ? in->players[1] : "?");
+    put_lit(o, "</h1>\n<p class=\"vs\">");
+    for (unsigned p = 0; p < (in->n_players < 2 ? 2 : in->n_players) && p < OL_PLAYERS_MAX; p++) {
+        if (p)
+            put_lit(o, " &#8212; ");
+        htmlout_str(o, ol_player_name((ol_player)p));
+        put_lit(o, " ");
+        htmlout_esc(o, in->players[p] ? in->players[p] : "?");
+    }
     put_lit(o, "</p>\n<p class=\"meta\">");
     htmlout_esc(o, format ? format : "unknown format");
     put_lit(o, " &#183; judged by ");
@@ -671,7 +677,9 @@ static void put_head(jtext *o, const auditpage_in *in, size_t faults)
     put_badge(o, status && !strcmp(status, "legal") ? "ok" : "bad", status ? status : "no status");
     if (json_is_true(json_object_get(s, "finished"))) {
         char w[64];
-        snprintf(w, sizeof w, "finished, %s%s", winner ? winner : "no winner", winner ? " wins" : "");
+        snprintf(w, sizeof w, "finished, %s%s",
+                 winner ? winner : json_is_true(json_object_get(s, "draw")) ? "a draw" : "no winner",
+                 winner ? " wins" : "");
         put_badge(o, "n", w);
     } else {
         put_badge(o, "warn", "live (not finished)");

@@ -69,7 +69,9 @@ typedef struct {
     const char *match;
     view_kind view;
     json_t *summary;         /* the stored summary (borrowed)               */
-    const char *players[2];  /* p1's and p2's ids from the header; NULL: unknown */
+    const char *players[OL_PLAYERS_MAX]; /* each seat's id from the header, p1 first;
+                                NULL: unknown                               */
+    unsigned n_players;      /* the header's seats (2 when it is unreadable) */
     const cards *db;         /* card names and classes; NULL: none (then every
                                 sentence is withheld outside the judge view) */
     const auditpage_event *events;

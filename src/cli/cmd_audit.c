@@ -79,7 +79,8 @@ static const char audit_usage[] =
     "  --db DIR      read the store itself, read-only (beside a running arbiterd)\n"
     "  --query EP    ask a running arbiterd on its query socket instead\n"
     "  --at SEQ      draw the board after event SEQ\n"
-    "  --view V      who looks at that board: judge (default), p1, p2, public\n"
+    "  --view V      who looks at that board: judge (default), public, or a\n"
+    "                player's, p1..p8 (a seat the match has)\n"
     "  --against SRC another record of the same match (a store DIR, or a daemon's\n"
     "                query EP with ://): the first event where the two differ\n"
     "                (openlog.md 10: the hash chains part there)\n"
@@ -171,7 +172,7 @@ static int parse(int argc, char **argv, audit_opts *o, int is_audit)
             o->status = argv[++i];
         } else if (!strcmp(a, "--view") && is_audit) {
             if (view_parse(argv[++i], &o->view)) {
-                cli_error("unknown view '%s' (judge, p1, p2 or public)", argv[i]);
+                cli_error("unknown view '%s' (judge, public, or a player's, p1 to p8)", argv[i]);
                 return CLI_BADINPUT;
             }
         } else if (!strcmp(a, "--at") && is_audit) {
@@ -476,6 +477,31 @@ static int source_each(source *r, store_event_fn fn, void *ctx)
             return rc;
     }
     return 0;
+}
+
+/* The players the record's header seats (its seq 0, from the store or the
+ * daemon's answer), or 0 when it has no readable header. */
+static unsigned source_players(source *r)
+{
+    olevent *h = NULL;
+    unsigned n = 0;
+
+    if (!r->o->query) {
+        if (record_header(r->st, r->txn, r->o->match, &h))
+            h = NULL;
+    } else if (json_array_size(r->events)) {
+        store_event e;
+        uint8_t *bufs[2] = {NULL, NULL};
+        if (event_of_item(json_array_get(r->events, 0), &e, bufs) ||
+            olcodec_decode_message(e.event, e.event_len, &h, NULL) != OL_OK)
+            olevent_destroy(&h);
+        free(bufs[0]);
+        free(bufs[1]);
+    }
+    if (h && h->type == OL_MATCH)
+        n = h->header.n_players;
+    olevent_destroy(&h);
+    return n;
 }
 
 /* ---- another record of the match (--against) ----------------------------- */
@@ -1010,8 +1036,9 @@ static int write_html(audit_ctx *c, const source *r, const whole *w, int intact)
     in.view = c->o->view;
     in.summary = r->summary;
     json_t *players = c->n_pev ? json_object_get(c->pev[0].event, "players") : NULL;
-    in.players[0] = json_string_value(json_object_get(json_object_get(players, "p1"), "id"));
-    in.players[1] = json_string_value(json_object_get(json_object_get(players, "p2"), "id"));
+    in.n_players = c->header ? c->header->header.n_players : 2;
+    for (unsigned p = 0; p < OL_PLAYERS_MAX; p++)
+        in.players[p] = json_string_value(json_object_get(json_object_get(players, ol_player_name((ol_player)p)), "id"));
     in.db = c->db;
     in.events = c->pev;
     in.n_events = c->n_pev;
@@ -1057,6 +1084,13 @@ int cmd_audit(int argc, char **argv)
         return rc < 0 ? CLI_OK : rc;
     if ((rc = source_open(&r, &o)) || (rc = source_cards(&r, &db, &cards_status)))
         goto out;
+    unsigned seats = view_seat(o.view) >= 0 ? source_players(&r) : 0;
+    char why[128];
+    if (seats && !view_in_match(o.view, seats, why, sizeof why)) {   /* --view p3 of a duel */
+        cli_error("%s: %s", o.match, why);
+        rc = CLI_BADINPUT;
+        goto out;
+    }
     if (audit_trust(&o, &r, &w)) {
         rc = CLI_BADINPUT;
         goto out;

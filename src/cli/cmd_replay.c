@@ -1,6 +1,6 @@
 /* cmd_replay.c -- `arbiter replay`: the board at one event, for a person.
  *
- *   arbiter replay FILE --at SEQ [--view judge|p1|p2|public] [--cards FILE] [--json]
+ *   arbiter replay FILE --at SEQ [--view judge|public|p1..p8] [--cards FILE] [--json]
  *
  * A judge called to a table hears "that spell was not in his hand" and
  * wants to see the game as it stood at event 41: whose turn, which step,
@@ -42,7 +42,7 @@
 #include "verifiers/verifier.h"
 
 static const char usage_text[] =
-    "usage: arbiter replay FILE --at SEQ [--view judge|p1|p2|public] [--cards FILE] [--json]\n"
+    "usage: arbiter replay FILE --at SEQ [--view judge|public|p1..p8] [--cards FILE] [--json]\n"
     "\n"
     "Replay an open log (.jsonl or .mlog; '-' reads JSON Lines from stdin) up to\n"
     "and including the event at SEQ, judged exactly as `arbiter verify` judges it,\n"
@@ -52,7 +52,8 @@ static const char usage_text[] =
     "                final board is shown with a note\n"
     "  --view V      who is looking (default public):\n"
     "                  public  no hidden card is named, only counts\n"
-    "                  p1, p2  that player's own hidden cards, none of the other's\n"
+    "                  p1..p8  that player's own hidden cards, none of the others'\n"
+    "                          (a seat the match has)\n"
     "                  judge   every hidden card the engine knows (snap.md 16.4)\n"
     "  --cards FILE  the card database (default: $ARBITER_CARDS, else\n"
     "                fixtures/cards/core.json here, else the installed copy)\n"
@@ -225,7 +226,7 @@ static int parse_view(const char *s, view_kind *view)
 {
     if (view_parse(s, view) == 0)
         return 0;
-    cli_error("unknown view '%s' (judge, p1, p2 or public)", s);
+    cli_error("unknown view '%s' (judge, public, or a player's, p1 to p8)", s);
     return -1;
 }
 
@@ -302,6 +303,11 @@ static int show(const replay_opts *o, const verify_report *rep, const verifier *
         const olverdict *v = rep->n_verdicts ? &rep->verdicts[0].v : NULL;
         cli_error("%s: the match never started: %s", o->path, v && v->msg[0] ? v->msg : "no header");
         return CLI_ILLEGAL;
+    }
+    char why[128];
+    if (!view_in_match(o->view, verifier_players(vf), why, sizeof why)) {
+        cli_error("%s: %s", o->path, why);
+        return CLI_BADINPUT;
     }
     memset(&c, 0, sizeof c);
     c.vf = vf;

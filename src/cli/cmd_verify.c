@@ -49,8 +49,8 @@ static const char usage_text[] =
     "  -j N          verify N files at once (default: the online CPUs)\n"
     "  --json        one JSON object per file and line, keys in this order:\n"
     "                {\"file\",\"match\",\"format\",\"engine\",\"status\",\"winner\",\n"
-    "                 \"finished\",\"events\",\"counts\":{STATUS:N,...},\n"
-    "                 \"unverified\":{\"p1\":N,\"p2\":N},\n"
+    "                 \"finished\",\"draw\" (only when true),\"events\",\n"
+    "                 \"counts\":{STATUS:N,...},\"unverified\":{\"p1\":N,...,\"pN\":N},\n"
     "                 \"verdicts\":[every verdict that is not ok]} and \"error\"\n"
     "                when status is \"unreadable\"\n"
     "  --quiet       report only the logs that are not legal; no summary\n"
@@ -206,11 +206,17 @@ static void print_text(const verify_report *r)
         if (r->finished && r->winner >= 0)
             printf(", %s won)\n", ol_player_name((ol_player)r->winner));
         else
-            printf(", %s)\n", r->finished ? "no winner" : "unfinished");
+            printf(", %s)\n", r->draw ? "a draw" : r->finished ? "no winner" : "unfinished");
     }
-    if (r->unverified[0] || r->unverified[1])
-        printf("  unverifiable: %u hidden card%s of p1 and %u of p2 were never revealed\n",
-               r->unverified[0], r->unverified[0] == 1 ? "" : "s", r->unverified[1]);
+    unsigned seats = r->n_players < 2 ? 2 : r->n_players, any = 0;
+    for (unsigned p = 0; p < seats; p++)
+        any |= r->unverified[p];
+    if (any) {   /* "3 hidden cards of p1, 0 of p2 and 2 of p3" */
+        printf("  unverifiable: %u hidden card%s of p1", r->unverified[0], r->unverified[0] == 1 ? "" : "s");
+        for (unsigned p = 1; p < seats; p++)
+            printf("%s%u of %s", p + 1 == seats ? " and " : ", ", r->unverified[p], ol_player_name((ol_player)p));
+        printf(" were never revealed\n");
+    }
     for (size_t i = 0; i < n; i++) {
         const olverdict *v = &r->verdicts[i].v;
         if (v->status == OL_V_OK)

@@ -292,9 +292,11 @@ static void conclude(verify_run *run)
         if (run->ended)
             verifier_log_ended(run->vf);
         verifier_unverified(run->vf, rep->unverified);
+        rep->n_players = verifier_players(run->vf);
         rep->finished = verifier_finished(run->vf, &rep->winner) ? 1 : 0;
         if (!rep->finished)
             rep->winner = -1;
+        rep->draw = rep->finished && verifier_draw(run->vf);
     }
     if (run->stop)
         return;   /* UNREADABLE already, with its sentence */
@@ -429,6 +431,17 @@ json_t *verify_report_verdicts_json(const verify_report *r)
     return list;
 }
 
+json_t *verify_seats_json(const unsigned *per_seat, unsigned n_players)
+{
+    json_t *o = json_object();
+    for (unsigned p = 0; o && p < (n_players < 2 ? 2 : n_players) && p < OL_PLAYERS_MAX; p++)
+        if (json_object_set_new(o, ol_player_name((ol_player)p), json_integer(per_seat[p]))) {
+            json_decref(o);
+            return NULL;
+        }
+    return o;
+}
+
 json_t *verify_report_json(const verify_report *r)
 {
     json_t *o = json_object(), *counts = json_object(), *list = verify_report_verdicts_json(r);
@@ -442,6 +455,8 @@ json_t *verify_report_json(const verify_report *r)
     bad = bad || set_str_or_null(o, "winner", r->finished && r->winner >= 0
                                               ? ol_player_name((ol_player)r->winner) : NULL);
     bad = bad || json_object_set_new(o, "finished", json_boolean(r->finished));
+    if (r->draw)   /* only when true: a duel's report is as it always was */
+        bad = bad || json_object_set_new(o, "draw", json_true());
     bad = bad || json_object_set_new(o, "events", json_integer((json_int_t)r->n_verdicts));
     for (int s = 0; !bad && s < OL_V_COUNT; s++)
         bad = json_object_set_new(counts, ol_status_name((ol_status)s),
@@ -451,8 +466,7 @@ json_t *verify_report_json(const verify_report *r)
         bad = json_object_set_new(o, "counts", counts);
         counts = NULL;
     }
-    bad = bad || json_object_set_new(o, "unverified", json_pack("{s:i, s:i}", "p1", (int)r->unverified[0],
-                                                                "p2", (int)r->unverified[1]));
+    bad = bad || json_object_set_new(o, "unverified", verify_seats_json(r->unverified, r->n_players));
     if (!bad) {
         bad = json_object_set_new(o, "verdicts", list);
         list = NULL;

@@ -80,10 +80,12 @@ typedef struct {
     const char *format;          /* "snap", ...; "" without header (static)   */
     char engine[32];             /* verifier_engine(): "snap/2"; "" if none   */
     int finished;                /* 1 when the engine says the game is over   */
-    int winner;                  /* OL_P1, OL_P2, or -1 (none, or unfinished) */
+    int winner;                  /* a seat OL_P1.., or -1 (none, or unfinished) */
+    int draw;                    /* 1: finished in a draw (verifier_draw)     */
+    unsigned n_players;          /* the header's seats; 0 without engine      */
     size_t counts[OL_V_COUNT];   /* verdicts per status                       */
-    unsigned unverified[2];      /* hidden cards never checked, p1 and p2
-                                    (verifier_unverified); 0 without engine  */
+    unsigned unverified[OL_PLAYERS_MAX]; /* hidden cards never checked, per
+                                    seat (verifier_unverified); 0 without engine */
     verify_entry *verdicts;      /* one per event, in the order read          */
     size_t n_verdicts;
     uint64_t next_seq;           /* the next seq expected: the events stored
@@ -121,6 +123,11 @@ int verify_file_until(const cards *db, const char *path, uint64_t at_seq, verify
  * Only verdicts that are not ok are listed. */
 typedef struct json_t json_t;
 json_t *verify_report_json(const verify_report *r);
+
+/* {"p1": n, "p2": n, ...}: a count per seat of a match of n_players (p1
+ * and p2 when fewer are known, as without an engine).  A new reference,
+ * or NULL when out of memory. */
+json_t *verify_seats_json(const unsigned *per_seat, unsigned n_players);
 
 /* Just its "verdicts": every verdict that is not ok, in the log's order,
  * each in its wire form.  A new reference, or NULL when out of memory. */

@@ -1,6 +1,6 @@
 /* view.c -- a match's board and events as one viewer may see them.
  *
- * What: the four views of openlog.md 9 and the one rule of who sees which
+ * What: the views of openlog.md 9 (public, judge, one per seat) and the one rule of who sees which
  * hidden card; a match's board for a view, drawn by the match's own engine
  * (as words for a judge at a table, as JSON for table software); and
  * events filtered for a viewer.  `arbiter replay`, `arbiter audit` and the
@@ -29,7 +29,9 @@
 #include "logformat/olcodec.h"
 #include "src/core/view.h"
 
-static const char *const view_names[] = {"public", "judge", "p1", "p2"};
+static const char *const view_names[] = {"public", "judge", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8"};
+_Static_assert(sizeof view_names / sizeof view_names[0] == VIEW_P8 + 1 && VIEW_P8 - VIEW_P1 + 1 == OL_PLAYERS_MAX,
+               "a view per seat");
 
 int view_parse(const char *name, view_kind *out)
 {
@@ -46,24 +48,41 @@ const char *view_name(view_kind v)
     return (unsigned)v < sizeof view_names / sizeof view_names[0] ? view_names[v] : "?";
 }
 
+int view_seat(view_kind v)
+{
+    return v >= VIEW_P1 && v <= VIEW_P8 ? (int)(v - VIEW_P1) : -1;
+}
+
+int view_in_match(view_kind v, unsigned n_players, char *msg, size_t cap)
+{
+    int seat = view_seat(v);
+    if (seat < 0 || (unsigned)seat < n_players)
+        return 1;
+    if (msg && n_players >= 1 && n_players <= OL_PLAYERS_MAX)
+        snprintf(msg, cap, "This match has no %s: its players are p1 %s %s.", view_name(v), n_players == 2 ? "and" : "to",
+                 ol_player_name((ol_player)(n_players - 1)));
+    else if (msg)
+        snprintf(msg, cap, "This match has no %s.", view_name(v));
+    return 0;
+}
+
 /* ---- who sees what ---------------------------------------------------------- */
 
 int view_can_see(view_kind v, int owner)
 {
-    switch (v) {
-    case VIEW_JUDGE: return 1;
-    case VIEW_P1: return owner == 0;
-    case VIEW_P2: return owner == 1;
-    case VIEW_PUBLIC: return 0;
-    }
-    return 0;
+    if (v == VIEW_JUDGE)
+        return 1;
+    return owner >= 0 && view_seat(v) == owner;   /* the public: nobody's */
 }
 
 /* The sight of a view: whose hidden cards it sees, by the rule above.
  * Engines draw what a sight allows (verifiers/openlog.h). */
 openlog_sight view_sight(view_kind v)
 {
-    return (openlog_sight){{(uint8_t)view_can_see(v, 0), (uint8_t)view_can_see(v, 1)}};
+    openlog_sight s;
+    for (int p = 0; p < OL_PLAYERS_MAX; p++)
+        s.sees[p] = (uint8_t)view_can_see(v, p);
+    return s;
 }
 
 /* ---- boards, through the match's engine --------------------------------------- */
@@ -90,11 +109,6 @@ json_t *view_board_json(const verifier *vf, view_kind v)
     return o;
 }
 
-static const char *pname(int p)
-{
-    return p ? "p2" : "p1";
-}
-
 /* ---- events ------------------------------------------------------------------- */
 
 /* A card id in an href is an identity; a commitment ({"c": hex}) or null
@@ -118,7 +132,7 @@ static void hide_href_list(json_t *list, int visible)
 json_t *view_event_json(const olevent *ev, view_kind v, const olevent *header)
 {
     json_t *o = olcodec_to_json(ev);
-    int owner = ev->by == OL_BY_P1 ? 0 : ev->by == OL_BY_P2 ? 1 : -1;
+    int owner = ev->by < OL_BY_TABLE ? (int)ev->by : -1;
     int visible = v == VIEW_JUDGE || (owner >= 0 && view_can_see(v, owner));
 
     if (!o || v == VIEW_JUDGE)
@@ -135,9 +149,9 @@ json_t *view_event_json(const olevent *ev, view_kind v, const olevent *header)
     case OL_MATCH: {
         /* A decklist says what the hidden zones may hold. */
         json_t *players = json_object_get(o, "players");
-        for (int p = 0; p < 2; p++) {
-            json_t *seat = json_object_get(players, pname(p));
-            if (json_is_object(seat) && !view_can_see(v, p))
+        for (int p = 0; p < OL_PLAYERS_MAX; p++) {
+            json_t *seat = json_object_get(players, ol_player_name((ol_player)p));
+            if (json_is_object(seat) && json_object_get(seat, "deck") && !view_can_see(v, p))
                 json_object_set_new(seat, "deck", json_null());
         }
         break;

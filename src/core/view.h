@@ -4,8 +4,9 @@
  * 16.4: face-down Bench monsters, the hand, the Locked Supports, the
  * waiting fifth monster (R1) and the Monster Reserve; in Advanced and
  * Master, the hand).  Their controller knows them, a judge may inspect
- * them, nobody else sees more than a count.  openlog.md 9 names
- * four views -- "public", "p1", "p2", "judge" -- and every place that shows
+ * them, nobody else sees more than a count.  openlog.md 9 names the
+ * views -- "public", "judge", and one per seat, "p1" to "p8" -- and every
+ * place that shows
  * a board or an event to somebody (`arbiter replay`, `arbiter audit`, the
  * daemon's feed and query socket) goes through this module, so that one
  * rule, view_can_see(), decides visibility everywhere.
@@ -34,17 +35,32 @@
 #include "verifiers/verifier.h"
 
 
-typedef enum { VIEW_PUBLIC, VIEW_JUDGE, VIEW_P1, VIEW_P2 } view_kind;
+/* A view: the public's, the judge's, or a seat's (VIEW_P1 + the seat, 0
+ * for p1 ... 7 for p8). */
+typedef enum {
+    VIEW_PUBLIC, VIEW_JUDGE,
+    VIEW_P1, VIEW_P2, VIEW_P3, VIEW_P4, VIEW_P5, VIEW_P6, VIEW_P7, VIEW_P8
+} view_kind;
 
-/* "public", "judge", "p1", "p2" -> *out; 0, or -1 for any other name. */
+/* "public", "judge", "p1" ... "p8" -> *out; 0, or -1 for any other name. */
 int view_parse(const char *name, view_kind *out);
+
+/* The seat a player's view is of (0 for p1), or -1 for the public's and
+ * the judge's. */
+int view_seat(view_kind v);
+
+/* Whether view v exists in a match of n_players: the public's and the
+ * judge's always, a seat's when the match has that seat.  0 or 1; when 0
+ * and msg is not NULL, the sentence to answer with in msg (cap bytes):
+ * "This match has no p3: its players are p1 and p2." */
+int view_in_match(view_kind v, unsigned n_players, char *msg, size_t cap);
 
 /* The name of a view, as view_parse() reads it. */
 const char *view_name(view_kind v);
 
 /* THE visibility rule: may `v` see the hidden cards of player `owner`
- * (0 = p1, 1 = p2)?  A judge sees every player's, a player their own, the
- * public nobody's. */
+ * (the seat: 0 = p1 ... 7 = p8)?  A judge sees every player's, a player
+ * their own, the public nobody's. */
 int view_can_see(view_kind v, int owner);
 
 /* The sight of view v (verifiers/openlog.h): sees[p] = view_can_see(v, p).

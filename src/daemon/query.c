@@ -55,8 +55,19 @@ static int want_view(ask *a, view_kind *view, json_t **fail)
     if (!name)
         name = "public";
     if (view_parse(name, view)) {
-        *fail = reply_error("Unknown view \"%s\": public, p1, p2 or judge.", name);
+        *fail = reply_error("Unknown view \"%s\": public, judge, or a player's, p1 to p8.", name);
         return -1;
+    }
+    /* a seat's view of a stored match that has no such seat (p3 of a duel) */
+    olevent *h = NULL;
+    char why[128];
+    if (view_seat(*view) >= 0 && a->match && !record_header(a->d->st, a->txn, a->match, &h)) {
+        int fits = view_in_match(*view, h->header.n_players, why, sizeof why);
+        olevent_destroy(&h);
+        if (!fits) {
+            *fail = reply_error("%s", why);
+            return -1;
+        }
     }
     if (*view == VIEW_PUBLIC || a->who->role == KEYS_JUDGE)
         return 0;

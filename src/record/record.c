@@ -326,7 +326,9 @@ int record_summary_text(const verify_session *sess, const record_heads *h, const
     else
         jtext_lit(t, ",\"status\":\"legal\",\"winner\":");
     str_or_null(t, r->finished && r->winner >= 0 ? ol_player_name((ol_player)r->winner) : NULL);
-    if (r->finished)
+    if (r->draw)   /* "draw" only when true: a duel's summary is as it always was */
+        jtext_lit(t, ",\"finished\":true,\"draw\":true,\"events\":");
+    else if (r->finished)
         jtext_lit(t, ",\"finished\":true,\"events\":");
     else
         jtext_lit(t, ",\"finished\":false,\"events\":");
@@ -339,10 +341,14 @@ int record_summary_text(const verify_session *sess, const record_heads *h, const
         jtext_lit(t, "\":");
         jtext_int(t, (long long)h->counts[st]);
     }
-    jtext_lit(t, "},\"unverified\":{\"p1\":");
-    jtext_int(t, (int)r->unverified[0]);
-    jtext_lit(t, ",\"p2\":");
-    jtext_int(t, (int)r->unverified[1]);
+    /* a count per seat, p1 and p2 at least (verify_seats_json) */
+    jtext_lit(t, "},\"unverified\":{");
+    for (unsigned p = 0; p < (r->n_players < 2 ? 2 : r->n_players) && p < OL_PLAYERS_MAX; p++) {
+        jtext_raw(t, p ? ",\"" : "\"", p ? 2 : 1);
+        jtext_raw(t, ol_player_name((ol_player)p), 2);   /* "p1".."p8" */
+        jtext_lit(t, "\":");
+        jtext_int(t, (int)r->unverified[p]);
+    }
     jtext_lit(t, "}");
     if (r->status == VERIFY_UNREADABLE) {
         jtext_lit(t, ",\"error\":");
@@ -534,8 +540,9 @@ static unsigned summary_check(const record_findings *f, const verify_session *se
         const char *want = r->finished && r->winner >= 0 ? ol_player_name((ol_player)r->winner) : NULL;
         if ((winner == NULL) != (want == NULL) || (winner && strcmp(winner, want)))
             differs |= RECORD_SUM_WINNER;
-        if (json_is_true(json_object_get(s, "finished")) != (r->finished != 0))
-            differs |= RECORD_SUM_FINISHED;
+        if (json_is_true(json_object_get(s, "finished")) != (r->finished != 0) ||
+            json_is_true(json_object_get(s, "draw")) != (r->draw != 0))
+            differs |= RECORD_SUM_FINISHED;   /* how it ended: over, and whether in a draw */
     }
     return differs;
 }

@@ -9,7 +9,8 @@
  *   matches     match id -> JSON summary (UTF-8, compact; written by
  *               record_summary_text, arbiter-records(5) lists its keys):
  *                 {"match","format","engine","status","winner","finished",
- *                  "events","counts":{status:n},"unverified":{"p1","p2"},
+ *                  "draw"? (only true), "events","counts":{status:n},
+ *                  "unverified":{"p1",...,"pN"},
  *                  "error"?,"rounds","cards","cards_hash","next_seq",
  *                  "tournament","owner","updated"}
  *               status is "legal" or "illegal" as `arbiter verify` would say

@@ -356,11 +356,15 @@ static int mark_round(judge_ctx *c, uint32_t r, const int64_t now[2])
     return 0;
 }
 
+/* p1's and p2's scores: a tournament match is a duel (its header was
+ * refused otherwise, TOURNAMENT.md). */
 static void engine_score(const verifier *vf, int64_t s[2])
 {
-    s[0] = s[1] = 0;
+    int64_t all[OL_PLAYERS_MAX] = {0};
     if (vf)
-        verifier_score(vf, s, NULL);
+        verifier_score(vf, all, NULL);
+    s[0] = all[0];
+    s[1] = all[1];
 }
 
 /* "#seq rule: sentence" of a verdict, as T17 names it. */

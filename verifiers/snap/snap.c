@@ -1953,7 +1953,7 @@ static unsigned ops_round(const void *st)
 }
 
 /* T4 of TOURNAMENT.md: the opponent's monsters defeated, of five. */
-static void ops_score(const void *st, int64_t out[2], int64_t *base)
+static void ops_score(const void *st, int64_t out[OL_PLAYERS_MAX], int64_t *base)
 {
     const snap_state *s = st;
     for (int p = 0; p < 2; p++)
@@ -1961,7 +1961,7 @@ static void ops_score(const void *st, int64_t out[2], int64_t *base)
     *base = SNAP_LINEUP;
 }
 
-static void ops_unverified(const void *st, unsigned out[2])
+static void ops_unverified(const void *st, unsigned out[OL_PLAYERS_MAX])
 {
     snap_unverified u[2];
     snap_unverifiable(st, u);
