@@ -1678,8 +1678,8 @@ Test(advanced, advanced_A21_the_steps_only_go_forward)
     end_turn("p2");
 }
 
-/* field.from_hand: a Counter, an evolution, a Prime Singular and a discard
- * reveal a card of the player's hand. */
+/* field.from_hand: a Counter, a Prime Singular and a discard reveal a card
+ * of the player's hand; an evolution too, under its own rule. */
 Test(advanced, advanced_field_from_hand_counter_evolve_prime_and_discard)
 {
     three_monsters();   /* p1 holds Magma Tortoise, Corehart, Firewall, Forge Golem */
@@ -1687,7 +1687,11 @@ Test(advanced, advanced_field_from_hand_counter_evolve_prime_and_discard)
     olverdict v = play(PRIME("p1", "obs-nyxora-the-last-eclipse", 2, "[]"));
     expect(v, OL_V_ILLEGAL, "advanced:field.from_hand");
     cr_assert(strstr(v.msg, "Nyxora, the Last Eclipse, which is not in p1 (carol)'s hand"), "%s", v.msg);
-    illegal(EVOLVE("p1", 0, "cor-ember-drake"), "advanced:field.from_hand");
+    /* advanced.md: "Exact next stage card must be in hand." -- the
+     * evolution's own rule, not the one for Spells and Counters */
+    v = play(EVOLVE("p1", 0, "cor-ember-drake"));
+    expect(v, OL_V_ILLEGAL, "advanced:evolve.next_stage");
+    cr_assert(strstr(v.msg, "which is not in p1 (carol)'s hand"), "%s", v.msg);
     adv_start("open", "\"hand_limit\":7,\"selection_rate\":2");
     adv_open();
     end_turn("p1");

@@ -172,7 +172,8 @@ int duel_class_unclaimed(const duel_state *s, int p, card_class c)
 
 /* Take the revealed card `id` out of p's hand: it must be there (known,
  * committed, or -- announced mode -- a card the decklist still holds). */
-int duel_from_hand(duel_judge *j, int p, const char *id, const char *nonce, const char *what, const card **out)
+static int take_from_hand(duel_judge *j, int p, const char *id, const char *nonce, const char *what, const char *rule,
+                          const card **out)
 {
     duel_state *s = j->s;
     duel_side *sd = P(s, p);
@@ -187,7 +188,7 @@ int duel_from_hand(duel_judge *j, int p, const char *id, const char *nonce, cons
         if (s->ol.hidden == OL_HIDDEN_COMMIT)
             return ILLEGAL(j, "openlog:commit", "%s %s, which matches no card committed to %s's hand.", what,
                            c->name, who(s, p));
-        return ILLEGAL(j, "duel:field.from_hand", "%s %s, which is not in %s's hand.", what, c->name, who(s, p));
+        return ILLEGAL(j, rule, "%s %s, which is not in %s's hand.", what, c->name, who(s, p));
     }
     /* openlog 6: "at reveal checks that the card could have been there
      * (in the decklist, not already used)". */
@@ -204,6 +205,11 @@ int duel_from_hand(duel_judge *j, int p, const char *id, const char *nonce, cons
     sd->n_hand--;
     *out = c;
     return 0;
+}
+
+int duel_from_hand(duel_judge *j, int p, const char *id, const char *nonce, const char *what, const card **out)
+{
+    return take_from_hand(j, p, id, nonce, what, "duel:field.from_hand", out);
 }
 #define from_hand duel_from_hand
 
@@ -1018,7 +1024,7 @@ static void do_evolve(duel_judge *j)
                 ev->slot);
         return;
     }
-    if (from_hand(j, p, ev->card.card, ev->nonce, "The evolution reveals", &c))
+    if (take_from_hand(j, p, ev->card.card, ev->nonce, "The evolution reveals", s->fmt->rule_evolve_hand, &c))
         return;
     /* advanced.md: "Exact next stage card must be in hand."; master.md:
      * "Evolutions: strengthen monsters into their next stage." */

@@ -209,6 +209,10 @@ typedef struct duel_format {
     const char *rule_attack_dp;       /* a monster in DP cannot attack    */
     uint8_t has_mana;                 /* mana Summons, payments, Mana Zone */
     const char *rule_mana_summon;     /* ... a Mana Summon's rule (has_mana) */
+    /* an evolution revealing a card not in its player's hand: the rule
+     * the rulebook gives it (advanced: the evolution's own "Exact next
+     * stage card must be in hand") */
+    const char *rule_evolve_hand;
     /* levers and the deck at the header: 0, or a verdict written to v */
     int (*start)(duel_state *s, const cards *db, const ol_header *h, const olevent *header, olverdict *v);
     /* the card's effects in this format, and a Prime Singular's printed

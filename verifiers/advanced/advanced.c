@@ -162,6 +162,8 @@ static const duel_format advanced_format = {
     .rule_first_turn = "advanced:select.first_turn",
     /* advanced.md: "DP: monster uses its DEF value; cannot attack" */
     .rule_attack_dp = "advanced:attack.dp",
+    /* advanced.md: "Exact next stage card must be in hand." */
+    .rule_evolve_hand = "advanced:evolve.next_stage",
     .start = start,
     /* the card's Advanced properties */
     .effects = effects_of,

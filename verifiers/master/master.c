@@ -570,6 +570,9 @@ static const duel_format master_format = {
     /* master.md: "Mana Summon: play any monster by paying its mana cost." --
      * a Monster card, which a Mana Summon of any other kind breaks */
     .rule_mana_summon = "master:summon.mana",
+    /* M12: every card that enters play -- "evolved into" too -- comes
+     * from its player's hand (master.md says no more of an evolution's) */
+    .rule_evolve_hand = "master:field.from_hand",
     /* master.md: "Mana Step ... Selection Step ... Main/Spell Phase ...
      * Summon Phase": the Mana Step opens each turn, Player 1 selects in
      * their first (M11), summons have their own phase */
