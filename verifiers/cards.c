@@ -40,9 +40,9 @@
 #include "verifiers/cards.h"
 
 #define BIT(x) (1u << (x))
-#define S_ BIT(FORMAT_SNAP)
-#define A_ BIT(FORMAT_ADVANCED)
-#define M_ BIT(FORMAT_MASTER)
+#define S_ BIT(OL_FORMAT_SNAP)
+#define A_ BIT(OL_FORMAT_ADVANCED)
+#define M_ BIT(OL_FORMAT_MASTER)
 #define SPELL BIT(FX_SRC_SPELL)
 #define COUNTER BIT(FX_SRC_COUNTER)
 #define TRIGGER BIT(FX_SRC_TRIGGER)
@@ -59,7 +59,6 @@ static const char *const kind_names[CARD_KIND_COUNT] = {
 static const char *const class_names[CLASS_COUNT] = {
     "coreon", "fluxion", "synaphera", "obscura", "aetherion"
 };
-static const char *const format_names[FORMAT_COUNT] = { "snap", "advanced", "master" };
 static const char *const source_names[FX_SRC_COUNT] = {
     "spell", "counter", "trigger", "attack", "entry"
 };
@@ -102,12 +101,10 @@ static const char *name_at(const char *const *names, int count, int i)
 
 const char *card_kind_name(card_kind k) { return name_at(kind_names, CARD_KIND_COUNT, (int)k); }
 const char *card_class_name(card_class c) { return name_at(class_names, CLASS_COUNT, (int)c); }
-const char *card_format_name(card_format f) { return name_at(format_names, FORMAT_COUNT, (int)f); }
 const char *fx_source_name(fx_source s) { return name_at(source_names, FX_SRC_COUNT, (int)s); }
 const char *trigger_when_name(trigger_when w) { return name_at(when_names, TRIG_WHEN_COUNT, (int)w); }
 int card_kind_parse(const char *s) { return name_index(kind_names, CARD_KIND_COUNT, s); }
 int card_class_parse(const char *s) { return name_index(class_names, CLASS_COUNT, s); }
-int card_format_parse(const char *s) { return name_index(format_names, FORMAT_COUNT, s); }
 int trigger_when_parse(const char *s) { return name_index(when_names, TRIG_WHEN_COUNT, s); }
 
 int card_kind_is_monster(card_kind k) { return k == CARD_MONSTER || k == CARD_PRIME_SINGULAR; }
@@ -641,7 +638,7 @@ static void check_amount(checker *ck, const card *c, const char *path,
     }
 }
 
-static void check_target(checker *ck, const card *c, const char *path, card_format f,
+static void check_target(checker *ck, const card *c, const char *path, ol_format f,
                          fx_source src, const fx_op_info *oi, fx_target t)
 {
     const fx_target_info *ti = fx_target_describe(t);
@@ -653,7 +650,7 @@ static void check_target(checker *ck, const card *c, const char *path, card_form
         report(ck, c, "%s: effect primitive \"%s\" does not accept target \"%s\"", path,
                oi->name, ti->name);
     else if (!(ti->formats & BIT(f)))
-        report(ck, c, "%s: target \"%s\" is not used in %s", path, ti->name, format_names[f]);
+        report(ck, c, "%s: target \"%s\" is not used in %s", path, ti->name, ol_format_name(f));
     else if (!(ti->sources & BIT(src)))
         report(ck, c, "%s: target \"%s\" is not allowed in %s effects", path, ti->name,
                source_names[src]);
@@ -670,7 +667,7 @@ static void check_keyword_bound(checker *ck, const card *c, const char *path,
         report(ck, c, "%s: a \"swap\" on \"self\" needs the \"swap\" keyword", path);
 }
 
-static void check_effect(checker *ck, const card *c, const char *path, card_format f,
+static void check_effect(checker *ck, const card *c, const char *path, ol_format f,
                          fx_source src, const card_effect *e)
 {
     const fx_op_info *oi = fx_op_describe(e->op);
@@ -680,7 +677,7 @@ static void check_effect(checker *ck, const card *c, const char *path, card_form
     }
     if (!(oi->formats & BIT(f))) {
         report(ck, c, "%s: effect primitive \"%s\" is not used in %s", path, oi->name,
-               format_names[f]);
+               ol_format_name(f));
         return;
     }
     if (!(oi->sources & BIT(src))) {
@@ -690,12 +687,12 @@ static void check_effect(checker *ck, const card *c, const char *path, card_form
     }
     check_target(ck, c, path, f, src, oi, e->target);
     check_amount(ck, c, path, oi, e->amount);
-    if (f == FORMAT_SNAP)
+    if (f == OL_FORMAT_SNAP)
         check_keyword_bound(ck, c, path, e);
 }
 
 /* An effect list at `path` ("snap.effects"); `required`: it may not be empty. */
-static void check_effects(checker *ck, const card *c, const char *path, card_format f,
+static void check_effects(checker *ck, const card *c, const char *path, ol_format f,
                           fx_source src, const card_effect *fx, unsigned n, int required)
 {
     char at[PATH_MAX_];
@@ -711,14 +708,14 @@ static void check_effects(checker *ck, const card *c, const char *path, card_for
     }
 }
 
-static void check_condition(checker *ck, const card *c, const char *path, card_format f,
+static void check_condition(checker *ck, const card *c, const char *path, ol_format f,
                             unsigned site, const card_condition *cd)
 {
     const cond_info *ci = cond_describe(cd->kind);
     if (!ci)
         report(ck, c, "%s: unknown condition #%d", path, (int)cd->kind);
     else if (!(ci->formats & BIT(f)))
-        report(ck, c, "%s: condition \"%s\" is not used in %s", path, ci->name, format_names[f]);
+        report(ck, c, "%s: condition \"%s\" is not used in %s", path, ci->name, ol_format_name(f));
     else if (!(ci->sites & site))
         report(ck, c, "%s: condition \"%s\" is only for attacks", path, ci->name);
     else if (!ci->takes_amount && cd->amount)
@@ -729,11 +726,11 @@ static void check_condition(checker *ck, const card *c, const char *path, card_f
 }
 
 /* Only a Prime Singular prints a condition; everyone else must leave it none. */
-static void check_prime_condition(checker *ck, const card *c, card_format f,
+static void check_prime_condition(checker *ck, const card *c, ol_format f,
                                   const card_condition *cd)
 {
     char path[PATH_MAX_];
-    format(path, sizeof path, "%s.condition", format_names[f]);
+    format(path, sizeof path, "%s.condition", ol_format_name(f));
     if (c->kind == CARD_PRIME_SINGULAR)
         check_condition(ck, c, path, f, COND_AT_PRIME, cd);
     else if (cd->kind != COND_NONE || cd->amount)
@@ -822,7 +819,7 @@ static void check_triggers(checker *ck, const card *c)
             report(ck, c, "snap.triggers[%d]: only a monster can have an \"on_reveal\" trigger "
                           "(kind \"%s\" is never flipped)", (int)i, kind_names[c->kind]);
         format(path, sizeof path, "snap.triggers[%d].effects", (int)i);
-        check_effects(ck, c, path, FORMAT_SNAP, FX_SRC_TRIGGER, t->effects, t->n_effects, 1);
+        check_effects(ck, c, path, OL_FORMAT_SNAP, FX_SRC_TRIGGER, t->effects, t->n_effects, 1);
     }
     if ((c->snap.keywords & KW_SWAP) && !has_self_swap(c))
         report(ck, c, "snap.keywords: \"swap\" needs a trigger with a \"swap\" effect on \"self\"");
@@ -846,18 +843,18 @@ static void check_snap(checker *ck, const card *c)
             report(ck, c, "snap.imp is not allowed on kind \"%s\"", kind);
         if (s->n_triggers)
             report(ck, c, "snap.triggers is not allowed on kind \"%s\"", kind);
-        check_effects(ck, c, "snap.effects", FORMAT_SNAP, src, s->effects, s->n_effects, 1);
+        check_effects(ck, c, "snap.effects", OL_FORMAT_SNAP, src, s->effects, s->n_effects, 1);
     }
-    check_prime_condition(ck, c, FORMAT_SNAP, &s->condition);
+    check_prime_condition(ck, c, OL_FORMAT_SNAP, &s->condition);
 }
 
 /* Monster-like cards may carry effects only when Prime (applied on entry);
  * supports must carry them. */
-static void check_card_effects(checker *ck, const card *c, card_format f,
+static void check_card_effects(checker *ck, const card *c, ol_format f,
                                const card_effect *fx, unsigned n)
 {
     char path[PATH_MAX_];
-    format(path, sizeof path, "%s.effects", format_names[f]);
+    format(path, sizeof path, "%s.effects", ol_format_name(f));
     if (card_kind_is_support(c->kind))
         check_effects(ck, c, path, f, c->kind == CARD_COUNTER ? FX_SRC_COUNTER : FX_SRC_SPELL,
                       fx, n, 1);
@@ -868,13 +865,13 @@ static void check_card_effects(checker *ck, const card *c, card_format f,
                kind_names[c->kind]);
 }
 
-static void check_level(checker *ck, const card *c, card_format f, int level)
+static void check_level(checker *ck, const card *c, ol_format f, int level)
 {
     if (kind_is_monster_like(c->kind) && !in_range(level, CARD_LEVEL_MIN, CARD_LEVEL_MAX))
-        report(ck, c, "%s.level %d is out of range %d..%d", format_names[f], level,
+        report(ck, c, "%s.level %d is out of range %d..%d", ol_format_name(f), level,
                CARD_LEVEL_MIN, CARD_LEVEL_MAX);
     else if (!kind_is_monster_like(c->kind) && level)
-        report(ck, c, "%s.level is not allowed on kind \"%s\"", format_names[f], kind_names[c->kind]);
+        report(ck, c, "%s.level is not allowed on kind \"%s\"", ol_format_name(f), kind_names[c->kind]);
 }
 
 static void check_advanced(checker *ck, const card *c)
@@ -888,9 +885,9 @@ static void check_advanced(checker *ck, const card *c)
     } else if (a->atk || a->def) {
         report(ck, c, "advanced.atk and advanced.def are not allowed on kind \"%s\"", kind_names[c->kind]);
     }
-    check_level(ck, c, FORMAT_ADVANCED, a->level);
-    check_card_effects(ck, c, FORMAT_ADVANCED, a->effects, a->n_effects);
-    check_prime_condition(ck, c, FORMAT_ADVANCED, &a->condition);
+    check_level(ck, c, OL_FORMAT_ADVANCED, a->level);
+    check_card_effects(ck, c, OL_FORMAT_ADVANCED, a->effects, a->n_effects);
+    check_prime_condition(ck, c, OL_FORMAT_ADVANCED, &a->condition);
 }
 
 static void check_cost(checker *ck, const card *c, const char *path, const mana_cost *m)
@@ -912,9 +909,9 @@ static void check_attack(checker *ck, const card *c, unsigned i, const master_at
     format(path, sizeof path, "master.attacks[%d].cost", (int)i);
     check_cost(ck, c, path, &a->cost);
     format(path, sizeof path, "master.attacks[%d].condition", (int)i);
-    check_condition(ck, c, path, FORMAT_MASTER, COND_AT_ATTACK, &a->condition);
+    check_condition(ck, c, path, OL_FORMAT_MASTER, COND_AT_ATTACK, &a->condition);
     format(path, sizeof path, "master.attacks[%d].effects", (int)i);
-    check_effects(ck, c, path, FORMAT_MASTER, FX_SRC_ATTACK, a->effects, a->n_effects, 1);
+    check_effects(ck, c, path, OL_FORMAT_MASTER, FX_SRC_ATTACK, a->effects, a->n_effects, 1);
 }
 
 static void check_master(checker *ck, const card *c)
@@ -935,9 +932,9 @@ static void check_master(checker *ck, const card *c)
         if (m->n_attacks)
             report(ck, c, "master.attacks is not allowed on kind \"%s\"", kind_names[c->kind]);
     }
-    check_level(ck, c, FORMAT_MASTER, m->level);
-    check_card_effects(ck, c, FORMAT_MASTER, m->effects, m->n_effects);
-    check_prime_condition(ck, c, FORMAT_MASTER, &m->condition);
+    check_level(ck, c, OL_FORMAT_MASTER, m->level);
+    check_card_effects(ck, c, OL_FORMAT_MASTER, m->effects, m->n_effects);
+    check_prime_condition(ck, c, OL_FORMAT_MASTER, &m->condition);
 }
 
 static void check_card(checker *ck, const card *c)

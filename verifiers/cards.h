@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "logformat/olevent.h"
+
 #define CARD_ID_MAX 64       /* bytes of a card id, [A-Za-z0-9._-]         */
 #define CARD_NAME_MAX 96     /* bytes of a card name (UTF-8)               */
 #define CARD_LINE_MAX 64     /* bytes of an evolution line id              */
@@ -69,18 +71,13 @@ typedef enum {
     CLASS_COUNT
 } card_class;
 
-/* The formats, in the order the open log names them. */
-typedef enum { FORMAT_SNAP, FORMAT_ADVANCED, FORMAT_MASTER, FORMAT_COUNT } card_format;
-
-/* Lower-case names as they appear in JSON ("prime_evolution", "coreon",
- * "snap").  Return NULL for an out-of-range value.  The *_parse functions
+/* Lower-case names as they appear in JSON ("prime_evolution", "coreon").
+ * A format is an ol_format (logformat/olevent.h: ol_format_name).  Return NULL for an out-of-range value.  The *_parse functions
  * return the enum value or -1 when the name is unknown. */
 const char *card_kind_name(card_kind k);
 const char *card_class_name(card_class c);
-const char *card_format_name(card_format f);
 int card_kind_parse(const char *s);
 int card_class_parse(const char *s);
-int card_format_parse(const char *s);
 
 /* A kind that occupies a monster slot of a lineup (monster, prime singular). */
 int card_kind_is_monster(card_kind k);
@@ -186,7 +183,7 @@ typedef struct {
 /* What the primitive table says about one op. */
 typedef struct {
     const char *name;        /* "imp", "prevent_unlock", ...               */
-    unsigned formats;        /* bit (1u << card_format) per format using it */
+    unsigned formats;        /* bit (1u << ol_format) per format using it */
     int takes_amount;        /* 1: `amount` required, 0: must be absent     */
     uint32_t targets;        /* bit (1u << fx_target) per accepted selector */
     const char *meaning;     /* one sentence, for documentation and --help  */
@@ -203,7 +200,7 @@ int fx_target_parse(const char *name);        /* -1 when unknown        */
 /* What the selector table says about one target. */
 typedef struct {
     const char *name;        /* "own_monster", ...                          */
-    unsigned formats;        /* bit (1u << card_format) per format using it */
+    unsigned formats;        /* bit (1u << ol_format) per format using it */
     unsigned sources;        /* bit (1u << fx_source) per place it may sit   */
     int chosen;              /* see fx_target_is_chosen()                   */
     const char *meaning;
@@ -240,7 +237,7 @@ enum {
 
 typedef struct {
     const char *name;
-    unsigned formats;        /* bit (1u << card_format) per format using it */
+    unsigned formats;        /* bit (1u << ol_format) per format using it */
     unsigned sites;          /* COND_AT_* bits                              */
     int takes_amount;
     int32_t amount_min, amount_max;

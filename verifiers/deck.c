@@ -142,6 +142,7 @@ typedef struct {
     size_t copies;              /* copies of one card, Primes excepted     */
     size_t prime_copies;        /* copies of one Prime                     */
     size_t min_monsters;        /* Monsters the deck must include          */
+    const char *size_lever;     /* the lever that sets the size, or NULL   */
     const deck_rule_info *info; /* the rule table: ids and summaries ...   */
     check_fn *const *check;     /* ... and, row for row, their checks      */
     size_t n_rules;
@@ -149,6 +150,7 @@ typedef struct {
 
 struct deck_ctx {
     const format_spec *fmt;
+    const ol_header *levers;    /* the match's levers, or NULL             */
     const cards *db;
     const ol_deck *deck;
     const char *who;
@@ -759,20 +761,24 @@ static int snap_14_2(deck_ctx *x)
  * master "Deck Size & Construction": "60 cards total", "up to 3 copies of
  * each card", "Prime Evolutions and Prime Singulars are 1x (singleton)". */
 
-/* "40 cards total" / "60 cards total". */
+/* "40 cards total" / "60 cards total" -- or, in Master, the deck_size
+ * lever ("Deck size: 60 (default); 50 or 70 in experimental formats."):
+ * with a match's levers the sentence speaks of that match's decks. */
 static int check_size(deck_ctx *x)
 {
     msg m = {.len = 0};
+    int by_lever = x->fmt->size_lever && x->levers;
+    size_t size = by_lever ? (size_t)ol_header_lever(x->levers, x->fmt->size_lever, x->fmt->size) : x->fmt->size;
 
-    if (x->deck->main.n == x->fmt->size)
+    if (x->deck->main.n == size)
         return 0;
     msg_whose(&m, x, "deck");
     msg_str(&m, " has ");
     msg_uint(&m, x->deck->main.n);
     msg_str(&m, " cards; ");
-    msg_str(&m, x->fmt->title);
+    msg_str(&m, by_lever ? "this match's" : x->fmt->title);
     msg_str(&m, " decks have exactly ");
-    msg_uint(&m, x->fmt->size);
+    msg_uint(&m, size);
     msg_str(&m, ".");
     report(x, &m);
     return 0;
@@ -893,14 +899,15 @@ static check_fn *const master_check[] = {MASTER_RULES(RULE_CHECK)};
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-static const format_spec formats[FORMAT_COUNT] = {
-    [FORMAT_SNAP] = {"Snap", SNAP_LINEUP + SNAP_SUPPORTS, 1, 1, SNAP_LINEUP,
-                     snap_info, snap_check, N_OF(snap_info)},
-    [FORMAT_ADVANCED] = {"Advanced", 40, 2, 1, 5,
-                         advanced_info, advanced_check, N_OF(advanced_info)},
-    [FORMAT_MASTER] = {"Master", 60, 3, 1, 0,
-                       master_info, master_check, N_OF(master_info)},
+static const format_spec formats[] = {
+    [OL_FORMAT_SNAP] = {"Snap", SNAP_LINEUP + SNAP_SUPPORTS, 1, 1, SNAP_LINEUP, NULL,
+                        snap_info, snap_check, N_OF(snap_info)},
+    [OL_FORMAT_ADVANCED] = {"Advanced", 40, 2, 1, 5, NULL,
+                            advanced_info, advanced_check, N_OF(advanced_info)},
+    [OL_FORMAT_MASTER] = {"Master", 60, 3, 1, 0, "deck_size",
+                          master_info, master_check, N_OF(master_info)},
 };
+#define FORMATS N_OF(formats)
 
 /* ---- Driver ------------------------------------------------------------------ */
 
@@ -935,16 +942,16 @@ static void add_list(deck_ctx *x, const ol_idlist *l, deck_list which)
 }
 
 /* Flatten the lists this format reads; the others are ignored. */
-static int flatten(deck_ctx *x, card_format format)
+static int flatten(deck_ctx *x, ol_format format)
 {
     const ol_deck *d = x->deck;
-    size_t n = format == FORMAT_SNAP ? d->monsters.n + d->supports.n + d->reserve.n
+    size_t n = format == OL_FORMAT_SNAP ? d->monsters.n + d->supports.n + d->reserve.n
                                      : d->main.n;
 
     x->ents = malloc((n ? n : 1) * sizeof *x->ents);
     if (!x->ents)
         return CARDS_ENOMEM;
-    if (format != FORMAT_SNAP) {
+    if (format != OL_FORMAT_SNAP) {
         add_list(x, &d->main, LIST_MAIN);
         return 0;
     }
@@ -958,13 +965,13 @@ static int flatten(deck_ctx *x, card_format format)
     return mark_echoes(x);
 }
 
-int deck_check(card_format format, const cards *db, const ol_deck *deck,
+int deck_check(ol_format format, const cards *db, const ol_header *levers, const ol_deck *deck,
                const char *who, deck_violation *out, size_t max, size_t *n)
 {
-    deck_ctx x = {.db = db, .deck = deck, .who = who, .out = out, .max = max};
+    deck_ctx x = {.db = db, .levers = levers, .deck = deck, .who = who, .out = out, .max = max};
     int rc;
 
-    if ((unsigned)format >= FORMAT_COUNT || !db || !deck || !n || (max > 0 && !out))
+    if ((unsigned)format >= FORMATS || !db || !deck || !n || (max > 0 && !out))
         return CARDS_EARG;
     x.fmt = &formats[format];
     rc = flatten(&x, format);
@@ -979,9 +986,9 @@ int deck_check(card_format format, const cards *db, const ol_deck *deck,
     return rc;
 }
 
-const deck_rule_info *deck_rules(card_format format, size_t *n)
+const deck_rule_info *deck_rules(ol_format format, size_t *n)
 {
-    if ((unsigned)format >= FORMAT_COUNT) {
+    if ((unsigned)format >= FORMATS) {
         if (n)
             *n = 0;
         return NULL;

@@ -25,11 +25,15 @@ typedef struct {
 } deck_violation;
 
 /* Check `deck` against the construction rules of `format` using the card
- * database `db`.  Writes at most `max` violations to `out` (out may be NULL
- * when max is 0) in rule-table order, and the total number found to *n.
- * Returns 0 when the check ran (legal iff *n == 0), CARDS_EARG for an
- * unknown format.  `who` ("p1", NULL) prefixes each sentence when given. */
-int deck_check(card_format format, const cards *db, const ol_deck *deck,
+ * database `db`, under the variant levers of `levers` (a match header, or
+ * NULL for the format's defaults: Master's `deck_size` sets its size).
+ * Writes at most `max` violations to `out` (out may be NULL when max is 0)
+ * in rule-table order, and the total number found to *n.  Returns 0 when
+ * the check ran (legal iff *n == 0), CARDS_EARG for an unknown format, or
+ * CARDS_ENOMEM when it could not run -- then *n says nothing about the
+ * deck, which is neither legal nor illegal.  `who` ("p1", NULL) prefixes
+ * each sentence when given. */
+int deck_check(ol_format format, const cards *db, const ol_header *levers, const ol_deck *deck,
                const char *who, deck_violation *out, size_t max, size_t *n);
 
 /* The rule ids deck_check() can cite for a format, for tests and docs. */
@@ -37,6 +41,6 @@ typedef struct {
     const char *rule;
     const char *summary;
 } deck_rule_info;
-const deck_rule_info *deck_rules(card_format format, size_t *n);
+const deck_rule_info *deck_rules(ol_format format, size_t *n);
 
 #endif

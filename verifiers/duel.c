@@ -127,7 +127,7 @@ const char *duel_class_title(card_class c)
 
 /* ---- setup ------------------------------------------------------------ */
 
-void duel_start(duel_state *s, const duel_format *fmt, const cards *db, const olevent *header, olverdict *v)
+int duel_start(duel_state *s, const duel_format *fmt, const cards *db, const olevent *header, olverdict *v)
 {
     const ol_header *h = &header->header;
     memset(s, 0, sizeof *s);
@@ -143,16 +143,19 @@ void duel_start(duel_state *s, const duel_format *fmt, const cards *db, const ol
     /* the levers, and the decks: a header whose deck is illegal starts no
      * match (SPEC.md 5) */
     int refused = fmt->start(s, db, h, header, v);
+    if (refused < 0)
+        return VERIFIER_ENOMEM;
     for (int p = 0; p < 2; p++)
         P(s, p)->lp = (int32_t)s->starting_lp;
     if (refused) {
         olverdict_format(s->refused, sizeof s->refused, "%s", v->rule);
         openlog_end(&s->ol, -1);
         s->step = DUEL_OVER;
-        return;
+        return VERIFIER_OK;
     }
     s->step = DUEL_SETUP;
     olverdict_set(v, header->match, header->seq, OL_V_OK, NULL, NULL);
+    return VERIFIER_OK;
 }
 
 /* ---- the deck and the hand (openlog.md 6) ------------------------------- */

@@ -592,18 +592,20 @@ static void parse_identity(loader *ld, json_t *j, card *c)
 
 static void parse_formats(loader *ld, json_t *j, card *c)
 {
-    static const char *const names[FORMAT_COUNT] = {"snap", "advanced", "master"};
-    for (int f = 0; f < FORMAT_COUNT; f++) {
-        json_t *v = json_object_get(j, names[f]);
+    static const ol_format formats[] = {OL_FORMAT_SNAP, OL_FORMAT_ADVANCED, OL_FORMAT_MASTER};
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        ol_format f = formats[i];
+        const char *name = ol_format_name(f);
+        json_t *v = json_object_get(j, name);
         if (!v) {
-            card_problem(ld, "has no \"%s\" properties", names[f]);
+            card_problem(ld, "has no \"%s\" properties", name);
             continue;
         }
-        if (read_object(ld, v, names[f]) < 0)
+        if (read_object(ld, v, name) < 0)
             continue;
-        if (f == FORMAT_SNAP)
+        if (f == OL_FORMAT_SNAP)
             parse_snap(ld, v, &c->snap);
-        else if (f == FORMAT_ADVANCED)
+        else if (f == OL_FORMAT_ADVANCED)
             parse_advanced(ld, v, &c->advanced);
         else
             parse_master(ld, v, &c->master);

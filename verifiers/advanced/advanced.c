@@ -58,16 +58,7 @@ static int start(duel_state *s, const cards *db, const ol_header *h, const oleve
     /* advanced.md: "Player 1: selects 5 cards. Player 2: selects 6 cards." */
     s->opening[0] = 5;
     s->opening[1] = 6;
-    for (int p = 0; p < 2; p++) {
-        deck_violation dv;
-        size_t n = 0;
-        deck_check(FORMAT_ADVANCED, db, &h->players[p].deck, p ? "p2" : "p1", &dv, 1, &n);
-        if (n) {
-            olverdict_set(v, header->match, header->seq, OL_V_ILLEGAL, dv.rule, "%s", dv.msg);
-            return -1;
-        }
-    }
-    return 0;
+    return openlog_check_decks(header, db, v);
 }
 
 /* ---- the attack ------------------------------------------------------------ */
@@ -175,9 +166,9 @@ static const duel_format advanced_format = {
     .board = &advanced_board,
 };
 
-void advanced_start(advanced_state *s, const cards *db, const olevent *header, olverdict *v)
+int advanced_start(advanced_state *s, const cards *db, const olevent *header, olverdict *v)
 {
-    duel_start(s, &advanced_format, db, header, v);
+    return duel_start(s, &advanced_format, db, header, v);
 }
 
-DUEL_VERIFIER_OPS(advanced_verifier_ops, advanced_format, OL_FORMAT_ADVANCED, ADVANCED_ENGINE, advanced_rules);
+DUEL_VERIFIER_OPS(advanced_verifier_ops, advanced_format, OL_FORMAT_ADVANCED, "Advanced", ADVANCED_ENGINE, advanced_rules);

@@ -28,6 +28,6 @@ typedef duel_state advanced_state;
 /* Start a match from its header (deck construction: advanced:deck.*);
  * then duel_apply(), duel_silence(), duel_board_json() and the rest of
  * duel.h judge and draw it.  `db` must outlive the state. */
-void advanced_start(advanced_state *s, const cards *db, const olevent *header, olverdict *v);
+int advanced_start(advanced_state *s, const cards *db, const olevent *header, olverdict *v);
 
 #endif

@@ -67,29 +67,9 @@ static int start(duel_state *s, const cards *db, const ol_header *h, const oleve
     s->deck_size = (uint8_t)ol_header_lever(h, "deck_size", 60);
     s->opening[0] = (uint8_t)ol_header_lever(h, "p1_hand", 7);
     s->opening[1] = (uint8_t)ol_header_lever(h, "p2_hand", 8);
-    for (int p = 0; p < 2; p++) {
-        /* deck_check reports in rule order: an unknown card, the size, then
-         * the rest -- of two, one breaks a rule other than the size */
-        deck_violation dv[2];
-        size_t n = 0, main = h->players[p].deck.main.n;
-        deck_check(FORMAT_MASTER, db, &h->players[p].deck, p ? "p2" : "p1", dv, 2, &n);
-        /* master.md: "60 cards total" -- or the deck_size lever ("Deck
-         * size: 60 (default); 50 or 70 in experimental formats.") */
-        if (main != s->deck_size) {
-            olverdict_set(v, header->match, header->seq, OL_V_ILLEGAL, "master:deck.size",
-                          "%s's deck has %zu cards; this match's decks have exactly %u.", p ? "p2" : "p1", main,
-                          s->deck_size);
-            return -1;
-        }
-        /* the size is the lever's, judged above; any other rule's verdict */
-        const deck_violation *other = !n ? NULL : strcmp(dv[0].rule, "master:deck.size") ? &dv[0]
-                                    : n > 1 ? &dv[1] : NULL;
-        if (other) {
-            olverdict_set(v, header->match, header->seq, OL_V_ILLEGAL, other->rule, "%s", other->msg);
-            return -1;
-        }
-    }
-    return 0;
+    /* master.md: "60 cards total" -- or the deck_size lever, which the
+     * deck rules read from the header */
+    return openlog_check_decks(header, db, v);
 }
 
 /* ---- the Mana Zone and payments (M1, M2) -------------------------------- */
@@ -587,9 +567,9 @@ static const duel_format master_format = {
     .clock_rule = "master:clock.shot",
 };
 
-void master_start(master_state *s, const cards *db, const olevent *header, olverdict *v)
+int master_start(master_state *s, const cards *db, const olevent *header, olverdict *v)
 {
-    duel_start(s, &master_format, db, header, v);
+    return duel_start(s, &master_format, db, header, v);
 }
 
-DUEL_VERIFIER_OPS(master_verifier_ops, master_format, OL_FORMAT_MASTER, MASTER_ENGINE, master_rules);
+DUEL_VERIFIER_OPS(master_verifier_ops, master_format, OL_FORMAT_MASTER, "Master", MASTER_ENGINE, master_rules);

@@ -206,7 +206,7 @@ typedef struct snap_state {
 /* Start a match from its header: fills *s and the header's verdict (deck
  * verification 8.1; illegal leaves s->over set so that nothing follows).
  * `db` must outlive the state. */
-void snap_start(snap_state *s, const cards *db, const olevent *header, olverdict *v);
+int snap_start(snap_state *s, const cards *db, const olevent *header, olverdict *v);
 
 /* Judge one event (the next of the match).  The state changes only when
  * the verdict is ok or warning (R12). */
