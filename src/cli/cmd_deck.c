@@ -290,10 +290,16 @@ static int levers_of(const deck_opts *o, const cards *db, ol_format *f, olevent 
             return CLI_BADINPUT;
     } else if (o->rules) {
         json_t *rules = json_loads(o->rules, JSON_REJECT_DUPLICATES, NULL);
-        json_t *h = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:{}}, s:{s:s, s:{}}}, s:O}",
+        char named[160];
+        snprintf(named, sizeof named, "%s@%s", cards_set(db), cards_version(db));
+        /* an empty decklist of every shape (openlog.md 5): the format
+         * reads its own lists */
+        json_t *h = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:{s:[], s:[], s:[], s:[]}}, "
+                              "s:{s:s, s:{s:[], s:[], s:[], s:[]}}}, s:O}",
                               "match", "deck-check", "seq", 0, "type", "match", "by", "table", "format",
-                              ol_format_name(*f), "cards", "-", "hidden", "open", "players", "p1", "id", "p1",
-                              "deck", "p2", "id", "p2", "deck", "rules", rules);
+                              ol_format_name(*f), "cards", named, "hidden", "open", "players", "p1", "id", "p1",
+                              "deck", "monsters", "supports", "reserve", "main", "p2", "id", "p2", "deck", "monsters",
+                              "supports", "reserve", "main", "rules", rules);
         if (!rules || !json_is_object(rules)) {
             cli_error("--rules takes a JSON object of variant levers, such as '{\"deck_size\":70}'");
             json_decref(rules);
@@ -312,7 +318,14 @@ static int levers_of(const deck_opts *o, const cards *db, ol_format *f, olevent 
     if (dr == OL_ENOMEM) {
         rc = CLI_INTERNAL;
     } else if (dr != OL_OK) {
-        cli_error("%s: %s", o->header ? o->header : "--rules", err.msg);
+    {
+        /* --rules: the byte offset is into a header made here, not the
+         * user's text -- say the sentence only */
+        const char *say = err.msg, *cut = strstr(say, ": ");
+        if (!o->header && !strncmp(say, "byte ", 5) && cut)
+            say = cut + 2;
+        cli_error("%s: %s", o->header ? o->header : "--rules", say);
+    }
     } else if ((*hdr)->type != OL_MATCH) {
         cli_error("%s: the first line is a %s event, not a match header", o->header, ol_type_name((*hdr)->type));
     } else if (o->header && o->format && ol_format_parse(o->format) != (int)(*hdr)->header.format) {
