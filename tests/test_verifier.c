@@ -145,10 +145,16 @@ static void verdict_is(const olverdict *v, ol_status status, const char *rule, c
 
 Test(verifier, each_format_has_its_engine_or_none)
 {
-    cr_assert_eq(verifier_ops_of(OL_FORMAT_SNAP), verifier_ops_of(OL_FORMAT_SNAP));
-    cr_assert_eq(verifier_ops_of(OL_FORMAT_ADVANCED), verifier_ops_of(OL_FORMAT_ADVANCED));
-    cr_assert_eq(verifier_ops_of(OL_FORMAT_MASTER), verifier_ops_of(OL_FORMAT_MASTER));
-    cr_assert_null(verifier_ops_of((ol_format)(OL_FORMAT_MASTER + 1)));
+    /* the registry: each engine is found by its own format, once */
+    const verifier_ops *ops;
+    for (size_t i = 0; (ops = verifier_engine_at(i)); i++) {
+        cr_assert_eq(verifier_ops_of(ops->format), ops, "%s", ops->engine);
+        cr_assert_not_null(ol_format_name(ops->format), "%s", ops->engine);
+        cr_assert(ops->title && ops->title[0], "%s has no title", ops->engine);
+        for (size_t k = 0; k < i; k++)
+            cr_assert_neq(verifier_engine_at(k)->format, ops->format, "two engines for one format");
+    }
+    cr_assert_null(verifier_ops_of((ol_format)99));
     cr_assert_str_eq(verifier_ops_of(OL_FORMAT_SNAP)->engine, "snap/2");
     cr_assert_str_eq(verifier_ops_of(OL_FORMAT_ADVANCED)->engine, "advanced/1");
     cr_assert_str_eq(verifier_ops_of(OL_FORMAT_MASTER)->engine, "master/1");

@@ -15,8 +15,18 @@
  * what belongs to no engine: an event type the format does not have.
  * Nothing outside verifiers/<format>/ includes that format's headers
  * (tests/e2e_layering.sh fails `make check` when a file does); what the
- * engines share -- hidden cards, the end of the game, claims -- is
- * verifiers/openlog.h.
+ * engines share -- hidden cards, the end of the game, claims, the check of
+ * the header's decks -- is verifiers/openlog.h.
+ *
+ * ADDING AN ENGINE.  Its folder verifiers/<format>/ defines one
+ * `const verifier_ops <format>_verifier_ops` with every member below set
+ * (none may be NULL); verifiers/registry.c gets one extern line and one row
+ * of its table; the build files list the folder's sources.  Nothing else
+ * outside the folder changes: every "for each format" walks the registry
+ * (verifier_engine_at) and nothing counts the formats.  The engine's
+ * `start` checks the header's decks with openlog_check_decks() and passes
+ * its internal error on (VERIFIER_ENOMEM); its rule ids are its catalogue's
+ * (`rules`), quoted verbatim from its rulebook (verifiers/rules.h).
  *
  * Pure: no I/O, no clock (time comes only from events' `t`), no globals.
  * Sequence bookkeeping (gap, duplicate, conflict) is the caller's: a
