@@ -67,6 +67,10 @@ typedef struct {
     /* The rule catalogue: every id the engine may cite, in rulebook
      * order (verifiers/rules.h); the count in *n. */
     const verifier_rule *(*rules)(size_t *n);
+    /* The format's deck construction rules (verifiers/deck.h: the rows
+     * the shared deck_check applies), or NULL for a format whose players
+     * bring no decklist. */
+    const struct deck_format *deck;
 
     /* Start from the header: its verdict in *v (ok, or illegal when the
      * header breaks a rule; then every later event is illegal too).  The

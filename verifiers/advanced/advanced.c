@@ -171,4 +171,28 @@ int advanced_start(advanced_state *s, const cards *db, const olevent *header, ol
     return duel_start(s, &advanced_format, db, header, v);
 }
 
-DUEL_VERIFIER_OPS(advanced_verifier_ops, advanced_format, OL_FORMAT_ADVANCED, "Advanced", ADVANCED_ENGINE, advanced_rules);
+/* advanced.md, "Deck Size & Construction": "40 cards total", "Must include
+ * at least 5 Monsters", "up to 2 copies of each card", "Prime Evolutions
+ * and Prime Singulars are limited to 1 copy" -- the shared checks of
+ * verifiers/deck.c, one row per rule id in report order. */
+static const deck_rule_info deck_rows[] = {
+    {"openlog:cards", "every card is in the match's card database", deck_check_known},
+    {"advanced:deck.size", "exactly 40 cards", deck_check_size},
+    {"advanced:deck.monsters", "at least 5 Monsters (Monsters or Prime Singulars)", deck_check_monsters},
+    {"advanced:deck.copies", "at most 2 copies of a card (by name)", deck_check_copies},
+    {"advanced:deck.primes", "Prime Evolutions and Prime Singulars at most 1 copy", deck_check_primes},
+};
+
+static const deck_format advanced_deck = {
+    .title = "Advanced",
+    .shape = DECK_SHAPE_MAIN,
+    .size = 40,
+    .copies = 2,
+    .prime_copies = 1,
+    .min_monsters = 5,
+    .rules = deck_rows,
+    .n_rules = sizeof deck_rows / sizeof deck_rows[0],
+};
+
+DUEL_VERIFIER_OPS(advanced_verifier_ops, advanced_format, OL_FORMAT_ADVANCED, "Advanced", ADVANCED_ENGINE, advanced_rules,
+                  advanced_deck);

@@ -572,4 +572,29 @@ int master_start(master_state *s, const cards *db, const olevent *header, olverd
     return duel_start(s, &master_format, db, header, v);
 }
 
-DUEL_VERIFIER_OPS(master_verifier_ops, master_format, OL_FORMAT_MASTER, "Master", MASTER_ENGINE, master_rules);
+/* master.md, "Deck Size & Construction": "60 cards total" (the deck_size
+ * lever: "Deck size: 60 (default); 50 or 70 in experimental formats."),
+ * "up to 3 copies of each card", "Prime Evolutions and Prime Singulars are
+ * 1x (singleton)" -- the shared checks of verifiers/deck.c, one row per
+ * rule id in report order. */
+static const deck_rule_info deck_rows[] = {
+    {"openlog:cards", "every card is in the match's card database", deck_check_known},
+    {"master:deck.size", "exactly 60 cards (or the deck_size lever)", deck_check_size},
+    {"master:deck.copies", "at most 3 copies of a card (by name)", deck_check_copies},
+    {"master:deck.primes", "Prime Evolutions and Prime Singulars at most 1 copy", deck_check_primes},
+};
+
+static const deck_format master_deck = {
+    .title = "Master",
+    .shape = DECK_SHAPE_MAIN,
+    .size = 60,
+    .size_lever = "deck_size",
+    .copies = 3,
+    .prime_copies = 1,
+    .min_monsters = 0,
+    .rules = deck_rows,
+    .n_rules = sizeof deck_rows / sizeof deck_rows[0],
+};
+
+DUEL_VERIFIER_OPS(master_verifier_ops, master_format, OL_FORMAT_MASTER, "Master", MASTER_ENGINE, master_rules,
+                  master_deck);

@@ -1970,6 +1970,7 @@ static void ops_unverified(const void *st, unsigned out[2])
 const verifier_ops snap_verifier_ops = {
     .format = OL_FORMAT_SNAP,
     .title = "Snap",
+    .deck = &snap_deck,
     .engine = SNAP_ENGINE,
     .state_size = sizeof(snap_state),
     .has_type = snap_has_type,

@@ -86,6 +86,7 @@
 #include "logformat/olverdict.h"
 #include "verifiers/cards.h"
 #include "verifiers/chain.h"
+#include "verifiers/deck.h"
 #include "verifiers/openlog.h"
 
 #define SNAP_ENGINE "snap/2"
@@ -207,6 +208,9 @@ typedef struct snap_state {
  * verification 8.1; illegal leaves s->over set so that nothing follows).
  * `db` must outlive the state. */
 int snap_start(snap_state *s, const cards *db, const olevent *header, olverdict *v);
+
+/* Snap's deck construction rules (deck.c in this folder). */
+extern const deck_format snap_deck;
 
 /* Judge one event (the next of the match).  The state changes only when
  * the verdict is ok or warning (R12). */
