@@ -71,6 +71,10 @@ typedef struct {
      * the shared deck_check applies), or NULL for a format whose players
      * bring no decklist. */
     const struct deck_format *deck;
+    /* The members the format gives a card in the card database ("snap":
+     * {...}: verifiers/cards.h card_schema, applied by src/core/carddb.c
+     * and cards_finish()), or NULL when its cards have none. */
+    const card_schema *cards;
 
     /* Start from the header: its verdict in *v (ok, or illegal when the
      * header breaks a rule; then every later event is illegal too).  The

@@ -195,4 +195,4 @@ static const deck_format advanced_deck = {
 };
 
 DUEL_VERIFIER_OPS(advanced_verifier_ops, advanced_format, OL_FORMAT_ADVANCED, "Advanced", ADVANCED_ENGINE, advanced_rules,
-                  advanced_deck);
+                  advanced_deck, advanced_cards);

@@ -30,4 +30,7 @@ typedef duel_state advanced_state;
  * duel.h judge and draw it.  `db` must outlive the state. */
 int advanced_start(advanced_state *s, const cards *db, const olevent *header, olverdict *v);
 
+/* The members Advanced gives a card (cardfields.c in this folder). */
+extern const card_schema advanced_cards;
+
 #endif

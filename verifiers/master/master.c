@@ -597,4 +597,4 @@ static const deck_format master_deck = {
 };
 
 DUEL_VERIFIER_OPS(master_verifier_ops, master_format, OL_FORMAT_MASTER, "Master", MASTER_ENGINE, master_rules,
-                  master_deck);
+                  master_deck, master_cards);

@@ -37,6 +37,9 @@ typedef duel_state master_state;
  * outlive the state. */
 int master_start(master_state *s, const cards *db, const olevent *header, olverdict *v);
 
+/* The members Master gives a card (cardfields.c in this folder). */
+extern const card_schema master_cards;
+
 /* Mana of class c the player has ready now (M2). */
 unsigned master_ready(const master_state *s, int p, card_class c);
 

@@ -1971,6 +1971,7 @@ const verifier_ops snap_verifier_ops = {
     .format = OL_FORMAT_SNAP,
     .title = "Snap",
     .deck = &snap_deck,
+    .cards = &snap_cards,
     .engine = SNAP_ENGINE,
     .state_size = sizeof(snap_state),
     .has_type = snap_has_type,

@@ -212,6 +212,9 @@ int snap_start(snap_state *s, const cards *db, const olevent *header, olverdict 
 /* Snap's deck construction rules (deck.c in this folder). */
 extern const deck_format snap_deck;
 
+/* The members Snap gives a card (cardfields.c in this folder). */
+extern const card_schema snap_cards;
+
 /* Judge one event (the next of the match).  The state changes only when
  * the verdict is ok or warning (R12). */
 void snap_apply(snap_state *s, const olevent *ev, olverdict *v);
