@@ -38,7 +38,7 @@ static const char *const deck_files[] = {
     "fixtures/decks/advanced/legal-coreon-ember.json",
     "fixtures/decks/master/legal-coreon-ember.json",
 };
-static const card_format deck_formats[] = {FORMAT_SNAP, FORMAT_ADVANCED, FORMAT_MASTER};
+static const ol_format deck_formats[] = {OL_FORMAT_SNAP, OL_FORMAT_ADVANCED, OL_FORMAT_MASTER};
 static deckfile *decks[3];
 
 static struct {
@@ -90,8 +90,8 @@ static void use(const cards *db, const uint8_t *data, size_t size)
     for (int i = 0; i < 3; i++) {
         deck_violation v[8];
         size_t n = 0, again = 0;
-        if (deck_check(deck_formats[i], db, deckfile_deck(decks[i]), "p1", NULL, 0, &n) ||
-            deck_check(deck_formats[i], db, deckfile_deck(decks[i]), "p1", v, 8, &again) || n != again)
+        if (deck_check(deck_formats[i], db, NULL, deckfile_deck(decks[i]), "p1", NULL, 0, &n) ||
+            deck_check(deck_formats[i], db, NULL, deckfile_deck(decks[i]), "p1", v, 8, &again) || n != again)
             fuzz_fail("deck_check does not count the same violations twice");
     }
     if (verify_session_new(db, "fuzz", &s) != VERIFY_OK)

@@ -7,7 +7,7 @@
  * overrides) -- the calls of `arbiter deck check` (src/cli/cmd_deck.c
  * check_one): count the violations, then fetch them all.
  *
- * deckfile_load() takes a path only, so the bytes are written to a memfd
+ * deckfile_load() takes a path only, NULL, so the bytes are written to a memfd
  * (an anonymous in-memory file) and the loader opens /proc/self/fd/N: no
  * disk, nothing left behind.
  *
@@ -32,6 +32,7 @@
 #include "src/core/carddb.h"
 #include "src/core/deckfile.h"
 #include "verifiers/deck.h"
+#include "verifiers/verifier.h"
 
 static cards *db;
 static int fd = -1;
@@ -51,7 +52,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-static int known_rule(card_format f, const char *rule)
+static int known_rule(ol_format f, const char *rule)
 {
     size_t n = 0;
     const deck_rule_info *r = deck_rules(f, &n);
@@ -65,28 +66,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
         fuzz_fail("cannot write the memfd");
-    for (int f = 0; f < FORMAT_COUNT; f++) {
+    for (size_t i_ = 0; verifier_engine_at(i_); i_++) {
+        ol_format f = verifier_engine_at(i_)->format;
         char err[512];
         deckfile *d = NULL;
         deck_violation *v = NULL;
         size_t n = 0, again = 0;
 
-        if (deckfile_load(path, (ol_format)f, &d, err, sizeof err) < 0) {
+        if (deckfile_load(path, f, &d, err, sizeof err) < 0) {
             if (d || !err[0])
                 fuzz_fail("deckfile_load: a refusal without a sentence");
             continue;
         }
         (void)deckfile_name(d);
-        if (deck_check((card_format)f, db, deckfile_deck(d), NULL, NULL, 0, &n))
+        if (deck_check(f, db, NULL, deckfile_deck(d), NULL, NULL, 0, &n))
             fuzz_fail("deck_check refused format %d", f);
         if (!(v = calloc(n ? n : 1, sizeof *v)))
             fuzz_fail("out of memory");
-        if (deck_check((card_format)f, db, deckfile_deck(d), "p1", v, n, &again) || again != n)
+        if (deck_check(f, db, NULL, deckfile_deck(d), "p1", v, n, &again) || again != n)
             fuzz_fail("deck_check counted %zu violations, then %zu", n, again);
         for (size_t i = 0; i < n; i++)
-            if (!known_rule((card_format)f, v[i].rule) || !v[i].msg[0] || !memchr(v[i].msg, 0, sizeof v[i].msg))
+            if (!known_rule(f, v[i].rule) || !v[i].msg[0] || !memchr(v[i].msg, 0, sizeof v[i].msg))
                 fuzz_fail("violation %zu cites \"%.*s\", not a rule of %s, or has no sentence", i,
-                          (int)sizeof v[i].rule, v[i].rule, card_format_name((card_format)f));
+                          (int)sizeof v[i].rule, v[i].rule, ol_format_name(f));
         free(v);
         deckfile_destroy(&d);
     }

@@ -139,6 +139,36 @@ expect_rc 2 "deck rules, unknown format" "$ARBITER" deck rules --format classic
 expect_rc 2 "deck, no command" "$ARBITER" deck
 expect_rc 2 "deck, unknown command" "$ARBITER" deck frobnicate
 
+# A deck judged under a format's levers, as the engines judge a header's:
+# a 70-card Master deck (the 61-card fixture and nine more cards, none past
+# three copies) is illegal by default, legal for a deck_size 70 event,
+# whether the levers come from --rules or from a match header.
+M61="$top_srcdir/fixtures/decks/master/illegal-master_deck_size-61-cards.json"
+sed 's/"main": \[/"main": ["cor-ember-whelp","cor-ember-drake","cor-forge-golem","cor-forge-colossus","cor-cinder-hound","cor-cinder-warg","cor-magma-tortoise","cor-pyre-acolyte","cor-slag-brute",/' \
+    "$M61" >"$TMP/m70.json"
+HDR="$top_srcdir/fixtures/master/legal-announced-concede-by-p2.jsonl"
+sed -n 1p "$HDR" | sed 's/"hidden":"announced"/"hidden":"announced","rules":{"deck_size":70}/' >"$TMP/h70.jsonl"
+expect_rc 1 "70 cards, default levers" check --format master "$TMP/m70.json"
+expect_rc 0 "70 cards, --rules deck_size 70" check --format master --rules '{"deck_size":70}' "$TMP/m70.json"
+expect_rc 1 "60 cards, --rules deck_size 70" check --format master --rules '{"deck_size":70}' \
+    "$top_srcdir/fixtures/decks/master/legal-coreon-ember.json"
+expect_rc 0 "70 cards, --header of a deck_size 70 match" check --header "$TMP/h70.jsonl" "$TMP/m70.json"
+expect_rc 1 "70 cards, --header of a default match" check --header "$HDR" "$TMP/m70.json"
+expect_rc 2 "--rules, a lever out of range" check --format master --rules '{"deck_size":71}' "$TMP/m70.json"
+expect_rc 2 "--rules, another format's lever" check --format advanced --rules '{"deck_size":70}' "$TMP/m70.json"
+expect_rc 2 "--rules, not an object" check --format master --rules '[70]' "$TMP/m70.json"
+expect_rc 2 "--rules and --header" check --format master --rules '{}' --header "$HDR" "$TMP/m70.json"
+expect_rc 2 "--header of another format than --format" check --format snap --header "$HDR" "$TMP/m70.json"
+expect_rc 2 "--header, no such file" check --header "$TMP/none.jsonl" "$TMP/m70.json"
+check --format master --rules '{"deck_size":70}' "$TMP/m70.json" >"$TMP/text" 2>&1
+check --format master --rules '{"deck_size":50}' "$TMP/m70.json" >"$TMP/text50" 2>&1
+if grep -qx "$TMP/m70.json: legal" "$TMP/text" \
+   && grep -q "master:deck.size  The deck has 70 cards; this match's decks have exactly 50\." "$TMP/text50"; then
+    pass "the size rule speaks of the lever's size"
+else
+    fail "lever sentences: $(cat "$TMP/text" "$TMP/text50")"
+fi
+
 # The text form: "DECK: illegal", then "  RULE  SENTENCE" per violation.
 check --format snap "$ILLEGAL" >"$TMP/text" 2>&1
 if [ "$(head -n1 "$TMP/text")" = "$ILLEGAL: illegal" ] \

@@ -907,20 +907,20 @@ Test(advanced, advanced_select_opening_says_the_count_owed)
 Test(advanced, advanced_end_pass_a_round_is_two_turns)
 {
     adv_start("open", NULL);
-    cr_assert_eq(advanced_verifier_ops.round(&st), 0);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_ADVANCED)->round(&st), 0);
     adv_open();
-    cr_assert_eq(advanced_verifier_ops.round(&st), 1);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_ADVANCED)->round(&st), 1);
     end_turn("p1");
-    cr_assert_eq(advanced_verifier_ops.round(&st), 1);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_ADVANCED)->round(&st), 1);
     select_one("p2", "obs-crypt-rat");
     end_turn("p2");
-    cr_assert_eq(advanced_verifier_ops.round(&st), 2);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_ADVANCED)->round(&st), 2);
     select_one("p1", "cor-forge-golem");
     end_turn("p1");
-    cr_assert_eq(advanced_verifier_ops.round(&st), 2);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_ADVANCED)->round(&st), 2);
     select_one("p2", "obs-crypt-rat");
     end_turn("p2");
-    cr_assert_eq(advanced_verifier_ops.round(&st), 3);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_ADVANCED)->round(&st), 3);
 }
 
 /* A concession before the opening hands ends the match with a winner (the
@@ -929,13 +929,13 @@ Test(advanced, advanced_win_immediate_a_concession_before_the_opening_hands)
 {
     int winner = -2;
     adv_start("open", NULL);
-    cr_assert_eq(advanced_verifier_ops.finished(&st, &winner), 0);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_ADVANCED)->finished(&st, &winner), 0);
     cr_assert_eq(winner, -1);
     ok("\"type\":\"concede\",\"by\":\"p2\"");
     winner = -2;
-    cr_assert_eq(advanced_verifier_ops.finished(&st, &winner), 1);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_ADVANCED)->finished(&st, &winner), 1);
     cr_assert_eq(winner, 0, "p1 wins");
-    cr_assert_eq(advanced_verifier_ops.finished(&st, NULL), 1);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_ADVANCED)->finished(&st, NULL), 1);
     cr_assert_eq(st.step, DUEL_OVER);
     illegal(SELECT("p1", P1_OPEN), "advanced:win.immediate");
 }
@@ -949,7 +949,7 @@ Test(advanced, advanced_win_immediate_the_board_says_game_over)
     adv_open();
     ok("\"type\":\"concede\",\"by\":\"p1\"");
     cr_assert_eq(st.step, DUEL_OVER);
-    cr_assert_eq(advanced_verifier_ops.finished(&st, &winner), 1);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_ADVANCED)->finished(&st, &winner), 1);
     cr_assert_eq(winner, 1);
     char *b = board(1, 1, 1);
     HAS(b, "\"step\":\"over\"");
@@ -1678,8 +1678,8 @@ Test(advanced, advanced_A21_the_steps_only_go_forward)
     end_turn("p2");
 }
 
-/* field.from_hand: a Counter, an evolution, a Prime Singular and a discard
- * reveal a card of the player's hand. */
+/* field.from_hand: a Counter, a Prime Singular and a discard reveal a card
+ * of the player's hand; an evolution too, under its own rule. */
 Test(advanced, advanced_field_from_hand_counter_evolve_prime_and_discard)
 {
     three_monsters();   /* p1 holds Magma Tortoise, Corehart, Firewall, Forge Golem */
@@ -1687,7 +1687,11 @@ Test(advanced, advanced_field_from_hand_counter_evolve_prime_and_discard)
     olverdict v = play(PRIME("p1", "obs-nyxora-the-last-eclipse", 2, "[]"));
     expect(v, OL_V_ILLEGAL, "advanced:field.from_hand");
     cr_assert(strstr(v.msg, "Nyxora, the Last Eclipse, which is not in p1 (carol)'s hand"), "%s", v.msg);
-    illegal(EVOLVE("p1", 0, "cor-ember-drake"), "advanced:field.from_hand");
+    /* advanced.md: "Exact next stage card must be in hand." -- the
+     * evolution's own rule, not the one for Spells and Counters */
+    v = play(EVOLVE("p1", 0, "cor-ember-drake"));
+    expect(v, OL_V_ILLEGAL, "advanced:evolve.next_stage");
+    cr_assert(strstr(v.msg, "which is not in p1 (carol)'s hand"), "%s", v.msg);
     adv_start("open", "\"hand_limit\":7,\"selection_rate\":2");
     adv_open();
     end_turn("p1");
@@ -1992,7 +1996,7 @@ Test(advanced, advanced_A27_the_verdict_cites_a_catalogued_ruling)
     size_t n = 0;
     const verifier_rule *rules = advanced_rules(&n), *row = NULL;
     cr_assert_eq(advanced_rules(NULL), rules, "n may be NULL");
-    cr_assert_eq(advanced_verifier_ops.rules(NULL), rules);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_ADVANCED)->rules(NULL), rules);
     third_turn(NULL, P1_OPEN, P2_WITH("obs-void-denial"), "ap");
     olverdict v = play(COUNTER("p2", "obs-void-denial", "[{\"seq\":8}]"));   /* no chain to name a link of */
     expect(v, OL_V_ILLEGAL, "advanced:A27");
@@ -2013,7 +2017,7 @@ Test(advanced, tournament_T9_first_concession_decides_and_second_is_illegal)
 {
     adv_start("open", NULL);
     adv_open();
-    duel_script_concede_twice(&advanced_verifier_ops, "advanced:win.immediate");
+    duel_script_concede_twice(verifier_ops_of(OL_FORMAT_ADVANCED), "advanced:win.immediate");
 }
 
 /* T11: a game round is p1's turn and then p2's; the count the module reads
@@ -2025,18 +2029,18 @@ Test(advanced, tournament_T11_game_round_ends_with_player_2s_end)
     adv_open();
     summon("p1", 0, "cor-ember-whelp", "ap");
     end_turn("p1");
-    cr_assert_eq(advanced_verifier_ops.round(&st), 1, "p1's end ends no game round");
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_ADVANCED)->round(&st), 1, "p1's end ends no game round");
     select_one("p2", "obs-crypt-rat");
     ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"note\",\"text\":\"before p2's end\"");
-    cr_assert_eq(advanced_verifier_ops.round(&st), 1);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_ADVANCED)->round(&st), 1);
     end_turn("p2");
-    cr_assert_eq(advanced_verifier_ops.round(&st), 2);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_ADVANCED)->round(&st), 2);
     ok("\"type\":\"claim\",\"by\":\"table\",\"lp\":{\"p1\":6000,\"p2\":6000}");
     ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"warning\",\"player\":\"p1\",\"text\":\"Slow play.\"");
-    cr_assert_eq(advanced_verifier_ops.round(&st), 2, "claims and rulings after p2's end count for nothing");
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_ADVANCED)->round(&st), 2, "claims and rulings after p2's end count for nothing");
     select_one("p1", "cor-forge-golem");
     end_turn("p1");
-    cr_assert_eq(advanced_verifier_ops.round(&st), 2);   /* and so on: advanced_end_pass_a_round_is_two_turns */
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_ADVANCED)->round(&st), 2);   /* and so on: advanced_end_pass_a_round_is_two_turns */
 }
 
 /* T11: setup belongs to game round 1.  The engine shows 0 until the
@@ -2046,16 +2050,16 @@ Test(advanced, tournament_T11_game_round_ends_with_player_2s_end)
 Test(advanced, tournament_T11_setup_is_in_game_round_1)
 {
     adv_start("open", NULL);
-    cr_assert_eq(advanced_verifier_ops.round(&st), 0);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_ADVANCED)->round(&st), 0);
     ok(SELECT("p1", P1_OPEN));
     ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"note\",\"text\":\"in setup\"");
-    cr_assert_eq(advanced_verifier_ops.round(&st), 0, "setup is not done");
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_ADVANCED)->round(&st), 0, "setup is not done");
     ok(SELECT("p2", P2_OPEN));   /* setup is done */
-    cr_assert_eq(advanced_verifier_ops.round(&st), 1);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_ADVANCED)->round(&st), 1);
     summon("p1", 0, "cor-ember-whelp", "ap");
     end_turn("p1");
     select_one("p2", "obs-crypt-rat");
-    cr_assert_eq(advanced_verifier_ops.round(&st), 1);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_ADVANCED)->round(&st), 1);
 }
 
 /* T17: a header with an illegal deck (deck.size) or naming another card

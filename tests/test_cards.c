@@ -50,8 +50,6 @@ Test(cards, names_round_trip)
         cr_assert_eq(card_kind_parse(card_kind_name((card_kind)k)), k);
     for (int c = 0; c < CLASS_COUNT; c++)
         cr_assert_eq(card_class_parse(card_class_name((card_class)c)), c);
-    for (int f = 0; f < FORMAT_COUNT; f++)
-        cr_assert_eq(card_format_parse(card_format_name((card_format)f)), f);
     for (int t = 0; t < TGT_COUNT; t++)
         cr_assert_eq(fx_target_parse(fx_target_name((fx_target)t)), t);
     for (int k = 0; k < COND_COUNT; k++)
@@ -191,7 +189,7 @@ Test(carddb, core_snap_primitives_per_class)
     cards *db = load_core();
     unsigned seen[CLASS_COUNT] = {0}, snap_ops = 0;
     for (int op = 0; op < FX_OP_COUNT; op++)
-        if (fx_op_describe((fx_op)op)->formats & (1u << FORMAT_SNAP))
+        if (fx_op_describe((fx_op)op)->formats & (1u << OL_FORMAT_SNAP))
             snap_ops |= 1u << op;
     for (size_t i = 0; i < cards_count(db); i++) {
         const card *c = cards_at(db, i);
@@ -846,7 +844,6 @@ Test(cards, lookups_outside_the_tables)
 {
     cr_assert_null(card_kind_name((card_kind)-1));
     cr_assert_null(card_class_name(CLASS_COUNT));
-    cr_assert_null(card_format_name((card_format)-1));
     cr_assert_null(fx_source_name(FX_SRC_COUNT));
     cr_assert_str_eq(fx_source_name(FX_SRC_ENTRY), "entry");
     cr_assert_null(trigger_when_name(TRIG_WHEN_COUNT));

@@ -13,6 +13,7 @@
 
 #include "verifiers/cards.h"
 #include "verifiers/deck.h"
+#include "verifiers/verifier.h"
 
 /* ---- A small database ------------------------------------------------------
  * Lines t-a (stages 1-3), t-b and t-c (1-2); line-less monsters t-m1..6;
@@ -247,18 +248,18 @@ static void master_base(tdeck *t)
 
 #define OUT_MAX 32
 
-static size_t check_against(const cards *d, card_format f, tdeck *t, const char *who,
+static size_t check_against(const cards *d, ol_format f, tdeck *t, const char *who,
                             deck_violation *out)
 {
     size_t n = 99;
 
     memset(out, 0, OUT_MAX * sizeof *out);
-    cr_assert_eq(deck_check(f, d, deck_of(t), who, out, OUT_MAX, &n), 0);
+    cr_assert_eq(deck_check(f, d, NULL, deck_of(t), who, out, OUT_MAX, &n), 0);
     cr_assert_leq(n, OUT_MAX);
     return n;
 }
 
-static size_t check(card_format f, tdeck *t, const char *who, deck_violation *out)
+static size_t check(ol_format f, tdeck *t, const char *who, deck_violation *out)
 {
     return check_against(db, f, t, who, out);
 }
@@ -272,17 +273,17 @@ static void assert_sentence(const deck_violation *v)
     cr_assert(v->msg[k - 1] == '.', "%s: not a sentence: %s", v->rule, v->msg);
 }
 
-static void expect_legal(card_format f, tdeck *t)
+static void expect_legal(ol_format f, tdeck *t)
 {
     deck_violation out[OUT_MAX];
     size_t n = check(f, t, NULL, out);
 
     cr_assert_eq(n, 0, "expected a legal %s deck, got %zu violations, first %s: %s",
-                 card_format_name(f), n, out[0].rule, out[0].msg);
+                 ol_format_name(f), n, out[0].rule, out[0].msg);
 }
 
 /* Exactly one violation, citing `rule`, its sentence naming `mention`. */
-static void expect_only(card_format f, tdeck *t, const char *rule, const char *mention)
+static void expect_only(ol_format f, tdeck *t, const char *rule, const char *mention)
 {
     deck_violation out[OUT_MAX];
     size_t n = check(f, t, NULL, out);
@@ -300,7 +301,7 @@ static void expect_only(card_format f, tdeck *t, const char *rule, const char *m
  * Each starts from a legal deck and breaks exactly one rule. */
 
 typedef struct {
-    card_format format;
+    ol_format format;
     const char *rule;
     void (*breaks)(tdeck *t);
     const char *mention;         /* a piece the sentence must contain */
@@ -427,27 +428,27 @@ static void master_two_primes(tdeck *t)
 }
 
 static const rule_case cases[] = {
-    {FORMAT_SNAP, "openlog:cards", snap_unknown_card, "t-nosuch, which is not in the card database test@1.0"},
-    {FORMAT_SNAP, "snap:4.1", snap_24_cards, "has 24 cards"},
-    {FORMAT_SNAP, "snap:4.2", snap_spell_in_lineup, "Spell 14 (t-s14), a Spell"},
-    {FORMAT_SNAP, "snap:4.3", snap_monster_in_supports, "Monster 3 (t-m3), a Monster"},
-    {FORMAT_SNAP, "snap:4.4", snap_duplicate_spell, "Spell 1 (t-s1) 2 times"},
-    {FORMAT_SNAP, "snap:4.5", snap_two_primes, "Prime One (t-p1) and Prime Two (t-p2)"},
-    {FORMAT_SNAP, "snap:4.6.2", snap_spell_in_reserve, "Spell 14 (t-s14)"},
-    {FORMAT_SNAP, "snap:4.6.3", snap_foreign_evolution, "Gamma Tree (t-c2)"},
-    {FORMAT_SNAP, "snap:14.2", snap_prime_not_in_reserve, "Prime One (t-p1)"},
-    {FORMAT_ADVANCED, "openlog:cards", advanced_unknown_card, "t-nosuch"},
-    {FORMAT_ADVANCED, "advanced:deck.size", advanced_39_cards, "has 39 cards"},
-    {FORMAT_ADVANCED, "advanced:deck.monsters", advanced_four_monsters, "includes 4 Monsters"},
-    {FORMAT_ADVANCED, "advanced:deck.copies", advanced_three_copies, "3 copies of Spell 1 (t-s1)"},
-    {FORMAT_ADVANCED, "advanced:deck.primes", advanced_two_primes, "2 copies of Alpha Sovereign (t-a3)"},
-    {FORMAT_MASTER, "openlog:cards", master_unknown_card, "t-nosuch"},
-    {FORMAT_MASTER, "master:deck.size", master_61_cards, "has 61 cards"},
-    {FORMAT_MASTER, "master:deck.copies", master_four_copies, "4 copies of Spell 5 (t-s5)"},
-    {FORMAT_MASTER, "master:deck.primes", master_two_primes, "2 copies of Prime One (t-p1)"},
+    {OL_FORMAT_SNAP, "openlog:cards", snap_unknown_card, "t-nosuch, which is not in the card database test@1.0"},
+    {OL_FORMAT_SNAP, "snap:4.1", snap_24_cards, "has 24 cards"},
+    {OL_FORMAT_SNAP, "snap:4.2", snap_spell_in_lineup, "Spell 14 (t-s14), a Spell"},
+    {OL_FORMAT_SNAP, "snap:4.3", snap_monster_in_supports, "Monster 3 (t-m3), a Monster"},
+    {OL_FORMAT_SNAP, "snap:4.4", snap_duplicate_spell, "Spell 1 (t-s1) 2 times"},
+    {OL_FORMAT_SNAP, "snap:4.5", snap_two_primes, "Prime One (t-p1) and Prime Two (t-p2)"},
+    {OL_FORMAT_SNAP, "snap:4.6.2", snap_spell_in_reserve, "Spell 14 (t-s14)"},
+    {OL_FORMAT_SNAP, "snap:4.6.3", snap_foreign_evolution, "Gamma Tree (t-c2)"},
+    {OL_FORMAT_SNAP, "snap:14.2", snap_prime_not_in_reserve, "Prime One (t-p1)"},
+    {OL_FORMAT_ADVANCED, "openlog:cards", advanced_unknown_card, "t-nosuch"},
+    {OL_FORMAT_ADVANCED, "advanced:deck.size", advanced_39_cards, "has 39 cards"},
+    {OL_FORMAT_ADVANCED, "advanced:deck.monsters", advanced_four_monsters, "includes 4 Monsters"},
+    {OL_FORMAT_ADVANCED, "advanced:deck.copies", advanced_three_copies, "3 copies of Spell 1 (t-s1)"},
+    {OL_FORMAT_ADVANCED, "advanced:deck.primes", advanced_two_primes, "2 copies of Alpha Sovereign (t-a3)"},
+    {OL_FORMAT_MASTER, "openlog:cards", master_unknown_card, "t-nosuch"},
+    {OL_FORMAT_MASTER, "master:deck.size", master_61_cards, "has 61 cards"},
+    {OL_FORMAT_MASTER, "master:deck.copies", master_four_copies, "4 copies of Spell 5 (t-s5)"},
+    {OL_FORMAT_MASTER, "master:deck.primes", master_two_primes, "2 copies of Prime One (t-p1)"},
 };
 
-static const rule_case *find_case(card_format f, const char *rule)
+static const rule_case *find_case(ol_format f, const char *rule)
 {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         if (cases[i].format == f && !strcmp(cases[i].rule, rule))
@@ -455,12 +456,12 @@ static const rule_case *find_case(card_format f, const char *rule)
     return NULL;
 }
 
-static void run_case(card_format f, const char *rule)
+static void run_case(ol_format f, const char *rule)
 {
     const rule_case *c = find_case(f, rule);
     tdeck t;
 
-    cr_assert_not_null(c, "no case for %s in %s", rule, card_format_name(f));
+    cr_assert_not_null(c, "no case for %s in %s", rule, ol_format_name(f));
     c->breaks(&t);
     expect_only(f, &t, rule, c->mention);
 }
@@ -468,13 +469,16 @@ static void run_case(card_format f, const char *rule)
 /* The guard: a rule in the table without a case here fails make check. */
 Test(deck, every_rule_has_a_case)
 {
-    for (int f = 0; f < FORMAT_COUNT; f++) {
+    for (size_t i_ = 0; verifier_engine_at(i_); i_++) {
+        if (!verifier_engine_at(i_)->deck)
+            continue;   /* a format whose players bring no decklist */
+        ol_format f = verifier_engine_at(i_)->format;
         size_t n = 0;
-        const deck_rule_info *r = deck_rules((card_format)f, &n);
+        const deck_rule_info *r = deck_rules(f, &n);
         cr_assert_not_null(r);
         cr_assert_gt(n, 0);
         for (size_t i = 0; i < n; i++)
-            run_case((card_format)f, r[i].rule);
+            run_case(f, r[i].rule);
     }
 }
 
@@ -487,15 +491,18 @@ Test(deck, every_case_is_a_rule)
         for (size_t j = 0; j < n; j++)
             hit += !strcmp(r[j].rule, cases[i].rule);
         cr_assert_eq(hit, 1, "%s is not a rule of %s", cases[i].rule,
-                     card_format_name(cases[i].format));
+                     ol_format_name(cases[i].format));
     }
 }
 
 Test(deck, rule_table_is_well_formed)
 {
-    for (int f = 0; f < FORMAT_COUNT; f++) {
+    for (size_t i_ = 0; verifier_engine_at(i_); i_++) {
+        if (!verifier_engine_at(i_)->deck)
+            continue;   /* a format whose players bring no decklist */
+        ol_format f = verifier_engine_at(i_)->format;
         size_t n = 0;
-        const deck_rule_info *r = deck_rules((card_format)f, &n);
+        const deck_rule_info *r = deck_rules(f, &n);
         for (size_t i = 0; i < n; i++) {
             cr_assert_lt(strlen(r[i].rule), DECK_RULE_MAX);
             cr_assert_gt(strlen(r[i].summary), 8, "%s has no summary", r[i].rule);
@@ -503,29 +510,29 @@ Test(deck, rule_table_is_well_formed)
                 cr_assert_str_neq(r[i].rule, r[j].rule);
         }
     }
-    cr_assert_null(deck_rules(FORMAT_COUNT, NULL));
+    cr_assert_null(deck_rules((ol_format)99, NULL));
 }
 
 /* ---- Named tests, one per rule -------------------------------------------- */
 
-Test(deck, openlog_cards_snap_unknown_id) { run_case(FORMAT_SNAP, "openlog:cards"); }
-Test(deck, openlog_cards_advanced_unknown_id) { run_case(FORMAT_ADVANCED, "openlog:cards"); }
-Test(deck, openlog_cards_master_unknown_id) { run_case(FORMAT_MASTER, "openlog:cards"); }
-Test(deck, snap_4_1_exactly_25_cards) { run_case(FORMAT_SNAP, "snap:4.1"); }
-Test(deck, snap_4_2_lineup_is_five_monsters) { run_case(FORMAT_SNAP, "snap:4.2"); }
-Test(deck, snap_4_3_supports_are_spells_and_counters) { run_case(FORMAT_SNAP, "snap:4.3"); }
-Test(deck, snap_4_4_singleton_by_name) { run_case(FORMAT_SNAP, "snap:4.4"); }
-Test(deck, snap_4_5_one_prime_singular) { run_case(FORMAT_SNAP, "snap:4.5"); }
-Test(deck, snap_4_6_2_reserve_contents) { run_case(FORMAT_SNAP, "snap:4.6.2"); }
-Test(deck, snap_4_6_3_reserve_matches_lineup) { run_case(FORMAT_SNAP, "snap:4.6.3"); }
-Test(deck, snap_14_2_prime_singular_in_reserve) { run_case(FORMAT_SNAP, "snap:14.2"); }
-Test(deck, advanced_deck_size_40) { run_case(FORMAT_ADVANCED, "advanced:deck.size"); }
-Test(deck, advanced_deck_monsters_at_least_5) { run_case(FORMAT_ADVANCED, "advanced:deck.monsters"); }
-Test(deck, advanced_deck_copies_2) { run_case(FORMAT_ADVANCED, "advanced:deck.copies"); }
-Test(deck, advanced_deck_primes_1) { run_case(FORMAT_ADVANCED, "advanced:deck.primes"); }
-Test(deck, master_deck_size_60) { run_case(FORMAT_MASTER, "master:deck.size"); }
-Test(deck, master_deck_copies_3) { run_case(FORMAT_MASTER, "master:deck.copies"); }
-Test(deck, master_deck_primes_1) { run_case(FORMAT_MASTER, "master:deck.primes"); }
+Test(deck, openlog_cards_snap_unknown_id) { run_case(OL_FORMAT_SNAP, "openlog:cards"); }
+Test(deck, openlog_cards_advanced_unknown_id) { run_case(OL_FORMAT_ADVANCED, "openlog:cards"); }
+Test(deck, openlog_cards_master_unknown_id) { run_case(OL_FORMAT_MASTER, "openlog:cards"); }
+Test(deck, snap_4_1_exactly_25_cards) { run_case(OL_FORMAT_SNAP, "snap:4.1"); }
+Test(deck, snap_4_2_lineup_is_five_monsters) { run_case(OL_FORMAT_SNAP, "snap:4.2"); }
+Test(deck, snap_4_3_supports_are_spells_and_counters) { run_case(OL_FORMAT_SNAP, "snap:4.3"); }
+Test(deck, snap_4_4_singleton_by_name) { run_case(OL_FORMAT_SNAP, "snap:4.4"); }
+Test(deck, snap_4_5_one_prime_singular) { run_case(OL_FORMAT_SNAP, "snap:4.5"); }
+Test(deck, snap_4_6_2_reserve_contents) { run_case(OL_FORMAT_SNAP, "snap:4.6.2"); }
+Test(deck, snap_4_6_3_reserve_matches_lineup) { run_case(OL_FORMAT_SNAP, "snap:4.6.3"); }
+Test(deck, snap_14_2_prime_singular_in_reserve) { run_case(OL_FORMAT_SNAP, "snap:14.2"); }
+Test(deck, advanced_deck_size_40) { run_case(OL_FORMAT_ADVANCED, "advanced:deck.size"); }
+Test(deck, advanced_deck_monsters_at_least_5) { run_case(OL_FORMAT_ADVANCED, "advanced:deck.monsters"); }
+Test(deck, advanced_deck_copies_2) { run_case(OL_FORMAT_ADVANCED, "advanced:deck.copies"); }
+Test(deck, advanced_deck_primes_1) { run_case(OL_FORMAT_ADVANCED, "advanced:deck.primes"); }
+Test(deck, master_deck_size_60) { run_case(OL_FORMAT_MASTER, "master:deck.size"); }
+Test(deck, master_deck_copies_3) { run_case(OL_FORMAT_MASTER, "master:deck.copies"); }
+Test(deck, master_deck_primes_1) { run_case(OL_FORMAT_MASTER, "master:deck.primes"); }
 
 /* ---- Legal decks and the rulings of deck.c ----------------------------------- */
 
@@ -534,13 +541,13 @@ Test(deck, legal_decks_pass)
     tdeck t;
 
     snap_lines(&t);
-    expect_legal(FORMAT_SNAP, &t);
+    expect_legal(OL_FORMAT_SNAP, &t);
     snap_prime(&t);            /* its Prime Singular listed twice is one card */
-    expect_legal(FORMAT_SNAP, &t);
+    expect_legal(OL_FORMAT_SNAP, &t);
     advanced_base(&t);
-    expect_legal(FORMAT_ADVANCED, &t);
+    expect_legal(OL_FORMAT_ADVANCED, &t);
     master_base(&t);
-    expect_legal(FORMAT_MASTER, &t);
+    expect_legal(OL_FORMAT_MASTER, &t);
 }
 
 Test(deck, snap_reserve_may_hold_fewer_evolutions)
@@ -550,7 +557,7 @@ Test(deck, snap_reserve_may_hold_fewer_evolutions)
     snap_lines(&t);
     drop(&t, L_RESERVE, "t-a2");    /* a Prime Evolution without its stage 2 */
     drop(&t, L_RESERVE, "t-c2");
-    expect_legal(FORMAT_SNAP, &t);
+    expect_legal(OL_FORMAT_SNAP, &t);
 }
 
 Test(deck, snap_evolution_in_lineup_is_4_2)
@@ -560,7 +567,7 @@ Test(deck, snap_evolution_in_lineup_is_4_2)
     snap_lines(&t);
     swap_in(&t, L_MONSTERS, "t-m2", "t-a2");
     drop(&t, L_RESERVE, "t-a2");
-    expect_only(FORMAT_SNAP, &t, "snap:4.2", "Alpha Drake (t-a2), an Evolution");
+    expect_only(OL_FORMAT_SNAP, &t, "snap:4.2", "Alpha Drake (t-a2), an Evolution");
 }
 
 /* The total right but the split wrong: both lists are reported. */
@@ -572,7 +579,7 @@ Test(deck, snap_wrong_split_reports_both_lists)
     snap_lines(&t);
     drop(&t, L_SUPPORTS, "t-s10");
     put(&t, L_MONSTERS, "t-m3", 1);
-    cr_assert_eq(check(FORMAT_SNAP, &t, NULL, out), 2);
+    cr_assert_eq(check(OL_FORMAT_SNAP, &t, NULL, out), 2);
     cr_assert_str_eq(out[0].rule, "snap:4.2");
     cr_assert_str_eq(out[1].rule, "snap:4.3");
 }
@@ -583,7 +590,7 @@ Test(deck, snap_prime_singular_twice_in_reserve_is_4_4)
 
     snap_prime(&t);
     put(&t, L_RESERVE, "t-p1", 1);
-    expect_only(FORMAT_SNAP, &t, "snap:4.4", "Prime One (t-p1) 2 times");
+    expect_only(OL_FORMAT_SNAP, &t, "snap:4.4", "Prime One (t-p1) 2 times");
 }
 
 Test(deck, snap_prime_singular_only_in_reserve_is_4_6_3)
@@ -592,7 +599,7 @@ Test(deck, snap_prime_singular_only_in_reserve_is_4_6_3)
 
     snap_lines(&t);
     put(&t, L_RESERVE, "t-p2", 1);
-    expect_only(FORMAT_SNAP, &t, "snap:4.6.3", "Prime Two (t-p2)");
+    expect_only(OL_FORMAT_SNAP, &t, "snap:4.6.3", "Prime Two (t-p2)");
 }
 
 Test(deck, snap_monster_in_reserve_is_4_6_2)
@@ -601,7 +608,7 @@ Test(deck, snap_monster_in_reserve_is_4_6_2)
 
     snap_lines(&t);
     put(&t, L_RESERVE, "t-m4", 1);
-    expect_only(FORMAT_SNAP, &t, "snap:4.6.2", "Monster 4 (t-m4), a Monster");
+    expect_only(OL_FORMAT_SNAP, &t, "snap:4.6.2", "Monster 4 (t-m4), a Monster");
 }
 
 Test(deck, advanced_prime_singular_counts_as_monster)
@@ -610,7 +617,7 @@ Test(deck, advanced_prime_singular_counts_as_monster)
 
     advanced_four_monsters(&t);
     swap_in(&t, L_MAIN, "t-k2", "t-p1");
-    expect_legal(FORMAT_ADVANCED, &t);
+    expect_legal(OL_FORMAT_ADVANCED, &t);
 }
 
 Test(deck, advanced_three_prime_copies_is_primes_only)
@@ -621,7 +628,7 @@ Test(deck, advanced_three_prime_copies_is_primes_only)
     advanced_base(&t);
     swap_in(&t, L_MAIN, "t-s13", "t-p1");
     swap_in(&t, L_MAIN, "t-s13", "t-p1");
-    cr_assert_eq(check(FORMAT_ADVANCED, &t, NULL, out), 1);
+    cr_assert_eq(check(OL_FORMAT_ADVANCED, &t, NULL, out), 1);
     cr_assert_str_eq(out[0].rule, "advanced:deck.primes");
     cr_assert(strstr(out[0].msg, "3 copies of Prime One (t-p1), a Prime Singular"), "%s", out[0].msg);
 }
@@ -647,7 +654,7 @@ Test(deck, several_violations_are_all_listed)
     put(&t, L_RESERVE, "t-k9", 1);                 /* a counter in reserve  */
     put(&t, L_RESERVE, "t-c2", 1);                 /* no t-c1 in the lineup */
     drop(&t, L_RESERVE, "t-p1");                   /* prime not in reserve  */
-    n = check(FORMAT_SNAP, &t, NULL, out);
+    n = check(OL_FORMAT_SNAP, &t, NULL, out);
     cr_assert_eq(n, sizeof want / sizeof want[0], "got %zu violations", n);
     for (size_t i = 0; i < n; i++) {
         cr_assert_str_eq(out[i].rule, want[i], "violation %zu: %s %s", i, out[i].rule, out[i].msg);
@@ -663,10 +670,10 @@ Test(deck, who_names_the_player)
     deck_violation out[OUT_MAX];
 
     snap_24_cards(&t);
-    cr_assert_eq(check(FORMAT_SNAP, &t, "p1", out), 1);
+    cr_assert_eq(check(OL_FORMAT_SNAP, &t, "p1", out), 1);
     cr_assert_str_eq(out[0].msg, "p1's deck has 24 cards (5 monsters, 19 supports); "
                                  "a Snap deck has exactly 25 (20 supports, 5 monsters).");
-    cr_assert_eq(check(FORMAT_SNAP, &t, NULL, out), 1);
+    cr_assert_eq(check(OL_FORMAT_SNAP, &t, NULL, out), 1);
     cr_assert(!strncmp(out[0].msg, "The deck has 24 cards", 21), "%s", out[0].msg);
 }
 
@@ -680,9 +687,9 @@ Test(deck, max_limits_output_not_count)
     snap_prime(&t);
     swap_in(&t, L_SUPPORTS, "t-s14", "t-ghost");
     drop(&t, L_SUPPORTS, "t-s13");
-    cr_assert_eq(deck_check(FORMAT_SNAP, db, deck_of(&t), NULL, NULL, 0, &n), 0);
+    cr_assert_eq(deck_check(OL_FORMAT_SNAP, db, NULL, deck_of(&t), NULL, NULL, 0, &n), 0);
     cr_assert_eq(n, 2);
-    cr_assert_eq(deck_check(FORMAT_SNAP, db, deck_of(&t), NULL, one, 1, &n), 0);
+    cr_assert_eq(deck_check(OL_FORMAT_SNAP, db, NULL, deck_of(&t), NULL, one, 1, &n), 0);
     cr_assert_eq(n, 2);
     cr_assert_str_eq(one[0].rule, "openlog:cards");
 }
@@ -694,10 +701,10 @@ Test(deck, bad_arguments)
     size_t n = 0;
 
     snap_lines(&t);
-    cr_assert_eq(deck_check(FORMAT_COUNT, db, deck_of(&t), NULL, out, 1, &n), CARDS_EARG);
-    cr_assert_eq(deck_check((card_format)-1, db, deck_of(&t), NULL, out, 1, &n), CARDS_EARG);
-    cr_assert_eq(deck_check(FORMAT_SNAP, db, deck_of(&t), NULL, NULL, 1, &n), CARDS_EARG);
-    cr_assert_eq(deck_check(FORMAT_SNAP, NULL, deck_of(&t), NULL, out, 1, &n), CARDS_EARG);
+    cr_assert_eq(deck_check((ol_format)99, db, NULL, deck_of(&t), NULL, out, 1, &n), CARDS_EARG);
+    cr_assert_eq(deck_check((ol_format)-1, db, NULL, deck_of(&t), NULL, out, 1, &n), CARDS_EARG);
+    cr_assert_eq(deck_check(OL_FORMAT_SNAP, db, NULL, deck_of(&t), NULL, NULL, 1, &n), CARDS_EARG);
+    cr_assert_eq(deck_check(OL_FORMAT_SNAP, NULL, NULL, deck_of(&t), NULL, out, 1, &n), CARDS_EARG);
 }
 
 Test(deck, empty_deck_is_reported_not_crashed)
@@ -706,12 +713,12 @@ Test(deck, empty_deck_is_reported_not_crashed)
     deck_violation out[OUT_MAX];
 
     memset(&t, 0, sizeof t);
-    cr_assert_eq(check(FORMAT_SNAP, &t, NULL, out), 1);
+    cr_assert_eq(check(OL_FORMAT_SNAP, &t, NULL, out), 1);
     cr_assert_str_eq(out[0].rule, "snap:4.1");
-    cr_assert_eq(check(FORMAT_ADVANCED, &t, NULL, out), 2);
+    cr_assert_eq(check(OL_FORMAT_ADVANCED, &t, NULL, out), 2);
     cr_assert_str_eq(out[0].rule, "advanced:deck.size");
     cr_assert_str_eq(out[1].rule, "advanced:deck.monsters");
-    cr_assert_eq(check(FORMAT_MASTER, &t, NULL, out), 1);
+    cr_assert_eq(check(OL_FORMAT_MASTER, &t, NULL, out), 1);
 }
 
 static int valid_utf8(const char *s)
@@ -741,7 +748,7 @@ Test(deck, long_names_are_cut_safely)
     snap_lines(&t);
     swap_in(&t, L_SUPPORTS, "t-s9", "t-long");
     swap_in(&t, L_SUPPORTS, "t-s10", "t-long");
-    cr_assert_eq(check(FORMAT_SNAP, &t, "a-player-with-a-long-seat-name", out), 1);
+    cr_assert_eq(check(OL_FORMAT_SNAP, &t, "a-player-with-a-long-seat-name", out), 1);
     k = strlen(out[0].msg);
     cr_assert_lt(k, DECK_MSG_MAX);
     cr_assert(valid_utf8(out[0].msg), "cut inside a character: %s", out[0].msg);
@@ -766,11 +773,11 @@ Test(deck, huge_decklist, .timeout = 10)
     d.supports.n = 10000;
     d.reserve.ids = ids;
     d.reserve.n = 20000;
-    cr_assert_eq(deck_check(FORMAT_SNAP, db, &d, NULL, out, 4, &n), 0);
+    cr_assert_eq(deck_check(OL_FORMAT_SNAP, db, NULL, &d, NULL, out, 4, &n), 0);
     cr_assert_geq(n, 4);
     d.main.ids = ids;
     d.main.n = 20000;
-    cr_assert_eq(deck_check(FORMAT_MASTER, db, &d, NULL, out, 4, &n), 0);
+    cr_assert_eq(deck_check(OL_FORMAT_MASTER, db, NULL, &d, NULL, out, 4, &n), 0);
     cr_assert_eq(n, 3);   /* unknown, size, copies of t-s1 */
 }
 
@@ -789,7 +796,7 @@ Test(deck, an_overlong_sentence_is_cut_inside_a_name)
     snap_lines(&t);
     swap_in(&t, L_SUPPORTS, "t-s9", "t-long");
     swap_in(&t, L_SUPPORTS, "t-s10", "t-long");
-    cr_assert_eq(check(FORMAT_SNAP, &t, who, out), 1);
+    cr_assert_eq(check(OL_FORMAT_SNAP, &t, who, out), 1);
     cr_assert_str_eq(out[0].rule, "snap:4.4");
     /* who, "'s deck lists ", 33 of the 38 characters, "..." */
     snprintf(want, sizeof want, "%s's deck lists %.66s...", who, LONG_NAME);
@@ -804,7 +811,7 @@ Test(deck, an_empty_who_is_no_player)
     deck_violation out[OUT_MAX];
 
     snap_24_cards(&t);
-    cr_assert_eq(check(FORMAT_SNAP, &t, "", out), 1);
+    cr_assert_eq(check(OL_FORMAT_SNAP, &t, "", out), 1);
     cr_assert_str_eq(out[0].msg, "The deck has 24 cards (5 monsters, 19 supports); "
                                  "a Snap deck has exactly 25 (20 supports, 5 monsters).");
 }
@@ -816,14 +823,14 @@ Test(deck, missing_count_and_rule_table_arguments)
     size_t n = 7;
 
     snap_lines(&t);
-    cr_assert_eq(deck_check(FORMAT_SNAP, db, deck_of(&t), NULL, out, 1, NULL), CARDS_EARG);
-    cr_assert_eq(deck_check(FORMAT_SNAP, db, NULL, NULL, out, 1, &n), CARDS_EARG);
+    cr_assert_eq(deck_check(OL_FORMAT_SNAP, db, NULL, deck_of(&t), NULL, out, 1, NULL), CARDS_EARG);
+    cr_assert_eq(deck_check(OL_FORMAT_SNAP, db, NULL, NULL, NULL, out, 1, &n), CARDS_EARG);
     cr_assert_eq(n, 7, "a refused call leaves the count alone");
-    cr_assert_null(deck_rules(FORMAT_COUNT, NULL));
-    cr_assert_null(deck_rules(FORMAT_COUNT, &n));
+    cr_assert_null(deck_rules((ol_format)99, NULL));
+    cr_assert_null(deck_rules((ol_format)99, &n));
     cr_assert_eq(n, 0);
-    cr_assert_not_null(deck_rules(FORMAT_MASTER, NULL));
-    cr_assert_eq(deck_rules(FORMAT_MASTER, &n), deck_rules(FORMAT_MASTER, NULL));
+    cr_assert_not_null(deck_rules(OL_FORMAT_MASTER, NULL));
+    cr_assert_eq(deck_rules(OL_FORMAT_MASTER, &n), deck_rules(OL_FORMAT_MASTER, NULL));
     cr_assert_eq(n, 4, "master: openlog:cards, size, copies, primes");
 }
 
@@ -839,7 +846,7 @@ Test(deck, snap_4_5_three_prime_singulars_are_one_violation)
     swap_in(&t, L_MONSTERS, "t-m1", "t-p3");
     put(&t, L_RESERVE, "t-p2", 1);
     put(&t, L_RESERVE, "t-p3", 1);
-    cr_assert_eq(check(FORMAT_SNAP, &t, NULL, out), 1);
+    cr_assert_eq(check(OL_FORMAT_SNAP, &t, NULL, out), 1);
     cr_assert_str_eq(out[0].rule, "snap:4.5");
     cr_assert_str_eq(out[0].msg, "The lineup has 3 Prime Singulars, Prime One (t-p1), Prime Three (t-p3) "
                                  "and Prime Two (t-p2); a Snap deck may include at most one Prime Singular.");
@@ -854,7 +861,7 @@ Test(deck, a_null_id_is_an_unknown_card)
 
     snap_lines(&t);
     t.ids[L_SUPPORTS][0] = NULL;
-    cr_assert_eq(check(FORMAT_SNAP, &t, NULL, out), 1);
+    cr_assert_eq(check(OL_FORMAT_SNAP, &t, NULL, out), 1);
     cr_assert_str_eq(out[0].rule, "openlog:cards");
     cr_assert_str_eq(out[0].msg, "The deck lists , which is not in the card database test@1.0; "
                                  "every card must be one the database knows.");
@@ -871,7 +878,7 @@ Test(deck, snap_reserve_without_a_lineup)
     supports(&t, 10, 10);
     put(&t, L_RESERVE, "t-a2", 1);
     put(&t, L_RESERVE, "t-p1", 1);
-    cr_assert_eq(check(FORMAT_SNAP, &t, NULL, out), 3);
+    cr_assert_eq(check(OL_FORMAT_SNAP, &t, NULL, out), 3);
     cr_assert_str_eq(out[0].rule, "snap:4.1");
     cr_assert_str_eq(out[1].rule, "snap:4.6.3");
     cr_assert_str_eq(out[1].msg, "The reserve holds Alpha Drake (t-a2), an Evolution of the Alpha Whelp (t-a1) "
@@ -940,7 +947,7 @@ Test(deck, snap_4_4_many_distinct_names_are_no_repeat)
     d.monsters.n = 5;
     d.supports.ids = ids;
     d.supports.n = 70;
-    cr_assert_eq(deck_check(FORMAT_SNAP, big, &d, NULL, out, 4, &n), 0);
+    cr_assert_eq(deck_check(OL_FORMAT_SNAP, big, NULL, &d, NULL, out, 4, &n), 0);
     cr_assert_eq(n, 1);
     cr_assert_str_eq(out[0].rule, "snap:4.1");
     cr_assert_str_eq(out[0].msg, "The deck has 75 cards (5 monsters, 70 supports); "
@@ -966,11 +973,11 @@ Test(deck, snap_4_4_names_with_one_hash_are_two_names)
     d.monsters.n = 5;
     d.supports.ids = sup;
     d.supports.n = 2;
-    cr_assert_eq(deck_check(FORMAT_SNAP, pair, &d, NULL, out, 4, &n), 0);
+    cr_assert_eq(deck_check(OL_FORMAT_SNAP, pair, NULL, &d, NULL, out, 4, &n), 0);
     cr_assert_eq(n, 1, "only the size: %s", out[0].msg);
     cr_assert_str_eq(out[0].rule, "snap:4.1");
     d.supports.n = 3;   /* now s-0 twice: a real repeat */
-    cr_assert_eq(deck_check(FORMAT_SNAP, pair, &d, NULL, out, 4, &n), 0);
+    cr_assert_eq(deck_check(OL_FORMAT_SNAP, pair, NULL, &d, NULL, out, 4, &n), 0);
     cr_assert_eq(n, 2);
     cr_assert_str_eq(out[1].rule, "snap:4.4");
     cr_assert_str_eq(out[1].msg, "The deck lists Spell 42269 (s-0) 2 times, in the support deck; "
@@ -979,7 +986,7 @@ Test(deck, snap_4_4_names_with_one_hash_are_two_names)
 }
 
 /* Exactly one violation against the database `d`: `rule`, worded `msg`. */
-static void expect_exactly(const cards *d, card_format f, tdeck *t, const char *rule,
+static void expect_exactly(const cards *d, ol_format f, tdeck *t, const char *rule,
                            const char *msg)
 {
     deck_violation out[OUT_MAX];
@@ -1001,7 +1008,7 @@ Test(deck, advanced_deck_monsters_counts_one_monster)
     swap_in(&t, L_MAIN, "t-b1", "t-c2");
     swap_in(&t, L_MAIN, "t-b1", "t-c2");
     swap_in(&t, L_MAIN, "t-a1", "t-k3");
-    expect_exactly(db, FORMAT_ADVANCED, &t, "advanced:deck.monsters",
+    expect_exactly(db, OL_FORMAT_ADVANCED, &t, "advanced:deck.monsters",
                    "The deck includes 1 Monster; Advanced decks must include at least "
                    "5 Monster cards (Monsters or Prime Singulars).");
 }
@@ -1016,10 +1023,10 @@ Test(deck, a_null_id_in_lineup_or_reserve_is_an_unknown_card)
 
     snap_lines(&t);
     t.ids[L_MONSTERS][4] = NULL;
-    expect_exactly(db, FORMAT_SNAP, &t, "openlog:cards", unknown);
+    expect_exactly(db, OL_FORMAT_SNAP, &t, "openlog:cards", unknown);
     snap_lines(&t);
     put(&t, L_RESERVE, NULL, 1);
-    expect_exactly(db, FORMAT_SNAP, &t, "openlog:cards", unknown);
+    expect_exactly(db, OL_FORMAT_SNAP, &t, "openlog:cards", unknown);
 }
 
 /* A seat name of continuation bytes only has no character boundary to cut
@@ -1034,7 +1041,7 @@ Test(deck, a_seat_name_without_a_character_boundary_is_cut_whole)
     memset(who, 0x80, sizeof who - 1);
     who[sizeof who - 1] = '\0';
     snap_24_cards(&t);
-    cr_assert_eq(check(FORMAT_SNAP, &t, who, out), 1);
+    cr_assert_eq(check(OL_FORMAT_SNAP, &t, who, out), 1);
     cr_assert_str_eq(out[0].rule, "snap:4.1");
     cr_assert_str_eq(out[0].msg, "...");
 }
@@ -1043,7 +1050,7 @@ Test(deck, a_seat_name_without_a_character_boundary_is_cut_whole)
  * left unsealed: cards_finish() refuses what it adds (a reprint's repeated
  * name, a dangling line), but deck_check() judges a decklist against
  * whatever database it is given. */
-static void expect_exactly_with(const card *extra, card_format f, tdeck *t, const char *rule,
+static void expect_exactly_with(const card *extra, ol_format f, tdeck *t, const char *rule,
                                 const char *msg)
 {
     cards *d = cards_new("test", "1.0");
@@ -1073,7 +1080,7 @@ Test(deck, snap_4_4_singleton_counts_names_across_ids)
         swap_in(&t, L_SUPPORTS, gone[i], added[i]);
         snprintf(want, sizeof want, "The deck lists the name Spell 1 (t-s1, t-s1-reprint) %d times, "
                  "in the support deck; each card name may appear only once in a Snap deck.", i + 2);
-        expect_exactly_with(&reprint, FORMAT_SNAP, &t, "snap:4.4", want);
+        expect_exactly_with(&reprint, OL_FORMAT_SNAP, &t, "snap:4.4", want);
     }
 }
 
@@ -1085,7 +1092,7 @@ Test(deck, advanced_deck_copies_counts_names_across_ids)
 
     advanced_base(&t);
     swap_in(&t, L_MAIN, "t-s13", "t-s1-reprint");
-    expect_exactly_with(&reprint, FORMAT_ADVANCED, &t, "advanced:deck.copies",
+    expect_exactly_with(&reprint, OL_FORMAT_ADVANCED, &t, "advanced:deck.copies",
                         "The deck has 3 copies of the name Spell 1 (t-s1, t-s1-reprint); "
                         "Advanced decks may hold at most 2 copies of a card.");
 }
@@ -1099,7 +1106,7 @@ Test(deck, snap_4_6_3_evolution_of_a_line_without_a_monster)
 
     snap_lines(&t);
     put(&t, L_RESERVE, "t-x2", 1);
-    expect_exactly_with(&lost, FORMAT_SNAP, &t, "snap:4.6.3",
+    expect_exactly_with(&lost, OL_FORMAT_SNAP, &t, "snap:4.6.3",
                         "The reserve holds Lost Drake (t-x2), an Evolution, but the lineup does "
                         "not include it; reserve cards must correspond to the five lineup Monsters.");
 }

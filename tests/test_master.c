@@ -1546,7 +1546,7 @@ Test(master, master_A27_the_verdict_cites_a_catalogued_ruling)
     size_t n = 0;
     const verifier_rule *rules = master_rules(&n), *row = NULL;
     cr_assert_eq(master_rules(NULL), rules, "n may be NULL");
-    cr_assert_eq(master_verifier_ops.rules(NULL), rules);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_MASTER)->rules(NULL), rules);
     third_turn("obs-umbral-kitten", "ap");
     olverdict v = counter_on("p2", "obs-void-denial", 3, OBS(2)); /* no chain to name a link of */
     expect(v, OL_V_ILLEGAL, "master:A27");
@@ -1608,7 +1608,7 @@ Test(master, master_A6_lp_zero_ends_the_game_at_once)
     board_has(1, 1, 1, "\"over\":true,\"winner\":\"p2\"", 1);
     board_has(0, 1, 1, "game over: p2 (dave)\n", 1);
     int winner = -1;
-    cr_assert(master_verifier_ops.finished(&st, &winner));
+    cr_assert(verifier_ops_of(OL_FORMAT_MASTER)->finished(&st, &winner));
     cr_assert_eq(winner, 1);
 }
 
@@ -2132,25 +2132,25 @@ Test(master, master_invariants_catch_a_broken_state)
 Test(master, master_verifier_ops_round_encoding_and_example_log)
 {
     cr_assert_eq(mst_start("announced", NULL).status, OL_V_OK);
-    cr_assert_eq(master_verifier_ops.round(&st), 0);
-    cr_assert_str_eq(master_verifier_ops.engine, "master/1");
-    cr_assert_eq(master_verifier_ops.state_size, sizeof(duel_state));
-    cr_assert(master_verifier_ops.has_type(OL_MANA) && master_verifier_ops.has_type(OL_MANA_REMOVE));
-    cr_assert(!master_verifier_ops.has_type(OL_FLIP));
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_MASTER)->round(&st), 0);
+    cr_assert_str_eq(verifier_ops_of(OL_FORMAT_MASTER)->engine, "master/1");
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_MASTER)->state_size, sizeof(duel_state));
+    cr_assert(verifier_ops_of(OL_FORMAT_MASTER)->has_type(OL_MANA) && verifier_ops_of(OL_FORMAT_MASTER)->has_type(OL_MANA_REMOVE));
+    cr_assert(!verifier_ops_of(OL_FORMAT_MASTER)->has_type(OL_FLIP));
     mst_open_with("[null,null,null,null,null,null,null]", "[null,null,null,null,null,null,null,null]");
-    cr_assert_eq(master_verifier_ops.round(&st), 1);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_MASTER)->round(&st), 1);
     ok(MANA_AS("p1", "null", "coreon"));
     unsigned out[2];
-    master_verifier_ops.unverified(&st, out);
+    verifier_ops_of(OL_FORMAT_MASTER)->unverified(&st, out);
     cr_assert(out[0] == 7 && out[1] == 8, "six hand cards and one mana card, eight hand cards");
     jtext a = {0}, b = {0};
-    cr_assert_eq(master_verifier_ops.encode(&st, &a), 0);
-    cr_assert_eq(master_verifier_ops.board_json(&st, &(openlog_sight){{1, 1}}, &b), 0);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_MASTER)->encode(&st, &a), 0);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_MASTER)->board_json(&st, &(openlog_sight){{1, 1}}, &b), 0);
     cr_assert_str_eq(a.buf, b.buf, "the encoding is the board at full sight");
     free(a.buf);
     free(b.buf);
     jtext w = {0};
-    cr_assert_eq(master_verifier_ops.board_words(&st, &(openlog_sight){{0, 0}}, &w), 0);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_MASTER)->board_words(&st, &(openlog_sight){{0, 0}}, &w), 0);
     cr_assert(strstr(w.buf, "face-down: 1 unknown") == NULL, "%s", w.buf); /* hidden from the public */
     free(w.buf);
 
@@ -2343,7 +2343,7 @@ Test(master, master_M7_every_chosen_effect_aims_at_the_one_target)
 Test(master, tournament_T9_first_concession_decides_and_second_is_illegal)
 {
     opened(NULL);
-    duel_script_concede_twice(&master_verifier_ops, "master:win.immediate");
+    duel_script_concede_twice(verifier_ops_of(OL_FORMAT_MASTER), "master:win.immediate");
 }
 
 /* T11: a game round is p1's turn and then p2's; the count the module reads
@@ -2355,21 +2355,21 @@ Test(master, tournament_T11_game_round_ends_with_player_2s_end)
     mst_turn("p1", "cor-backdraft", "cor-ember-drake");
     summon("p1", 0, "cor-ember-whelp", "ap");
     end_turn("p1");
-    cr_assert_eq(master_verifier_ops.round(&st), 1, "p1's end ends no game round");
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_MASTER)->round(&st), 1, "p1's end ends no game round");
     mst_turn("p2", "obs-shadow-step", "obs-crypt-rat");
     ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"note\",\"text\":\"before p2's end\"");
-    cr_assert_eq(master_verifier_ops.round(&st), 1);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_MASTER)->round(&st), 1);
     end_turn("p2");
-    cr_assert_eq(master_verifier_ops.round(&st), 2);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_MASTER)->round(&st), 2);
     ok(CLAIM_LP(8000, 8000));
     ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"warning\",\"player\":\"p1\",\"text\":\"Slow play.\"");
-    cr_assert_eq(master_verifier_ops.round(&st), 2, "claims and rulings after p2's end count for nothing");
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_MASTER)->round(&st), 2, "claims and rulings after p2's end count for nothing");
     mst_turn("p1", "cor-stoke-the-forge", "cor-magma-tortoise");
     end_turn("p1");
-    cr_assert_eq(master_verifier_ops.round(&st), 2);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_MASTER)->round(&st), 2);
     mst_turn("p2", NULL, "obs-soul-siphon");
     end_turn("p2");
-    cr_assert_eq(master_verifier_ops.round(&st), 3);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_MASTER)->round(&st), 3);
 }
 
 /* T11: setup belongs to game round 1.  The engine shows 0 until the
@@ -2379,17 +2379,17 @@ Test(master, tournament_T11_game_round_ends_with_player_2s_end)
 Test(master, tournament_T11_setup_is_in_game_round_1)
 {
     cr_assert_eq(mst_start("open", NULL).status, OL_V_OK);
-    cr_assert_eq(master_verifier_ops.round(&st), 0);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_MASTER)->round(&st), 0);
     ok(PICK("p1", P1_OPEN));
     ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"note\",\"text\":\"in setup\"");
-    cr_assert_eq(master_verifier_ops.round(&st), 0, "setup is not done");
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_MASTER)->round(&st), 0, "setup is not done");
     ok(PICK("p2", P2_OPEN));   /* setup is done */
-    cr_assert_eq(master_verifier_ops.round(&st), 1);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_MASTER)->round(&st), 1);
     mst_turn("p1", "cor-backdraft", "cor-ember-drake");
     summon("p1", 0, "cor-ember-whelp", "ap");
     end_turn("p1");
     mst_turn("p2", "obs-shadow-step", "obs-crypt-rat");
-    cr_assert_eq(master_verifier_ops.round(&st), 1);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_MASTER)->round(&st), 1);
 }
 
 /* T17: a header with an illegal deck (deck.size) or naming another card

@@ -474,7 +474,7 @@ Test(snap, snap_3_4_nothing_after_the_end)
     ok("\"type\":\"concede\",\"by\":\"p2\"");
     cr_assert(st.ol.over);
     cr_assert_eq(st.ol.winner, 0);
-    cr_assert(snap_verifier_ops.finished(&st, NULL), "the match is finished, whoever asks");
+    cr_assert(verifier_ops_of(OL_FORMAT_SNAP)->finished(&st, NULL), "the match is finished, whoever asks");
     illegal(BASE[10], "snap:3.4");
     ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"note\",\"text\":\"p2 conceded at table 4.\"");
     ok("\"type\":\"claim\",\"by\":\"table\",\"winner\":\"p1\"");
@@ -492,7 +492,7 @@ Test(snap, snap_3_4_a_concession_in_setup_ends_the_game)
     base(2);   /* the Benches; no selection yet */
     ok("\"type\":\"concede\",\"by\":\"p1\"");
     cr_assert(!st.setup_done);
-    cr_assert(snap_verifier_ops.finished(&st, &winner), "the game is over");
+    cr_assert(verifier_ops_of(OL_FORMAT_SNAP)->finished(&st, &winner), "the game is over");
     cr_assert_eq(winner, 1, "p1 conceded: p2 wins");
     illegal_saying(BASE[2], "snap:3.4", "The game is over");
 
@@ -500,7 +500,7 @@ Test(snap, snap_3_4_a_concession_in_setup_ends_the_game)
     base(3);
     ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"game_loss\",\"player\":\"p2\",\"text\":\"Marked cards.\"");
     winner = -2;
-    cr_assert(snap_verifier_ops.finished(&st, &winner));
+    cr_assert(verifier_ops_of(OL_FORMAT_SNAP)->finished(&st, &winner));
     cr_assert_eq(winner, 0);
 
     char header[8192], bench[4096], concede[256];
@@ -1528,11 +1528,11 @@ Test(snap, snap_8_3_a_revealed_monster_is_one_not_yet_seen)
 Test(snap, snap_openlog_7_the_engine_takes_the_snap_event_types)
 {
     for (int t = OL_BENCH; t <= OL_JUDGE; t++)
-        cr_assert(snap_verifier_ops.has_type((ol_type)t), "%s", ol_type_name((ol_type)t));
-    cr_assert(!snap_verifier_ops.has_type(OL_SUMMON));
-    cr_assert(!snap_verifier_ops.has_type(OL_POSITION));
-    cr_assert(!snap_verifier_ops.has_type(OL_DISCARD));
-    cr_assert(!snap_verifier_ops.has_type(OL_TYPE_COUNT));
+        cr_assert(verifier_ops_of(OL_FORMAT_SNAP)->has_type((ol_type)t), "%s", ol_type_name((ol_type)t));
+    cr_assert(!verifier_ops_of(OL_FORMAT_SNAP)->has_type(OL_SUMMON));
+    cr_assert(!verifier_ops_of(OL_FORMAT_SNAP)->has_type(OL_POSITION));
+    cr_assert(!verifier_ops_of(OL_FORMAT_SNAP)->has_type(OL_DISCARD));
+    cr_assert(!verifier_ops_of(OL_FORMAT_SNAP)->has_type(OL_TYPE_COUNT));
 }
 
 /* openlog 7: an Advanced event in a Snap match is no Snap action -- judged
@@ -1578,12 +1578,12 @@ Test(snap, snap_8_the_round_is_0_until_setup_is_complete)
 {
     start(NULL);
     base(3);   /* p2 has not selected yet */
-    cr_assert_eq(snap_verifier_ops.round(&st), 0);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_SNAP)->round(&st), 0);
     ok(BASE[3]);
-    cr_assert_eq(snap_verifier_ops.round(&st), 1);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_SNAP)->round(&st), 1);
     for (size_t i = 4; i < 15; i++)
         ok(BASE[i]);
-    cr_assert_eq(snap_verifier_ops.round(&st), 2);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_SNAP)->round(&st), 2);
 }
 
 /* snap 13.2: the Evolution card leaves the Monster Reserve for good: the
@@ -2050,11 +2050,11 @@ Test(snap, tournament_T9_first_concession_decides_and_second_is_illegal)
     start(NULL);
     base(10);   /* Round 1, p2's turn */
     ok("\"type\":\"concede\",\"by\":\"p1\"");
-    cr_assert(snap_verifier_ops.finished(&st, &winner));
+    cr_assert(verifier_ops_of(OL_FORMAT_SNAP)->finished(&st, &winner));
     cr_assert_eq(winner, 1, "p1 conceded first: p2 wins");
     illegal_saying("\"type\":\"concede\",\"by\":\"p2\"", "snap:3.4", "The game is over; no action may follow its end.");
     winner = -2;
-    cr_assert(snap_verifier_ops.finished(&st, &winner));
+    cr_assert(verifier_ops_of(OL_FORMAT_SNAP)->finished(&st, &winner));
     cr_assert_eq(winner, 1, "the second concession changes nothing");
 }
 
@@ -2065,24 +2065,24 @@ Test(snap, tournament_T11_game_round_ends_with_player_2s_end)
 {
     start(NULL);
     base(6);   /* setup */
-    cr_assert_eq(snap_verifier_ops.round(&st), 1);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_SNAP)->round(&st), 1);
     for (size_t i = 6; i < 13; i++) {   /* p1's Round 1 through their end, then p2's until theirs */
         ok(BASE[i]);
-        cr_assert_eq(snap_verifier_ops.round(&st), 1, "after BASE[%zu]", i);
+        cr_assert_eq(verifier_ops_of(OL_FORMAT_SNAP)->round(&st), 1, "after BASE[%zu]", i);
     }
     ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"note\",\"text\":\"before p2's end\"");
-    cr_assert_eq(snap_verifier_ops.round(&st), 1);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_SNAP)->round(&st), 1);
     ok(BASE[13]);   /* p2's end */
-    cr_assert_eq(snap_verifier_ops.round(&st), 2);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_SNAP)->round(&st), 2);
     expect(play("\"type\":\"claim\",\"by\":\"table\",\"winner\":\"p1\""), OL_V_MISMATCH, "snap:A5");
     ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"warning\",\"player\":\"p1\",\"text\":\"Slow play.\"");
-    cr_assert_eq(snap_verifier_ops.round(&st), 2, "claims and rulings after p2's end count for nothing");
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_SNAP)->round(&st), 2, "claims and rulings after p2's end count for nothing");
     ok(BASE[14]);
     ok(BASE[15]);   /* p1's end */
-    cr_assert_eq(snap_verifier_ops.round(&st), 2);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_SNAP)->round(&st), 2);
     ok(BASE[16]);
     ok(BASE[17]);   /* p2's end */
-    cr_assert_eq(snap_verifier_ops.round(&st), 3);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_SNAP)->round(&st), 3);
 }
 
 /* T11: setup belongs to game round 1.  The engine keeps Round 1 from the
@@ -2093,20 +2093,20 @@ Test(snap, tournament_T11_game_round_ends_with_player_2s_end)
 Test(snap, tournament_T11_setup_is_in_game_round_1)
 {
     start(NULL);
-    cr_assert_eq(snap_verifier_ops.round(&st), 0);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_SNAP)->round(&st), 0);
     for (size_t i = 0; i < 3; i++) {   /* the Benches, p1's selection */
         ok(BASE[i]);
         cr_assert_eq(st.round, 1, "after BASE[%zu]", i);
-        cr_assert_eq(snap_verifier_ops.round(&st), 0, "after BASE[%zu]: setup is not done", i);
+        cr_assert_eq(verifier_ops_of(OL_FORMAT_SNAP)->round(&st), 0, "after BASE[%zu]: setup is not done", i);
     }
     ok("\"type\":\"judge\",\"by\":\"judge\",\"ruling\":\"note\",\"text\":\"in setup\"");
-    cr_assert_eq(snap_verifier_ops.round(&st), 0);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_SNAP)->round(&st), 0);
     ok(BASE[3]);   /* p2's selection: setup is done */
     cr_assert(st.setup_done);
-    cr_assert_eq(snap_verifier_ops.round(&st), 1);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_SNAP)->round(&st), 1);
     for (size_t i = 4; i < 10; i++) {   /* the promotions (R4), p1's first turn through their end */
         ok(BASE[i]);
-        cr_assert_eq(snap_verifier_ops.round(&st), 1, "after BASE[%zu]", i);
+        cr_assert_eq(verifier_ops_of(OL_FORMAT_SNAP)->round(&st), 1, "after BASE[%zu]", i);
     }
 }
 

@@ -2,6 +2,7 @@
  * open log owns (verifiers/openlog.h), tested through the interface every
  * caller uses, for every format at once. */
 #include <criterion/criterion.h>
+#include <glob.h>
 #include <sodium/crypto_generichash.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,13 +145,19 @@ static void verdict_is(const olverdict *v, ol_status status, const char *rule, c
 
 Test(verifier, each_format_has_its_engine_or_none)
 {
-    cr_assert_eq(verifier_ops_of(OL_FORMAT_SNAP), &snap_verifier_ops);
-    cr_assert_eq(verifier_ops_of(OL_FORMAT_ADVANCED), &advanced_verifier_ops);
-    cr_assert_eq(verifier_ops_of(OL_FORMAT_MASTER), &master_verifier_ops);
-    cr_assert_null(verifier_ops_of((ol_format)(OL_FORMAT_MASTER + 1)));
-    cr_assert_str_eq(snap_verifier_ops.engine, "snap/2");
-    cr_assert_str_eq(advanced_verifier_ops.engine, "advanced/1");
-    cr_assert_str_eq(master_verifier_ops.engine, "master/1");
+    /* the registry: each engine is found by its own format, once */
+    const verifier_ops *ops;
+    for (size_t i = 0; (ops = verifier_engine_at(i)); i++) {
+        cr_assert_eq(verifier_ops_of(ops->format), ops, "%s", ops->engine);
+        cr_assert_not_null(ol_format_name(ops->format), "%s", ops->engine);
+        cr_assert(ops->title && ops->title[0], "%s has no title", ops->engine);
+        for (size_t k = 0; k < i; k++)
+            cr_assert_neq(verifier_engine_at(k)->format, ops->format, "two engines for one format");
+    }
+    cr_assert_null(verifier_ops_of((ol_format)99));
+    cr_assert_str_eq(verifier_ops_of(OL_FORMAT_SNAP)->engine, "snap/2");
+    cr_assert_str_eq(verifier_ops_of(OL_FORMAT_ADVANCED)->engine, "advanced/1");
+    cr_assert_str_eq(verifier_ops_of(OL_FORMAT_MASTER)->engine, "master/1");
 }
 
 Test(verifier, a_format_without_an_engine_is_refused_with_a_sentence)
@@ -163,12 +170,66 @@ Test(verifier, a_format_without_an_engine_is_refused_with_a_sentence)
     olverdict v;
     /* every format the codec reads has an engine: a format past them is
      * what a later contract might add */
-    h->header.format = (ol_format)(OL_FORMAT_MASTER + 1);
+    h->header.format = (ol_format)99;
     cr_assert_eq(verifier_new(db, h, &vf, &v), VERIFIER_ENOENGINE);
     cr_assert_null(vf);
     cr_assert_eq(v.status, OL_V_MALFORMED);
-    cr_assert(strstr(v.msg, "no rules engine for the format numbered 3"), "%s", v.msg);
+    cr_assert(strstr(v.msg, "no rules engine for the format numbered 99"), "%s", v.msg);
     olevent_destroy(&h);
+}
+
+/* ---- an internal error is never a verdict -------------------------------
+ * malloc fails on demand (fail_malloc) while one call runs: the deck check
+ * allocates, and a deck it could not check must be neither legal nor
+ * illegal -- verifier_new() fails with VERIFIER_ENOMEM and no verifier.
+ * Other allocations go to the allocator in use (ASan's when sanitized). */
+static volatile int fail_malloc;
+extern void *__libc_malloc(size_t n);
+extern void *__interceptor_malloc(size_t n) __attribute__((weak));
+
+void *malloc(size_t n)
+{
+    if (fail_malloc)
+        return NULL;
+    return __interceptor_malloc ? __interceptor_malloc(n) : __libc_malloc(n);
+}
+
+/* The header (first line) of a legal fixture log of `format`. */
+static olevent *legal_header_of(ol_format format)
+{
+    char pattern[512], line[1 << 16];
+    glob_t g;
+    snprintf(pattern, sizeof pattern, "%s", SRC("fixtures/"));
+    snprintf(pattern + strlen(pattern), sizeof pattern - strlen(pattern), "%s/legal-*.jsonl", ol_format_name(format));
+    cr_assert_eq(glob(pattern, 0, NULL, &g), 0, "no legal fixture: %s", pattern);
+    FILE *fp = fopen(g.gl_pathv[0], "r");
+    cr_assert_not_null(fp);
+    cr_assert_not_null(fgets(line, sizeof line, fp));
+    fclose(fp);
+    globfree(&g);
+    return decode(line);
+}
+
+Test(verifier, a_deck_check_that_cannot_run_is_an_error_never_a_verdict)
+{
+    const verifier_ops *ops;
+    need_db();
+    for (size_t i = 0; (ops = verifier_engine_at(i)); i++) {
+        olevent *h = legal_header_of(ops->format);
+        verifier *vf = NULL;
+        olverdict v;
+        /* the header is legal: with memory, its verdict is ok */
+        cr_assert_eq(verifier_new(db, h, &vf, &v), VERIFIER_OK);
+        cr_assert_eq(v.status, OL_V_OK, "%s: %s", ops->engine, v.msg);
+        verifier_destroy(&vf);
+        fail_malloc = 1;
+        int rc = verifier_new(db, h, &vf, &v);
+        fail_malloc = 0;
+        cr_assert_eq(rc, VERIFIER_ENOMEM, "%s: a deck nobody checked was judged (%d, %s)", ops->engine, v.status,
+                     v.msg);
+        cr_assert_null(vf);
+        olevent_destroy(&h);
+    }
 }
 
 /* Every id any engine or the contract may cite is found, with a quote and a
@@ -540,31 +601,30 @@ Test(verifier, openlog_8_after_the_end_another_formats_event_is_refused_as_after
  * that account -- and no value past the last type is any format's. */
 Test(verifier, every_format_has_the_events_of_the_open_log)
 {
-    const verifier_ops *const all[] = {&snap_verifier_ops, &advanced_verifier_ops};
+    const verifier_ops *const all[] = {verifier_ops_of(OL_FORMAT_SNAP), verifier_ops_of(OL_FORMAT_ADVANCED)};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         cr_assert(all[i]->has_type(OL_CONCEDE) && all[i]->has_type(OL_CLAIM) && all[i]->has_type(OL_JUDGE),
                   "%s", all[i]->engine);
         cr_assert_not(all[i]->has_type(OL_TYPE_COUNT), "%s", all[i]->engine);
     }
-    cr_assert(snap_verifier_ops.has_type(OL_FLIP) && !snap_verifier_ops.has_type(OL_SUMMON));
-    cr_assert(advanced_verifier_ops.has_type(OL_SUMMON) && !advanced_verifier_ops.has_type(OL_FLIP));
+    cr_assert(verifier_ops_of(OL_FORMAT_SNAP)->has_type(OL_FLIP) && !verifier_ops_of(OL_FORMAT_SNAP)->has_type(OL_SUMMON));
+    cr_assert(verifier_ops_of(OL_FORMAT_ADVANCED)->has_type(OL_SUMMON) && !verifier_ops_of(OL_FORMAT_ADVANCED)->has_type(OL_FLIP));
 }
 
 /* Each engine's catalogue through the seam: the count is optional, and
  * every id is the engine's own. */
 Test(verifier, each_rule_catalogue_gives_its_rows_with_or_without_the_count)
 {
-    static const struct {
-        const verifier_ops *ops;
-        const char *prefix;
-    } engines[] = {{&snap_verifier_ops, "snap:"}, {&advanced_verifier_ops, "advanced:"}};
-    for (size_t e = 0; e < sizeof engines / sizeof engines[0]; e++) {
+    const verifier_ops *ops;
+    for (size_t e = 0; (ops = verifier_engine_at(e)); e++) {
         size_t n = 0;
-        const verifier_rule *rows = engines[e].ops->rules(&n);
-        cr_assert_eq(engines[e].ops->rules(NULL), rows, "n may be NULL");
-        cr_assert_gt(n, 40, "%s", engines[e].prefix);
+        char prefix[32];
+        snprintf(prefix, sizeof prefix, "%s:", ol_format_name(ops->format));
+        const verifier_rule *rows = ops->rules(&n);
+        cr_assert_eq(ops->rules(NULL), rows, "n may be NULL");
+        cr_assert_gt(n, 40, "%s", prefix);
         for (size_t i = 0; i < n; i++) {
-            cr_assert_eq(strncmp(rows[i].id, engines[e].prefix, strlen(engines[e].prefix)), 0, "%s", rows[i].id);
+            cr_assert_eq(strncmp(rows[i].id, prefix, strlen(prefix)), 0, "%s", rows[i].id);
             cr_assert_eq(verifier_rule_find(rows[i].id), &rows[i], "%s", rows[i].id);
         }
     }

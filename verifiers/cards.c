@@ -22,7 +22,10 @@
  * stays valid however the database grows.  An open-addressing hash on the id
  * (FNV-1a, linear probing, kept under half full) serves cards_find() both
  * before and after sealing, and gives cards_add() its duplicate check for
- * free.  cards_finish() walks every card against the per-kind rules, sorts
+ * free.  cards_finish() walks every card against the per-kind rules -- the
+ * identity here, then each format's checks, which its engine owns (the
+ * card_schema of verifier_ops.cards, built on the card_check_* helpers
+ * below) -- sorts
  * the cards by name to find duplicates, sorts those with a line by
  * (line, stage) to check the lines, and, when nothing is wrong, keeps from
  * that sort two small tables (next stage, line base) so the engines' most
@@ -38,11 +41,12 @@
 #include <string.h>
 
 #include "verifiers/cards.h"
+#include "verifiers/verifier.h"   /* the registry: each format's card checks */
 
 #define BIT(x) (1u << (x))
-#define S_ BIT(FORMAT_SNAP)
-#define A_ BIT(FORMAT_ADVANCED)
-#define M_ BIT(FORMAT_MASTER)
+#define S_ BIT(OL_FORMAT_SNAP)
+#define A_ BIT(OL_FORMAT_ADVANCED)
+#define M_ BIT(OL_FORMAT_MASTER)
 #define SPELL BIT(FX_SRC_SPELL)
 #define COUNTER BIT(FX_SRC_COUNTER)
 #define TRIGGER BIT(FX_SRC_TRIGGER)
@@ -59,7 +63,6 @@ static const char *const kind_names[CARD_KIND_COUNT] = {
 static const char *const class_names[CLASS_COUNT] = {
     "coreon", "fluxion", "synaphera", "obscura", "aetherion"
 };
-static const char *const format_names[FORMAT_COUNT] = { "snap", "advanced", "master" };
 static const char *const source_names[FX_SRC_COUNT] = {
     "spell", "counter", "trigger", "attack", "entry"
 };
@@ -102,12 +105,10 @@ static const char *name_at(const char *const *names, int count, int i)
 
 const char *card_kind_name(card_kind k) { return name_at(kind_names, CARD_KIND_COUNT, (int)k); }
 const char *card_class_name(card_class c) { return name_at(class_names, CLASS_COUNT, (int)c); }
-const char *card_format_name(card_format f) { return name_at(format_names, FORMAT_COUNT, (int)f); }
 const char *fx_source_name(fx_source s) { return name_at(source_names, FX_SRC_COUNT, (int)s); }
 const char *trigger_when_name(trigger_when w) { return name_at(when_names, TRIG_WHEN_COUNT, (int)w); }
 int card_kind_parse(const char *s) { return name_index(kind_names, CARD_KIND_COUNT, s); }
 int card_class_parse(const char *s) { return name_index(class_names, CLASS_COUNT, s); }
-int card_format_parse(const char *s) { return name_index(format_names, FORMAT_COUNT, s); }
 int trigger_when_parse(const char *s) { return name_index(when_names, TRIG_WHEN_COUNT, s); }
 
 int card_kind_is_monster(card_kind k) { return k == CARD_MONSTER || k == CARD_PRIME_SINGULAR; }
@@ -116,7 +117,7 @@ int card_kind_is_evolution(card_kind k) { return k == CARD_EVOLUTION || k == CAR
 int card_kind_is_prime(card_kind k) { return k == CARD_PRIME_EVOLUTION || k == CARD_PRIME_SINGULAR; }
 
 /* Monster-like: a monster on the field (has IMP, ATK/DEF, attacks). */
-static int kind_is_monster_like(card_kind k)
+int card_kind_is_monster_like(card_kind k)
 {
     return card_kind_is_monster(k) || card_kind_is_evolution(k);
 }
@@ -534,11 +535,12 @@ const card *cards_line_base(const cards *db, const card *c)
  * A problem is a sentence; the formatter understands %s, %d and %%, which is
  * all the messages use (stdio is not available here, on purpose).
  */
-typedef struct {
+struct card_checker {
     cards_problem *out;
     size_t max;
     size_t count;
-} checker;
+};
+typedef struct card_checker checker;
 
 typedef struct {
     char *p;
@@ -597,7 +599,7 @@ static void vformat(char *out, size_t cap, const char *fmt, va_list ap)
     *b.p = '\0';
 }
 
-static void format(char *out, size_t cap, const char *fmt, ...)
+void card_path(char *out, size_t cap, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -605,7 +607,7 @@ static void format(char *out, size_t cap, const char *fmt, ...)
     va_end(ap);
 }
 
-static void report(checker *ck, const card *c, const char *fmt, ...)
+void card_report(checker *ck, const card *c, const char *fmt, ...)
 {
     if (ck->count < ck->max) {
         cards_problem *p = &ck->out[ck->count];
@@ -625,119 +627,110 @@ static void report(checker *ck, const card *c, const char *fmt, ...)
  */
 #define PATH_MAX_ 96
 
-static int in_range(long v, long lo, long hi) { return v >= lo && v <= hi; }
+int card_in_range(long v, long lo, long hi) { return v >= lo && v <= hi; }
 
 static void check_amount(checker *ck, const card *c, const char *path,
                          const fx_op_info *oi, int32_t amount)
 {
     if (!oi->takes_amount) {
         if (amount)
-            report(ck, c, "%s: effect primitive \"%s\" takes no amount", path, oi->name);
+            card_report(ck, c, "%s: effect primitive \"%s\" takes no amount", path, oi->name);
     } else if (!amount) {
-        report(ck, c, "%s: effect primitive \"%s\" needs a nonzero amount", path, oi->name);
-    } else if (!in_range(amount, oi->amount_min, oi->amount_max)) {
-        report(ck, c, "%s: amount %d of \"%s\" is out of range %d..%d", path, (int)amount,
+        card_report(ck, c, "%s: effect primitive \"%s\" needs a nonzero amount", path, oi->name);
+    } else if (!card_in_range(amount, oi->amount_min, oi->amount_max)) {
+        card_report(ck, c, "%s: amount %d of \"%s\" is out of range %d..%d", path, (int)amount,
                oi->name, (int)oi->amount_min, (int)oi->amount_max);
     }
 }
 
-static void check_target(checker *ck, const card *c, const char *path, card_format f,
+static void check_target(checker *ck, const card *c, const char *path, ol_format f,
                          fx_source src, const fx_op_info *oi, fx_target t)
 {
     const fx_target_info *ti = fx_target_describe(t);
     if (!ti) {
-        report(ck, c, "%s: unknown target #%d", path, (int)t);
+        card_report(ck, c, "%s: unknown target #%d", path, (int)t);
         return;
     }
     if (!(oi->targets & BIT(t)))
-        report(ck, c, "%s: effect primitive \"%s\" does not accept target \"%s\"", path,
+        card_report(ck, c, "%s: effect primitive \"%s\" does not accept target \"%s\"", path,
                oi->name, ti->name);
     else if (!(ti->formats & BIT(f)))
-        report(ck, c, "%s: target \"%s\" is not used in %s", path, ti->name, format_names[f]);
+        card_report(ck, c, "%s: target \"%s\" is not used in %s", path, ti->name, ol_format_name(f));
     else if (!(ti->sources & BIT(src)))
-        report(ck, c, "%s: target \"%s\" is not allowed in %s effects", path, ti->name,
+        card_report(ck, c, "%s: target \"%s\" is not allowed in %s effects", path, ti->name,
                source_names[src]);
 }
 
-/* The keyword-bound primitives: only a Resonance counter negates triggers,
- * only a Swap monster moves itself. */
-static void check_keyword_bound(checker *ck, const card *c, const char *path,
-                                const card_effect *e)
-{
-    if (e->op == FX_RESONANCE && !(c->snap.keywords & KW_RESONANCE))
-        report(ck, c, "%s: effect primitive \"resonance\" needs the \"resonance\" keyword", path);
-    if (e->op == FX_SWAP && e->target == TGT_SELF && !(c->snap.keywords & KW_SWAP))
-        report(ck, c, "%s: a \"swap\" on \"self\" needs the \"swap\" keyword", path);
-}
-
-static void check_effect(checker *ck, const card *c, const char *path, card_format f,
+static void check_effect(checker *ck, const card *c, const char *path, ol_format f,
                          fx_source src, const card_effect *e)
 {
     const fx_op_info *oi = fx_op_describe(e->op);
     if (!oi) {
-        report(ck, c, "%s: unknown effect primitive #%d", path, (int)e->op);
+        card_report(ck, c, "%s: unknown effect primitive #%d", path, (int)e->op);
         return;
     }
     if (!(oi->formats & BIT(f))) {
-        report(ck, c, "%s: effect primitive \"%s\" is not used in %s", path, oi->name,
-               format_names[f]);
+        card_report(ck, c, "%s: effect primitive \"%s\" is not used in %s", path, oi->name,
+               ol_format_name(f));
         return;
     }
     if (!(oi->sources & BIT(src))) {
-        report(ck, c, "%s: effect primitive \"%s\" is not allowed in %s effects", path, oi->name,
+        card_report(ck, c, "%s: effect primitive \"%s\" is not allowed in %s effects", path, oi->name,
                source_names[src]);
         return;
     }
     check_target(ck, c, path, f, src, oi, e->target);
     check_amount(ck, c, path, oi, e->amount);
-    if (f == FORMAT_SNAP)
-        check_keyword_bound(ck, c, path, e);
+    /* the format's own rule on an effect (Snap: keyword-bound primitives) */
+    const verifier_ops *eng = verifier_ops_of(f);
+    if (eng && eng->cards && eng->cards->effect)
+        eng->cards->effect(ck, c, path, e);
 }
 
 /* An effect list at `path` ("snap.effects"); `required`: it may not be empty. */
-static void check_effects(checker *ck, const card *c, const char *path, card_format f,
+void card_check_effects(checker *ck, const card *c, const char *path, ol_format f,
                           fx_source src, const card_effect *fx, unsigned n, int required)
 {
     char at[PATH_MAX_];
     if (n > CARD_MAX_EFFECTS) {
-        report(ck, c, "%s: more than %d effects", path, CARD_MAX_EFFECTS);
+        card_report(ck, c, "%s: more than %d effects", path, CARD_MAX_EFFECTS);
         return;
     }
     if (required && n == 0)
-        report(ck, c, "%s: needs at least one effect", path);
+        card_report(ck, c, "%s: needs at least one effect", path);
     for (unsigned i = 0; i < n; i++) {
-        format(at, sizeof at, "%s[%d]", path, (int)i);
+        card_path(at, sizeof at, "%s[%d]", path, (int)i);
         check_effect(ck, c, at, f, src, &fx[i]);
     }
 }
 
-static void check_condition(checker *ck, const card *c, const char *path, card_format f,
+void card_check_condition(checker *ck, const card *c, const char *path, ol_format f,
                             unsigned site, const card_condition *cd)
 {
     const cond_info *ci = cond_describe(cd->kind);
     if (!ci)
-        report(ck, c, "%s: unknown condition #%d", path, (int)cd->kind);
+        card_report(ck, c, "%s: unknown condition #%d", path, (int)cd->kind);
     else if (!(ci->formats & BIT(f)))
-        report(ck, c, "%s: condition \"%s\" is not used in %s", path, ci->name, format_names[f]);
+        card_report(ck, c, "%s: condition \"%s\" is not used in %s", path, ci->name, ol_format_name(f));
     else if (!(ci->sites & site))
-        report(ck, c, "%s: condition \"%s\" is only for attacks", path, ci->name);
+        card_report(ck, c, "%s: condition \"%s\" is only for attacks", path, ci->name);
     else if (!ci->takes_amount && cd->amount)
-        report(ck, c, "%s: condition \"%s\" takes no amount", path, ci->name);
-    else if (ci->takes_amount && !in_range(cd->amount, ci->amount_min, ci->amount_max))
-        report(ck, c, "%s: amount %d of condition \"%s\" is out of range %d..%d", path,
+        card_report(ck, c, "%s: condition \"%s\" takes no amount", path, ci->name);
+    else if (ci->takes_amount && !card_in_range(cd->amount, ci->amount_min, ci->amount_max))
+        card_report(ck, c, "%s: amount %d of condition \"%s\" is out of range %d..%d", path,
                (int)cd->amount, ci->name, (int)ci->amount_min, (int)ci->amount_max);
 }
 
 /* Only a Prime Singular prints a condition; everyone else must leave it none. */
-static void check_prime_condition(checker *ck, const card *c, card_format f,
+void card_check_prime_condition(checker *ck, const card *c, ol_format f,
                                   const card_condition *cd)
 {
     char path[PATH_MAX_];
-    format(path, sizeof path, "%s.condition", format_names[f]);
+    card_path(path, sizeof path, "%s.condition", ol_format_name(f));
     if (c->kind == CARD_PRIME_SINGULAR)
-        check_condition(ck, c, path, f, COND_AT_PRIME, cd);
+        card_check_condition(ck, c, path, f, COND_AT_PRIME, cd);
     else if (cd->kind != COND_NONE || cd->amount)
-        report(ck, c, "%s is only for a prime_singular", path);
+        card_report(ck, c, "%s is only for a prime_singular", path);
 }
 
 /* The stage a kind has in its line, 0 when it has none. */
@@ -764,188 +757,64 @@ static void check_identity(checker *ck, const card *c)
 {
     const char *kind = kind_names[c->kind];
     if (!c->name[0])
-        report(ck, c, "has no name");
+        card_report(ck, c, "has no name");
     if (line_consistent(c))
         return;
     if (!c->line[0] && card_kind_is_evolution(c->kind))
-        report(ck, c, "kind \"%s\" needs an evolution line", kind);
+        card_report(ck, c, "kind \"%s\" needs an evolution line", kind);
     else if (!c->line[0])
-        report(ck, c, "stage %d without an evolution line", (int)c->stage);
+        card_report(ck, c, "stage %d without an evolution line", (int)c->stage);
     else if (!kind_stage(c->kind))
-        report(ck, c, "kind \"%s\" cannot belong to an evolution line (line \"%s\")", kind, c->line);
+        card_report(ck, c, "kind \"%s\" cannot belong to an evolution line (line \"%s\")", kind, c->line);
     else
-        report(ck, c, "kind \"%s\" is stage %d of its line, not %d", kind, kind_stage(c->kind),
+        card_report(ck, c, "kind \"%s\" is stage %d of its line, not %d", kind, kind_stage(c->kind),
                (int)c->stage);
-}
-
-static void check_keywords(checker *ck, const card *c)
-{
-    uint32_t kw = c->snap.keywords;
-    if (kw & ~(uint32_t)KW_ALL)
-        report(ck, c, "snap.keywords: unknown keyword bits");
-    for (size_t i = 0; i < KEYWORD_COUNT; i++) {
-        uint32_t bit = keywords[i].bit;
-        if (!(kw & bit))
-            continue;
-        if (bit == KW_RESONANCE && c->kind != CARD_COUNTER)
-            report(ck, c, "snap.keywords: \"resonance\" is only for counters");
-        else if (bit != KW_RESONANCE && !kind_is_monster_like(c->kind))
-            report(ck, c, "snap.keywords: \"%s\" is only for monsters", keywords[i].name);
-    }
-}
-
-/* Only asked by check_triggers() once it has refused more than
- * CARD_MAX_TRIGGERS triggers; an effect list may still claim more effects
- * than it holds (that is reported, not skipped), hence the bound on e. */
-static int has_self_swap(const card *c)
-{
-    for (unsigned t = 0; t < c->snap.n_triggers; t++)
-        for (unsigned e = 0; e < c->snap.triggers[t].n_effects && e < CARD_MAX_EFFECTS; e++)
-            if (c->snap.triggers[t].effects[e].op == FX_SWAP
-                && c->snap.triggers[t].effects[e].target == TGT_SELF)
-                return 1;
-    return 0;
-}
-
-static void check_triggers(checker *ck, const card *c)
-{
-    char path[PATH_MAX_];
-    if (c->snap.n_triggers > CARD_MAX_TRIGGERS) {
-        report(ck, c, "snap.triggers: more than %d triggers", CARD_MAX_TRIGGERS);
-        return;
-    }
-    for (unsigned i = 0; i < c->snap.n_triggers; i++) {
-        const snap_trigger *t = &c->snap.triggers[i];
-        if ((int)t->when < 0 || t->when >= TRIG_WHEN_COUNT)
-            report(ck, c, "snap.triggers[%d]: unknown trigger timing #%d", (int)i, (int)t->when);
-        else if (t->when == TRIG_ON_REVEAL && c->kind != CARD_MONSTER)
-            report(ck, c, "snap.triggers[%d]: only a monster can have an \"on_reveal\" trigger "
-                          "(kind \"%s\" is never flipped)", (int)i, kind_names[c->kind]);
-        format(path, sizeof path, "snap.triggers[%d].effects", (int)i);
-        check_effects(ck, c, path, FORMAT_SNAP, FX_SRC_TRIGGER, t->effects, t->n_effects, 1);
-    }
-    if ((c->snap.keywords & KW_SWAP) && !has_self_swap(c))
-        report(ck, c, "snap.keywords: \"swap\" needs a trigger with a \"swap\" effect on \"self\"");
-}
-
-static void check_snap(checker *ck, const card *c)
-{
-    const char *kind = kind_names[c->kind];
-    const snap_props *s = &c->snap;
-    fx_source src = c->kind == CARD_COUNTER ? FX_SRC_COUNTER : FX_SRC_SPELL;
-    check_keywords(ck, c);
-    if (kind_is_monster_like(c->kind)) {
-        if (!in_range(s->imp, CARD_IMP_MIN, CARD_IMP_MAX))
-            report(ck, c, "snap.imp %d is out of range %d..%d", (int)s->imp, CARD_IMP_MIN,
-                   CARD_IMP_MAX);
-        if (s->n_effects)
-            report(ck, c, "snap.effects is not allowed on kind \"%s\" (use triggers)", kind);
-        check_triggers(ck, c);
-    } else {
-        if (s->imp)
-            report(ck, c, "snap.imp is not allowed on kind \"%s\"", kind);
-        if (s->n_triggers)
-            report(ck, c, "snap.triggers is not allowed on kind \"%s\"", kind);
-        check_effects(ck, c, "snap.effects", FORMAT_SNAP, src, s->effects, s->n_effects, 1);
-    }
-    check_prime_condition(ck, c, FORMAT_SNAP, &s->condition);
 }
 
 /* Monster-like cards may carry effects only when Prime (applied on entry);
  * supports must carry them. */
-static void check_card_effects(checker *ck, const card *c, card_format f,
+void card_check_card_effects(checker *ck, const card *c, ol_format f,
                                const card_effect *fx, unsigned n)
 {
     char path[PATH_MAX_];
-    format(path, sizeof path, "%s.effects", format_names[f]);
+    card_path(path, sizeof path, "%s.effects", ol_format_name(f));
     if (card_kind_is_support(c->kind))
-        check_effects(ck, c, path, f, c->kind == CARD_COUNTER ? FX_SRC_COUNTER : FX_SRC_SPELL,
+        card_check_effects(ck, c, path, f, c->kind == CARD_COUNTER ? FX_SRC_COUNTER : FX_SRC_SPELL,
                       fx, n, 1);
     else if (card_kind_is_prime(c->kind))
-        check_effects(ck, c, path, f, FX_SRC_ENTRY, fx, n, 0);
+        card_check_effects(ck, c, path, f, FX_SRC_ENTRY, fx, n, 0);
     else if (n)
-        report(ck, c, "%s is only for prime cards and supports, not kind \"%s\"", path,
+        card_report(ck, c, "%s is only for prime cards and supports, not kind \"%s\"", path,
                kind_names[c->kind]);
 }
 
-static void check_level(checker *ck, const card *c, card_format f, int level)
+void card_check_level(checker *ck, const card *c, ol_format f, int level)
 {
-    if (kind_is_monster_like(c->kind) && !in_range(level, CARD_LEVEL_MIN, CARD_LEVEL_MAX))
-        report(ck, c, "%s.level %d is out of range %d..%d", format_names[f], level,
+    if (card_kind_is_monster_like(c->kind) && !card_in_range(level, CARD_LEVEL_MIN, CARD_LEVEL_MAX))
+        card_report(ck, c, "%s.level %d is out of range %d..%d", ol_format_name(f), level,
                CARD_LEVEL_MIN, CARD_LEVEL_MAX);
-    else if (!kind_is_monster_like(c->kind) && level)
-        report(ck, c, "%s.level is not allowed on kind \"%s\"", format_names[f], kind_names[c->kind]);
+    else if (!card_kind_is_monster_like(c->kind) && level)
+        card_report(ck, c, "%s.level is not allowed on kind \"%s\"", ol_format_name(f), kind_names[c->kind]);
 }
 
-static void check_advanced(checker *ck, const card *c)
-{
-    const advanced_props *a = &c->advanced;
-    if (kind_is_monster_like(c->kind)) {
-        if (!in_range(a->atk, 0, CARD_ADV_STAT_MAX))
-            report(ck, c, "advanced.atk %d is out of range 0..%d", (int)a->atk, CARD_ADV_STAT_MAX);
-        if (!in_range(a->def, 0, CARD_ADV_STAT_MAX))
-            report(ck, c, "advanced.def %d is out of range 0..%d", (int)a->def, CARD_ADV_STAT_MAX);
-    } else if (a->atk || a->def) {
-        report(ck, c, "advanced.atk and advanced.def are not allowed on kind \"%s\"", kind_names[c->kind]);
-    }
-    check_level(ck, c, FORMAT_ADVANCED, a->level);
-    check_card_effects(ck, c, FORMAT_ADVANCED, a->effects, a->n_effects);
-    check_prime_condition(ck, c, FORMAT_ADVANCED, &a->condition);
-}
-
-static void check_cost(checker *ck, const card *c, const char *path, const mana_cost *m)
+void card_check_cost(checker *ck, const card *c, const char *path, const mana_cost *m)
 {
     for (int i = 0; i < CLASS_COUNT; i++)
         if (m->by_class[i] > CARD_COST_MAX)
-            report(ck, c, "%s.%s %d is out of range 0..%d", path, class_names[i],
+            card_report(ck, c, "%s.%s %d is out of range 0..%d", path, class_names[i],
                    (int)m->by_class[i], CARD_COST_MAX);
     if (m->any > CARD_COST_MAX)
-        report(ck, c, "%s.any %d is out of range 0..%d", path, (int)m->any, CARD_COST_MAX);
+        card_report(ck, c, "%s.any %d is out of range 0..%d", path, (int)m->any, CARD_COST_MAX);
 }
 
-static void check_attack(checker *ck, const card *c, unsigned i, const master_attack *a)
-{
-    char path[PATH_MAX_];
-    format(path, sizeof path, "master.attacks[%d]", (int)i);
-    if (!terminated(a->name, sizeof a->name) || !a->name[0])
-        report(ck, c, "%s.name is empty", path);
-    format(path, sizeof path, "master.attacks[%d].cost", (int)i);
-    check_cost(ck, c, path, &a->cost);
-    format(path, sizeof path, "master.attacks[%d].condition", (int)i);
-    check_condition(ck, c, path, FORMAT_MASTER, COND_AT_ATTACK, &a->condition);
-    format(path, sizeof path, "master.attacks[%d].effects", (int)i);
-    check_effects(ck, c, path, FORMAT_MASTER, FX_SRC_ATTACK, a->effects, a->n_effects, 1);
-}
-
-static void check_master(checker *ck, const card *c)
-{
-    const master_props *m = &c->master;
-    check_cost(ck, c, "master.cost", &m->cost);
-    if (kind_is_monster_like(c->kind)) {
-        if (!in_range(m->def, 0, CARD_MASTER_DEF_MAX))
-            report(ck, c, "master.def %d is out of range 0..%d", (int)m->def, CARD_MASTER_DEF_MAX);
-        if (m->n_attacks < 1 || m->n_attacks > CARD_MAX_ATTACKS)
-            report(ck, c, "master.attacks: kind \"%s\" needs 1 to %d attacks, not %d",
-                   kind_names[c->kind], CARD_MAX_ATTACKS, (int)m->n_attacks);
-        for (unsigned i = 0; i < m->n_attacks && i < CARD_MAX_ATTACKS; i++)
-            check_attack(ck, c, i, &m->attacks[i]);
-    } else {
-        if (m->def)
-            report(ck, c, "master.def is not allowed on kind \"%s\"", kind_names[c->kind]);
-        if (m->n_attacks)
-            report(ck, c, "master.attacks is not allowed on kind \"%s\"", kind_names[c->kind]);
-    }
-    check_level(ck, c, FORMAT_MASTER, m->level);
-    check_card_effects(ck, c, FORMAT_MASTER, m->effects, m->n_effects);
-    check_prime_condition(ck, c, FORMAT_MASTER, &m->condition);
-}
-
+/* The card's identity, then each format's checks (the registry's order). */
 static void check_card(checker *ck, const card *c)
 {
+    const verifier_ops *eng;
     check_identity(ck, c);
-    check_snap(ck, c);
-    check_advanced(ck, c);
-    check_master(ck, c);
+    for (size_t i = 0; (eng = verifier_engine_at(i)); i++)
+        if (eng->cards && eng->cards->check)
+            eng->cards->check(ck, c);
 }
 
 /* ---- Checking the whole database ---------------------------------------- */
@@ -967,7 +836,7 @@ static int check_names(checker *ck, const cards *db)
     qsort(v, db->n, sizeof *v, by_name);
     for (size_t i = 1; i < db->n; i++)
         if (v[i]->name[0] && !strcmp(v[i]->name, v[i - 1]->name))
-            report(ck, v[i], "duplicate name \"%s\" (also card \"%s\")", v[i]->name, v[i - 1]->id);
+            card_report(ck, v[i], "duplicate name \"%s\" (also card \"%s\")", v[i]->name, v[i - 1]->id);
     free(v);
     return CARDS_OK;
 }
@@ -1013,17 +882,17 @@ static void check_line(checker *ck, const line_entry *v, size_t n)
 {
     const card *first = v[0].c;
     if (first->stage != 1)
-        report(ck, first, "dangling evolution line \"%s\": stage 1 is missing", first->line);
+        card_report(ck, first, "dangling evolution line \"%s\": stage 1 is missing", first->line);
     for (size_t i = 1; i < n; i++) {
         const card *c = v[i].c, *prev = v[i - 1].c;
         if (c->stage == prev->stage)
-            report(ck, c, "line \"%s\" has two stage %d cards (also card \"%s\")", c->line,
+            card_report(ck, c, "line \"%s\" has two stage %d cards (also card \"%s\")", c->line,
                    (int)c->stage, prev->id);
         else if (c->stage != prev->stage + 1)
-            report(ck, c, "dangling evolution line \"%s\": stage %d is missing", c->line,
+            card_report(ck, c, "dangling evolution line \"%s\": stage %d is missing", c->line,
                    prev->stage + 1);
         if (c->cls != first->cls)
-            report(ck, c, "class \"%s\" differs from its line \"%s\" (card \"%s\" is \"%s\")",
+            card_report(ck, c, "class \"%s\" differs from its line \"%s\" (card \"%s\" is \"%s\")",
                    class_names[c->cls], c->line, first->id, class_names[first->cls]);
     }
 }
@@ -1072,7 +941,7 @@ int cards_finish(cards *db, cards_problem *out, size_t max, size_t *n)
         goto done;
     }
     if (db->n == 0)
-        report(&ck, NULL, "the database has no cards");
+        card_report(&ck, NULL, "the database has no cards");
     for (size_t i = 0; i < db->n; i++)
         check_card(&ck, db->v[i]);
     if (check_names(&ck, db) < 0 || sort_lines(db, &lines, &nlines) < 0)

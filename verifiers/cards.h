@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "logformat/olevent.h"
+
 #define CARD_ID_MAX 64       /* bytes of a card id, [A-Za-z0-9._-]         */
 #define CARD_NAME_MAX 96     /* bytes of a card name (UTF-8)               */
 #define CARD_LINE_MAX 64     /* bytes of an evolution line id              */
@@ -69,18 +71,13 @@ typedef enum {
     CLASS_COUNT
 } card_class;
 
-/* The formats, in the order the open log names them. */
-typedef enum { FORMAT_SNAP, FORMAT_ADVANCED, FORMAT_MASTER, FORMAT_COUNT } card_format;
-
-/* Lower-case names as they appear in JSON ("prime_evolution", "coreon",
- * "snap").  Return NULL for an out-of-range value.  The *_parse functions
+/* Lower-case names as they appear in JSON ("prime_evolution", "coreon").
+ * A format is an ol_format (logformat/olevent.h: ol_format_name).  Return NULL for an out-of-range value.  The *_parse functions
  * return the enum value or -1 when the name is unknown. */
 const char *card_kind_name(card_kind k);
 const char *card_class_name(card_class c);
-const char *card_format_name(card_format f);
 int card_kind_parse(const char *s);
 int card_class_parse(const char *s);
-int card_format_parse(const char *s);
 
 /* A kind that occupies a monster slot of a lineup (monster, prime singular). */
 int card_kind_is_monster(card_kind k);
@@ -186,7 +183,7 @@ typedef struct {
 /* What the primitive table says about one op. */
 typedef struct {
     const char *name;        /* "imp", "prevent_unlock", ...               */
-    unsigned formats;        /* bit (1u << card_format) per format using it */
+    unsigned formats;        /* bit (1u << ol_format) per format using it */
     int takes_amount;        /* 1: `amount` required, 0: must be absent     */
     uint32_t targets;        /* bit (1u << fx_target) per accepted selector */
     const char *meaning;     /* one sentence, for documentation and --help  */
@@ -203,7 +200,7 @@ int fx_target_parse(const char *name);        /* -1 when unknown        */
 /* What the selector table says about one target. */
 typedef struct {
     const char *name;        /* "own_monster", ...                          */
-    unsigned formats;        /* bit (1u << card_format) per format using it */
+    unsigned formats;        /* bit (1u << ol_format) per format using it */
     unsigned sources;        /* bit (1u << fx_source) per place it may sit   */
     int chosen;              /* see fx_target_is_chosen()                   */
     const char *meaning;
@@ -240,7 +237,7 @@ enum {
 
 typedef struct {
     const char *name;
-    unsigned formats;        /* bit (1u << card_format) per format using it */
+    unsigned formats;        /* bit (1u << ol_format) per format using it */
     unsigned sites;          /* COND_AT_* bits                              */
     int takes_amount;
     int32_t amount_min, amount_max;
@@ -320,6 +317,96 @@ typedef struct {
     advanced_props advanced;
     master_props master;
 } card;
+
+/* ---- A format's card fields, as data ------------------------------------
+ * Each engine says which members its format gives a card, as the table
+ * of its card_schema (verifier_ops.cards): the JSON member of a card named
+ * after the format ("snap": {...}) holds them, and the card database loader
+ * (src/core/carddb.c) applies the table -- names, which kinds may or must
+ * have each, the value's type and range, where in the card it is stored --
+ * without knowing the format.  What the stored structs must then satisfy
+ * is the schema's `check`, run by cards_finish(). */
+
+typedef enum {
+    CARD_FIELD_INT,        /* an integer in lo..hi; stored in `size` bytes
+                              (1: uint8_t, 4: int32_t)                    */
+    CARD_FIELD_BOOL,       /* true or false, stored as a uint8_t 0/1      */
+    CARD_FIELD_STRING,     /* 1..size bytes into char[size + 1]           */
+    CARD_FIELD_KEYWORDS,   /* a list of keyword names: KW_* bits, uint32_t */
+    CARD_FIELD_ENUM,       /* a name `parse` knows (`what` names the kind
+                              of name); stored as an int-sized enum       */
+    CARD_FIELD_EFFECTS,    /* 1..CARD_MAX_EFFECTS effects: card_effect[] at
+                              `at`, their uint8_t count at `count_at`     */
+    CARD_FIELD_CONDITION,  /* a card_condition                            */
+    CARD_FIELD_COST,       /* a mana_cost                                 */
+    CARD_FIELD_LIST        /* lo..hi objects (`what`: "attacks"), each of
+                              `size` bytes with the fields `sub`; the
+                              uint8_t count at `count_at`                 */
+} card_field_type;
+
+typedef struct card_field {
+    const char *name;            /* the JSON member; NULL ends a table    */
+    card_field_type type;
+    unsigned allowed;            /* kinds that may have it (bit per card_kind);
+                                    in a `sub` table: unused              */
+    unsigned required;           /* kinds that must have it; in a `sub`
+                                    table: nonzero when every element must */
+    size_t at;                   /* where it is stored: offset in the card
+                                    (or in the LIST element)              */
+    size_t size;                 /* see the types                         */
+    long long lo, hi;            /* INT: the range; LIST: the count range */
+    size_t count_at;             /* EFFECTS, LIST: offset of the count    */
+    const struct card_field *sub;   /* LIST: the element's fields         */
+    int (*parse)(const char *name);  /* ENUM: the value, -1 unknown       */
+    const char *what;            /* ENUM: "trigger timing"; LIST: "attacks" */
+} card_field;
+
+typedef struct card_checker card_checker;
+
+/* A format's card fields and their checks. */
+typedef struct card_schema {
+    const card_field *fields;    /* NULL-name terminated, in JSON-read order */
+    /* What the structs must satisfy (cards_finish): problems through
+     * card_report().  NULL: nothing beyond the fields. */
+    void (*check)(card_checker *ck, const card *c);
+    /* The format's own rule on each effect of its card that passed the
+     * shared checks (Snap: keyword-bound primitives), or NULL. */
+    void (*effect)(card_checker *ck, const card *c, const char *path, const card_effect *e);
+} card_schema;
+
+/* ---- For the schemas' checks (cards_finish runs them) -------------------
+ * Sentences take %s, %d and %% only (no stdio here).  Paths are JSON paths
+ * into the card ("snap.triggers[0].effects[1]"). */
+void card_report(card_checker *ck, const card *c, const char *fmt, ...);
+void card_path(char *out, size_t cap, const char *fmt, ...);
+#define CARD_PATH_MAX 96
+int card_in_range(long v, long lo, long hi);
+/* A monster on the field (has IMP, ATK/DEF, attacks): a Monster, an
+ * Evolution, a Prime. */
+int card_kind_is_monster_like(card_kind k);
+/* An effect list at `path` of format f in place src; `required`: it may not
+ * be empty.  Each effect's primitive, target and amount against the tables
+ * and the format, then the format's own `effect` rule. */
+void card_check_effects(card_checker *ck, const card *c, const char *path, ol_format f, fx_source src,
+                        const card_effect *fx, unsigned n, int required);
+/* A condition at `path` standing at `site` (COND_AT_*). */
+void card_check_condition(card_checker *ck, const card *c, const char *path, ol_format f, unsigned site,
+                          const card_condition *cd);
+/* "<format>.condition": a Prime Singular's printed condition, none else. */
+void card_check_prime_condition(card_checker *ck, const card *c, ol_format f, const card_condition *cd);
+/* "<format>.effects": a support's (required) or a Prime's (on entry) only. */
+void card_check_card_effects(card_checker *ck, const card *c, ol_format f, const card_effect *fx, unsigned n);
+/* "<format>.level": in range on a monster, absent on others. */
+void card_check_level(card_checker *ck, const card *c, ol_format f, int level);
+/* A mana cost at `path`: each class and `any` in 0..CARD_COST_MAX. */
+void card_check_cost(card_checker *ck, const card *c, const char *path, const mana_cost *m);
+
+/* Kind bits for card_field.allowed / required. */
+#define CARD_K(x) (1u << CARD_##x)
+#define CARD_K_MONSTERS (CARD_K(MONSTER) | CARD_K(EVOLUTION) | CARD_K(PRIME_EVOLUTION) | CARD_K(PRIME_SINGULAR))
+#define CARD_K_SUPPORTS (CARD_K(SPELL) | CARD_K(COUNTER))
+#define CARD_K_PRIMES (CARD_K(PRIME_EVOLUTION) | CARD_K(PRIME_SINGULAR))
+#define CARD_K_ALL (CARD_K_MONSTERS | CARD_K_SUPPORTS)
 
 /* ---- The database ------------------------------------------------------ */
 

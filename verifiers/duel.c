@@ -127,7 +127,7 @@ const char *duel_class_title(card_class c)
 
 /* ---- setup ------------------------------------------------------------ */
 
-void duel_start(duel_state *s, const duel_format *fmt, const cards *db, const olevent *header, olverdict *v)
+int duel_start(duel_state *s, const duel_format *fmt, const cards *db, const olevent *header, olverdict *v)
 {
     const ol_header *h = &header->header;
     memset(s, 0, sizeof *s);
@@ -143,16 +143,19 @@ void duel_start(duel_state *s, const duel_format *fmt, const cards *db, const ol
     /* the levers, and the decks: a header whose deck is illegal starts no
      * match (SPEC.md 5) */
     int refused = fmt->start(s, db, h, header, v);
+    if (refused < 0)
+        return VERIFIER_ENOMEM;
     for (int p = 0; p < 2; p++)
         P(s, p)->lp = (int32_t)s->starting_lp;
     if (refused) {
         olverdict_format(s->refused, sizeof s->refused, "%s", v->rule);
         openlog_end(&s->ol, -1);
         s->step = DUEL_OVER;
-        return;
+        return VERIFIER_OK;
     }
     s->step = DUEL_SETUP;
     olverdict_set(v, header->match, header->seq, OL_V_OK, NULL, NULL);
+    return VERIFIER_OK;
 }
 
 /* ---- the deck and the hand (openlog.md 6) ------------------------------- */
@@ -172,7 +175,8 @@ int duel_class_unclaimed(const duel_state *s, int p, card_class c)
 
 /* Take the revealed card `id` out of p's hand: it must be there (known,
  * committed, or -- announced mode -- a card the decklist still holds). */
-int duel_from_hand(duel_judge *j, int p, const char *id, const char *nonce, const char *what, const card **out)
+static int take_from_hand(duel_judge *j, int p, const char *id, const char *nonce, const char *what, const char *rule,
+                          const card **out)
 {
     duel_state *s = j->s;
     duel_side *sd = P(s, p);
@@ -187,7 +191,7 @@ int duel_from_hand(duel_judge *j, int p, const char *id, const char *nonce, cons
         if (s->ol.hidden == OL_HIDDEN_COMMIT)
             return ILLEGAL(j, "openlog:commit", "%s %s, which matches no card committed to %s's hand.", what,
                            c->name, who(s, p));
-        return ILLEGAL(j, "duel:field.from_hand", "%s %s, which is not in %s's hand.", what, c->name, who(s, p));
+        return ILLEGAL(j, rule, "%s %s, which is not in %s's hand.", what, c->name, who(s, p));
     }
     /* openlog 6: "at reveal checks that the card could have been there
      * (in the decklist, not already used)". */
@@ -204,6 +208,11 @@ int duel_from_hand(duel_judge *j, int p, const char *id, const char *nonce, cons
     sd->n_hand--;
     *out = c;
     return 0;
+}
+
+int duel_from_hand(duel_judge *j, int p, const char *id, const char *nonce, const char *what, const card **out)
+{
+    return take_from_hand(j, p, id, nonce, what, "duel:field.from_hand", out);
 }
 #define from_hand duel_from_hand
 
@@ -1018,7 +1027,7 @@ static void do_evolve(duel_judge *j)
                 ev->slot);
         return;
     }
-    if (from_hand(j, p, ev->card.card, ev->nonce, "The evolution reveals", &c))
+    if (take_from_hand(j, p, ev->card.card, ev->nonce, "The evolution reveals", s->fmt->rule_evolve_hand, &c))
         return;
     /* advanced.md: "Exact next stage card must be in hand."; master.md:
      * "Evolutions: strengthen monsters into their next stage." */

@@ -209,7 +209,12 @@ typedef struct duel_format {
     const char *rule_attack_dp;       /* a monster in DP cannot attack    */
     uint8_t has_mana;                 /* mana Summons, payments, Mana Zone */
     const char *rule_mana_summon;     /* ... a Mana Summon's rule (has_mana) */
-    /* levers and the deck at the header: 0, or a verdict written to v */
+    /* an evolution revealing a card not in its player's hand: the rule
+     * the rulebook gives it (advanced: the evolution's own "Exact next
+     * stage card must be in hand") */
+    const char *rule_evolve_hand;
+    /* levers and the deck at the header: 0; 1 with the header's verdict
+     * (illegal) written to v; OPENLOG_EINTERNAL when it could not judge */
     int (*start)(duel_state *s, const cards *db, const ol_header *h, const olevent *header, olverdict *v);
     /* the card's effects in this format, and a Prime Singular's printed
      * condition */
@@ -242,7 +247,7 @@ typedef struct duel_format {
 
 /* ---- the engine's entry points ---- */
 
-void duel_start(duel_state *s, const duel_format *fmt, const cards *db, const olevent *header, olverdict *v);
+int duel_start(duel_state *s, const duel_format *fmt, const cards *db, const olevent *header, olverdict *v);
 void duel_apply(duel_state *s, const olevent *ev, olverdict *v);
 void duel_silence(duel_state *s);
 /* hidden cards whose identity was never checked: the hand, and the Mana
@@ -319,7 +324,8 @@ void duel_hidden_words(jtext *t, const openlog_sight *sight, int p, const openlo
 
 /* The verifier_ops of a duel format, written once for all of them: a
  * format's file says DUEL_VERIFIER_OPS(advanced_verifier_ops,
- * advanced_format, OL_FORMAT_ADVANCED, "advanced/1", advanced_rules). */
+ * advanced_format, OL_FORMAT_ADVANCED, "Advanced", "advanced/1",
+ * advanced_rules, advanced_deck, advanced_cards). */
 void duel_ops_apply(void *st, const olevent *ev, olverdict *v);
 void duel_ops_log_ended(void *st);
 int duel_ops_finished(const void *st, int *winner);
@@ -330,19 +336,22 @@ int duel_ops_board_json(const void *st, const openlog_sight *sight, jtext *t);
 int duel_ops_board_words(const void *st, const openlog_sight *sight, jtext *t);
 int duel_ops_encode(const void *st, jtext *t);
 
-#define DUEL_VERIFIER_OPS(name, fmt, fmt_id, engine_name, rules_fn)                                   \
-    static void name##_start(void *st, const cards *db, const olevent *header, olverdict *v)          \
+#define DUEL_VERIFIER_OPS(name, fmt, fmt_id, title_text, engine_name, rules_fn, deck_rules, card_fields) \
+    static int name##_start(void *st, const cards *db, const olevent *header, olverdict *v)           \
     {                                                                                                 \
-        duel_start(st, &fmt, db, header, v);                                                          \
+        return duel_start(st, &fmt, db, header, v);                                                   \
     }                                                                                                 \
     static int name##_has_type(ol_type t) { return duel_has_type(&fmt, t); }                         \
     const verifier_ops name = {.format = fmt_id,                                                      \
+                               .title = title_text,                                                   \
                                .engine = engine_name,                                                 \
                                .state_size = sizeof(duel_state),                                      \
                                .players_min = 2,                                                      \
                                .players_max = 2,                                                      \
                                .has_type = name##_has_type,                                           \
                                .rules = rules_fn,                                                     \
+                               .deck = &deck_rules,                                                   \
+                               .cards = &card_fields,                                                 \
                                .start = name##_start,                                                 \
                                .apply = duel_ops_apply,                                               \
                                .log_ended = duel_ops_log_ended,                                       \

@@ -19,6 +19,7 @@
 
 #include <sodium/crypto_generichash.h>
 
+#include "verifiers/deck.h"
 #include "verifiers/openlog.h"
 
 void openlog_start(openlog_match *m, const cards *db, const ol_header *h)
@@ -29,6 +30,28 @@ void openlog_start(openlog_match *m, const cards *db, const ol_header *h)
     m->winner = -1;
     for (unsigned p = 0; p < h->n_players && p < OL_PLAYERS_MAX; p++)
         olverdict_format(m->names[p], sizeof m->names[p], "%s (%s)", ol_player_name((ol_player)p), h->players[p].id);
+}
+
+/* The header's seats, p1 first (each seat's deck is checked). */
+static size_t header_seats(const ol_header *h)
+{
+    return sizeof h->players / sizeof h->players[0];
+}
+
+int openlog_check_decks(const olevent *header, const cards *db, olverdict *v)
+{
+    const ol_header *h = &header->header;
+    for (size_t p = 0; p < header_seats(h); p++) {
+        deck_violation dv;
+        size_t n = 0;
+        if (deck_check(h->format, db, h, &h->players[p].deck, ol_player_name((ol_player)p), &dv, 1, &n))
+            return OPENLOG_EINTERNAL;
+        if (n) {
+            olverdict_set(v, header->match, header->seq, OL_V_ILLEGAL, dv.rule, "%s", dv.msg);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 int openlog_player_of(const olevent *ev)

@@ -89,6 +89,19 @@ typedef struct {
 /* Start the common part of a match from its header. */
 void openlog_start(openlog_match *m, const cards *db, const ol_header *h);
 
+/* The header's decks against their format's construction rules
+ * (deck_check, under the header's levers), seat by seat in seat order --
+ * written once for every engine's start.  Returns:
+ *   0                 every deck is legal; v untouched
+ *   1                 a deck is illegal: v is the header's verdict --
+ *                     illegal, citing the first rule the first illegal
+ *                     seat's deck breaks (SPEC.md 5: the match cannot start)
+ *   OPENLOG_EINTERNAL the check could not run (out of memory): no
+ *                     verdict at all -- never take it for legal or illegal;
+ *                     the engine's start returns VERIFIER_ENOMEM. */
+#define OPENLOG_EINTERNAL (-1)
+int openlog_check_decks(const olevent *header, const cards *db, olverdict *v);
+
 /* The seat of the event's `by`: 0 for p1, 1 for p2 ... 7 for p8; -1 for the
  * table or the judge.  verifier_apply() lets no seat past the match's reach
  * an engine. */

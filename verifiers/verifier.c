@@ -2,7 +2,7 @@
  *
  * The daemon and the command line hold a `verifier` and never a format's
  * state directly; this file picks the engine's operations table by the
- * header's format (the `engines` table below) and forwards.  A format
+ * header's format (the registry, verifiers/registry.c) and forwards.  A format
  * without an engine (none the codec reads today) is refused with
  * VERIFIER_ENOENGINE rather than half-judged.
  *
@@ -36,16 +36,6 @@ struct verifier {
     max_align_t state[];
 };
 
-static const verifier_ops *const engines[] = {&snap_verifier_ops, &advanced_verifier_ops, &master_verifier_ops};
-
-const verifier_ops *verifier_ops_of(ol_format format)
-{
-    for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
-        if (engines[i]->format == format)
-            return engines[i];
-    return NULL;
-}
-
 static const verifier_rule *find_in(const verifier_rule *rules, size_t n, const char *id)
 {
     for (size_t i = 0; i < n; i++)
@@ -64,8 +54,9 @@ const verifier_rule *verifier_rule_find(const char *id)
     const verifier_rule *own = openlog_rules(&n);
     if ((r = find_in(own, n, id)))
         return r;
-    for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++) {
-        const verifier_rule *table = engines[i]->rules(&n);
+    const verifier_ops *ops;
+    for (size_t i = 0; (ops = verifier_engine_at(i)); i++) {
+        const verifier_rule *table = ops->rules(&n);
         if ((r = find_in(table, n, id)))
             return r;
     }
@@ -98,18 +89,14 @@ int verifier_new(const cards *db, const olevent *header, verifier **out, olverdi
         return VERIFIER_ENOMEM;
     vf->ops = ops;
     vf->n_players = n;
-    ops->start(vf->state, db, header, v);
+    if (ops->start(vf->state, db, header, v) != VERIFIER_OK) {
+        /* not a verdict: no deck is taken for legal or illegal */
+        memset(v, 0, sizeof *v);
+        free(vf);
+        return VERIFIER_ENOMEM;
+    }
     *out = vf;
     return VERIFIER_OK;
-}
-
-/* "Snap", "Advanced", "Master": the format's name in a sentence.  f is
- * an engine's own format (engines[]), so always one of these. */
-static const char *format_title(ol_format f)
-{
-    static const char *const titles[] = {[OL_FORMAT_SNAP] = "Snap", [OL_FORMAT_ADVANCED] = "Advanced",
-                                         [OL_FORMAT_MASTER] = "Master"};
-    return titles[f];
 }
 
 /* Who announced an event, to open a sentence. */
@@ -175,7 +162,7 @@ void verifier_apply(verifier *vf, const olevent *ev, olverdict *v)
     if (!vf->ops->has_type(ev->type) && !common(vf)->over) {
         olverdict_set(v, ev->match, ev->seq, OL_V_ILLEGAL, "openlog:7",
                       "%s announced a %s, which is not an action of the %s format this match is played in.",
-                      announcer(ev->by), ol_type_name(ev->type), format_title(vf->ops->format));
+                      announcer(ev->by), ol_type_name(ev->type), vf->ops->title);
         return;
     }
     vf->ops->apply(vf->state, ev, v);

@@ -15,8 +15,18 @@
  * what belongs to no engine: an event type the format does not have.
  * Nothing outside verifiers/<format>/ includes that format's headers
  * (tests/e2e_layering.sh fails `make check` when a file does); what the
- * engines share -- hidden cards, the end of the game, claims -- is
- * verifiers/openlog.h.
+ * engines share -- hidden cards, the end of the game, claims, the check of
+ * the header's decks -- is verifiers/openlog.h.
+ *
+ * ADDING AN ENGINE.  Its folder verifiers/<format>/ defines one
+ * `const verifier_ops <format>_verifier_ops` with every member below set
+ * (none may be NULL); verifiers/registry.c gets one extern line and one row
+ * of its table; the build files list the folder's sources.  Nothing else
+ * outside the folder changes: every "for each format" walks the registry
+ * (verifier_engine_at) and nothing counts the formats.  The engine's
+ * `start` checks the header's decks with openlog_check_decks() and passes
+ * its internal error on (VERIFIER_ENOMEM); its rule ids are its catalogue's
+ * (`rules`), quoted verbatim from its rulebook (verifiers/rules.h).
  *
  * Pure: no I/O, no clock (time comes only from events' `t`), no globals.
  * Sequence bookkeeping (gap, duplicate, conflict) is the caller's: a
@@ -50,6 +60,7 @@ enum {
  * engine's own state, state_size bytes, zeroed before start. */
 typedef struct {
     ol_format format;
+    const char *title;        /* the format in a sentence: "Snap"       */
     const char *engine;       /* name/version stored with each record: "snap/2" */
     size_t state_size;
     /* How many players the format is played by, inclusive (2..2 for a
@@ -63,10 +74,22 @@ typedef struct {
     /* The rule catalogue: every id the engine may cite, in rulebook
      * order (verifiers/rules.h); the count in *n. */
     const verifier_rule *(*rules)(size_t *n);
+    /* The format's deck construction rules (verifiers/deck.h: the rows
+     * the shared deck_check applies), or NULL for a format whose players
+     * bring no decklist. */
+    const struct deck_format *deck;
+    /* The members the format gives a card in the card database ("snap":
+     * {...}: verifiers/cards.h card_schema, applied by src/core/carddb.c
+     * and cards_finish()), or NULL when its cards have none. */
+    const card_schema *cards;
 
     /* Start from the header: its verdict in *v (ok, or illegal when the
-     * header breaks a rule; then every later event is illegal too). */
-    void (*start)(void *state, const cards *db, const olevent *header, olverdict *v);
+     * header breaks a rule; then every later event is illegal too).  The
+     * decks are checked by openlog_check_decks() (verifiers/openlog.h).
+     * Returns VERIFIER_OK, or VERIFIER_ENOMEM when the header could not be
+     * judged (out of memory): an internal error, never a verdict --
+     * verifier_new() then fails and *v means nothing. */
+    int (*start)(void *state, const cards *db, const olevent *header, olverdict *v);
     /* Judge the next event: exactly one verdict in *v. */
     void (*apply)(void *state, const olevent *ev, olverdict *v);
     /* The log has ended: windows that close by silence close. */
@@ -97,9 +120,9 @@ typedef struct {
  * ops_apply, ops_log_ended, ops_board_json, ops_board_words and ops_encode
  * for the engine's verifier_ops to name. */
 #define VERIFIER_OPS_ADAPTERS(T, start_fn, apply_fn, ended_fn, json_fn, words_fn, encode_fn)                   \
-    static void ops_start(void *st, const cards *db, const olevent *header, olverdict *v)                      \
+    static int ops_start(void *st, const cards *db, const olevent *header, olverdict *v)                       \
     {                                                                                                         \
-        start_fn((T *)st, db, header, v);                                                                     \
+        return start_fn((T *)st, db, header, v);                                                              \
     }                                                                                                         \
     static void ops_apply(void *st, const olevent *ev, olverdict *v) { apply_fn((T *)st, ev, v); }            \
     static void ops_log_ended(void *st) { ended_fn((T *)st); }                                                \
@@ -113,10 +136,12 @@ typedef struct {
     }                                                                                                         \
     static int ops_encode(const void *st, jtext *t) { return encode_fn((const T *)st, t); }
 
-/* The engines, one per format that has one (verifiers/<format>/). */
-extern const verifier_ops snap_verifier_ops;
-extern const verifier_ops advanced_verifier_ops;
-extern const verifier_ops master_verifier_ops;
+/* The engines, one per format that has one (verifiers/<format>/), are
+ * listed once, in verifiers/registry.c.  The i-th engine (0..), or NULL
+ * past the last: walk them as
+ *     for (size_t i = 0; (ops = verifier_engine_at(i)); i++)
+ * and never assume how many there are. */
+const verifier_ops *verifier_engine_at(size_t i);
 
 /* The engine of `format`, or NULL when it has none yet. */
 const verifier_ops *verifier_ops_of(ol_format format);
@@ -133,10 +158,13 @@ typedef struct verifier verifier;
  * format) -- then the match cannot start and every later event is illegal
  * too.  That `db` is the database the header names is the caller's check
  * (src/core/verify.c), since only the caller knows which databases it holds.
- * Errors: ENOMEM, ENOENGINE (with a sentence in v->msg and status
- * malformed), EPLAYERS: the header names a number of players outside its
- * format's players_min..players_max (status malformed, rule openlog:4, "A
- * snap match has 2 players; this header names 3."); no verifier is made. */
+ * Errors: ENOMEM (out of memory, also when the engine could not check the
+ * header's decks: an internal error, never a verdict of legality -- *out
+ * is NULL and *v holds no verdict, the caller reports an error), ENOENGINE
+ * (with a sentence in v->msg and status malformed), EPLAYERS: the header
+ * names a number of players outside its format's players_min..players_max
+ * (status malformed, rule openlog:4, "A snap match has 2 players; this
+ * header names 3."); no verifier is made. */
 int verifier_new(const cards *db, const olevent *header, verifier **out, olverdict *v);
 
 /* Judge the next event.  Always writes exactly one verdict to *v.  Judged

@@ -12,7 +12,7 @@ _arbiter_commands="cards deck convert verify replay send audit list query tourna
 _arbiter_options() {
     case "$1${2:+ $2}" in
         cards) echo "--json" ;;
-        "deck check") echo "--format --cards --json" ;;
+        "deck check") echo "--format --rules --header --cards --json" ;;
         "deck rules") echo "--format --json" ;;
         convert) echo "--from --to" ;;
         verify) echo "--cards -j --json --quiet" ;;
@@ -41,7 +41,7 @@ _arbiter_values() {
         --role) echo "table judge organiser viewer" ;;
         --log-level) echo "error warn info debug" ;;
         --csv) [ "$2" = stats ] && echo "cards classes rules length progress decklists" ;;
-        --cards | --file | --out | --html | --key | --keyring | --server-key | --tournament | --trusted-seals | \
+        --cards | --file | --out | --html | --key | --keyring | --server-key | --tournament | --trusted-seals | --header | \
             --sealed-by) echo file ;;
         --db | --against) echo dir ;;
         *) echo "" ;;

@@ -1,12 +1,20 @@
 /* cmd_deck.c -- `arbiter deck`: is a decklist legal for a format?
  *
- *   arbiter deck check --format F [--cards FILE] [--json] DECK.json...
+ *   arbiter deck check --format F [--rules JSON] [--cards FILE] [--json] DECK.json...
+ *   arbiter deck check --header FILE [--cards FILE] [--json] DECK.json...
  *   arbiter deck rules [--format F] [--json]
  *
  * A player or an organiser checks decks before a match; a judge reads the
  * verdict aloud.  Every deck is checked even when an earlier one fails, so
  * one run reports a whole tournament's decklists.  The rules themselves are
  * verifiers/deck.c; this file reads files, prints and picks the exit code.
+ *
+ * A deck is judged as the engines judge it: under a match's variant levers
+ * (Master's deck_size).  --rules gives the levers, --header a match header
+ * whose format, card database and levers apply; either way the levers are
+ * read by the contract's own decoder (logformat/olcodec.c), so a lever the
+ * format does not have, or out of its range, is refused with the sentence
+ * a header would get.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,16 +24,14 @@
 #include "src/cli/cli.h"
 #include "src/core/carddb.h"
 #include "src/core/deckfile.h"
+#include "logformat/olcodec.h"
 #include "verifiers/deck.h"
+#include "verifiers/verifier.h"
 
-/* Deck files are decoded as ol_format, checked as card_format: one order. */
-_Static_assert((int)FORMAT_SNAP == (int)OL_FORMAT_SNAP
-               && (int)FORMAT_ADVANCED == (int)OL_FORMAT_ADVANCED
-               && (int)FORMAT_MASTER == (int)OL_FORMAT_MASTER,
-               "card_format and ol_format must name the formats in the same order");
 
 static const char deck_usage[] =
-    "usage: arbiter deck check --format FORMAT [--cards FILE] [--json] DECK.json...\n"
+    "usage: arbiter deck check --format FORMAT [--rules JSON] [--cards FILE] [--json] DECK.json...\n"
+    "       arbiter deck check --header FILE [--cards FILE] [--json] DECK.json...\n"
     "       arbiter deck rules [--format FORMAT] [--json]\n"
     "\n"
     "check   check each decklist against FORMAT's construction rules\n"
@@ -34,12 +40,18 @@ static const char deck_usage[] =
     "`arbiter deck check --help` describes the deck file and the output.\n";
 
 static const char check_usage[] =
-    "usage: arbiter deck check --format FORMAT [--cards FILE] [--json] DECK.json...\n"
+    "usage: arbiter deck check --format FORMAT [--rules JSON] [--cards FILE] [--json] DECK.json...\n"
+    "       arbiter deck check --header FILE [--cards FILE] [--json] DECK.json...\n"
     "\n"
     "Check each decklist against the construction rules of FORMAT (snap,\n"
     "advanced or master) and list every rule it breaks.\n"
     "\n"
-    "  --format FORMAT  snap, advanced or master (required)\n"
+    "  --format FORMAT  snap, advanced or master (required without --header)\n"
+    "  --rules JSON     the match's variant levers, as a header's \"rules\" map:\n"
+    "                   '{\"deck_size\":70}' (Master) -- the decks are judged\n"
+    "                   under them, as the engine judges a header's decks\n"
+    "  --header FILE    a match header (JSON; the first line of FILE, so a log\n"
+    "                   will do): its format, card database and levers apply\n"
     "  --cards FILE     the card database (default: $ARBITER_CARDS, else\n"
     "                   fixtures/cards/core.json here, else the installed copy)\n"
     "  --json           one JSON object per deck and line:\n"
@@ -57,7 +69,8 @@ static const char check_usage[] =
     "`arbiter deck rules --format FORMAT` lists the rules.\n"
     "\n"
     "exit: 0 every deck legal, 1 a deck is illegal, 2 bad usage or input\n"
-    "(unreadable or malformed deck, unknown format, broken card database).\n";
+    "(unreadable or malformed deck, header or levers, unknown format, a header\n"
+    "naming another card database, broken card database).\n";
 
 static const char rules_usage[] =
     "usage: arbiter deck rules [--format FORMAT] [--json]\n"
@@ -69,6 +82,8 @@ static const char rules_usage[] =
 
 typedef struct {
     const char *format;
+    const char *rules;    /* --rules JSON  */
+    const char *header;   /* --header FILE */
     const char *cards;
     int json;
     int help;
@@ -124,7 +139,9 @@ static int parse_opts(int argc, char **argv, int want_cards, deck_opts *o)
         } else if (!strcmp(a, "--json")) {
             o->json = 1;
         } else if ((r = take_value(argc, argv, &i, "--format", &o->format)) != 0
-                   || (want_cards && (r = take_value(argc, argv, &i, "--cards", &o->cards)) != 0)) {
+                   || (want_cards && (r = take_value(argc, argv, &i, "--cards", &o->cards)) != 0)
+                   || (want_cards && (r = take_value(argc, argv, &i, "--rules", &o->rules)) != 0)
+                   || (want_cards && (r = take_value(argc, argv, &i, "--header", &o->header)) != 0)) {
             if (r < 0)
                 return -1;
         } else {
@@ -135,15 +152,20 @@ static int parse_opts(int argc, char **argv, int want_cards, deck_opts *o)
     return 0;
 }
 
-static int parse_format(const char *name, card_format *f)
+static int parse_format(const char *name, ol_format *f)
 {
-    int v = name ? card_format_parse(name) : -1;
+    int v = name ? ol_format_parse(name) : -1;
 
-    if (v < 0) {
-        cli_error("unknown format '%s': use snap, advanced or master", name ? name : "");
+    if (v < 0 || !verifier_ops_of((ol_format)v)) {
+        /* the formats arbiter judges, from the registry */
+        char list[256] = "";
+        const verifier_ops *ops;
+        for (size_t i = 0, k = 0; (ops = verifier_engine_at(i)) && k < sizeof list; i++)
+            k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", ol_format_name(ops->format));
+        cli_error("unknown format '%s': use one of %s", name ? name : "", list);
         return -1;
     }
-    *f = (card_format)v;
+    *f = (ol_format)v;
     return 0;
 }
 
@@ -160,11 +182,11 @@ static int print_json(json_t *j)
     return rc;
 }
 
-static int report_error(const char *path, card_format f, const char *err, int json)
+static int report_error(const char *path, ol_format f, const char *err, int json)
 {
     cli_error("%s", err);
     if (json && print_json(json_pack("{s:s, s:s, s:s}", "deck", path, "format",
-                                     card_format_name(f), "error", err)) != CLI_OK)
+                                     ol_format_name(f), "error", err)) != CLI_OK)
         return CLI_INTERNAL;
     return CLI_BADINPUT;
 }
@@ -177,7 +199,7 @@ static int report_text(const char *path, const deck_violation *v, size_t n)
     return n ? CLI_ILLEGAL : CLI_OK;
 }
 
-static int report_json(const char *path, card_format f, const deck_violation *v, size_t n)
+static int report_json(const char *path, ol_format f, const deck_violation *v, size_t n)
 {
     json_t *list = json_array();
     int rc;
@@ -191,12 +213,12 @@ static int report_json(const char *path, card_format f, const deck_violation *v,
     if (!list)
         return CLI_INTERNAL;
     rc = print_json(json_pack("{s:s, s:s, s:b, s:o}", "deck", path, "format",
-                              card_format_name(f), "legal", n == 0, "violations", list));
+                              ol_format_name(f), "legal", n == 0, "violations", list));
     return rc != CLI_OK ? rc : n ? CLI_ILLEGAL : CLI_OK;
 }
 
 /* Check one deck file; its exit code. */
-static int check_one(const char *path, card_format f, const cards *db, int json)
+static int check_one(const char *path, ol_format f, const cards *db, const ol_header *levers, int json)
 {
     char err[512];
     deckfile *d = NULL;
@@ -204,13 +226,13 @@ static int check_one(const char *path, card_format f, const cards *db, int json)
     size_t n = 0;
     int rc = CLI_INTERNAL;
 
-    if (deckfile_load(path, (ol_format)f, &d, err, sizeof err) < 0)
+    if (deckfile_load(path, f, &d, err, sizeof err) < 0)
         return report_error(path, f, err, json);
     /* Count first, then fetch every violation: none is ever dropped. */
-    if (deck_check(f, db, deckfile_deck(d), NULL, NULL, 0, &n) != 0)
+    if (deck_check(f, db, levers, deckfile_deck(d), NULL, NULL, 0, &n) != 0)
         goto done;
     v = calloc(n ? n : 1, sizeof *v);
-    if (!v || deck_check(f, db, deckfile_deck(d), NULL, v, n, &n) != 0)
+    if (!v || deck_check(f, db, levers, deckfile_deck(d), NULL, v, n, &n) != 0)
         goto done;
     rc = json ? report_json(path, f, v, n) : report_text(path, v, n);
 done:
@@ -221,11 +243,114 @@ done:
     return rc;
 }
 
+/* The first line of `path` (a header, or a log that opens with one), at
+ * most 1 MiB; NULL with a sentence on stderr. */
+static char *first_line(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t k;
+
+    if (!fp) {
+        cli_error("%s: cannot open the header", path);
+        return NULL;
+    }
+    k = getline(&line, &cap, fp);
+    fclose(fp);
+    if (k <= 0 || k > (1 << 20)) {
+        cli_error("%s: %s", path, k <= 0 ? "no header in the file" : "the header's line is longer than 1 MiB");
+        free(line);
+        return NULL;
+    }
+    return line;
+}
+
+/* 1 when `named` ("<set>@<version>") is the database db. */
+static int names_db(const char *named, const cards *db)
+{
+    size_t k = strlen(cards_set(db));
+    return named && !strncmp(named, cards_set(db), k) && named[k] == '@' && !strcmp(named + k + 1, cards_version(db));
+}
+
+/* The match header the decks are judged under: --header's, or one made
+ * from --format and --rules (decoded by the codec like any header, so the
+ * levers are refused or accepted as a header's would be).  *hdr is NULL
+ * when neither was given (the format's defaults).  CLI_OK, or an exit code
+ * with a sentence on stderr. */
+static int levers_of(const deck_opts *o, const cards *db, ol_format *f, olevent **hdr)
+{
+    char *text = NULL;
+    olerror err;
+    int rc = CLI_BADINPUT;
+
+    *hdr = NULL;
+    if (o->header) {
+        if (!(text = first_line(o->header)))
+            return CLI_BADINPUT;
+    } else if (o->rules) {
+        json_t *rules = json_loads(o->rules, JSON_REJECT_DUPLICATES, NULL);
+        char named[160];
+        snprintf(named, sizeof named, "%s@%s", cards_set(db), cards_version(db));
+        /* an empty decklist of every shape (openlog.md 5): the format
+         * reads its own lists */
+        json_t *h = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:{s:[], s:[], s:[], s:[]}}, "
+                              "s:{s:s, s:{s:[], s:[], s:[], s:[]}}}, s:O}",
+                              "match", "deck-check", "seq", 0, "type", "match", "by", "table", "format",
+                              ol_format_name(*f), "cards", named, "hidden", "open", "players", "p1", "id", "p1",
+                              "deck", "monsters", "supports", "reserve", "main", "p2", "id", "p2", "deck", "monsters",
+                              "supports", "reserve", "main", "rules", rules);
+        if (!rules || !json_is_object(rules)) {
+            cli_error("--rules takes a JSON object of variant levers, such as '{\"deck_size\":70}'");
+            json_decref(rules);
+            json_decref(h);
+            return CLI_BADINPUT;
+        }
+        text = h ? json_dumps(h, JSON_COMPACT) : NULL;
+        json_decref(rules);
+        json_decref(h);
+        if (!text)
+            return CLI_INTERNAL;
+    } else {
+        return CLI_OK;
+    }
+    int dr = olcodec_decode_json(text, strlen(text), (ol_origin){0, o->header ? 1 : 0}, hdr, &err);
+    if (dr == OL_ENOMEM) {
+        rc = CLI_INTERNAL;
+    } else if (dr != OL_OK) {
+    {
+        /* --rules: the byte offset is into a header made here, not the
+         * user's text -- say the sentence only */
+        const char *say = err.msg, *cut = strstr(say, ": ");
+        if (!o->header && !strncmp(say, "byte ", 5) && cut)
+            say = cut + 2;
+        cli_error("%s: %s", o->header ? o->header : "--rules", say);
+    }
+    } else if ((*hdr)->type != OL_MATCH) {
+        cli_error("%s: the first line is a %s event, not a match header", o->header, ol_type_name((*hdr)->type));
+    } else if (o->header && o->format && ol_format_parse(o->format) != (int)(*hdr)->header.format) {
+        cli_error("%s: the header's format is %s, not %s", o->header, ol_format_name((*hdr)->header.format),
+                  o->format);
+    } else if (o->header && !names_db((*hdr)->header.cards, db)) {
+        cli_error("%s: the header names the card database %s, but the one loaded is %s@%s (use --cards)",
+                  o->header, (*hdr)->header.cards ? (*hdr)->header.cards : "(none)", cards_set(db),
+                  cards_version(db));
+    } else {
+        *f = (*hdr)->header.format;
+        rc = CLI_OK;
+    }
+    free(text);
+    if (rc != CLI_OK)
+        olevent_destroy(hdr);
+    return rc;
+}
+
 static int run_check(int argc, char **argv)
 {
     deck_opts o;
-    card_format f;
+    ol_format f = OL_FORMAT_SNAP;
     cards *db = NULL;
+    olevent *hdr = NULL;
     int rc = CLI_OK;
 
     if (parse_opts(argc, argv, 1, &o) < 0)
@@ -234,35 +359,41 @@ static int run_check(int argc, char **argv)
         fputs(check_usage, stdout);
         return CLI_OK;
     }
-    if (!o.format || o.n_paths == 0) {
-        cli_error(!o.format ? "deck check needs --format (snap, advanced or master)"
-                            : "deck check needs at least one DECK.json");
+    if ((!o.format && !o.header) || o.n_paths == 0 || (o.rules && o.header)) {
+        cli_error(o.rules && o.header ? "deck check takes --rules or --header, not both"
+                  : !o.format && !o.header ? "deck check needs --format (snap, advanced or master) or --header"
+                                           : "deck check needs at least one DECK.json");
         fputs(check_usage, stderr);
         return CLI_BADINPUT;
     }
-    if (parse_format(o.format, &f) < 0)
+    if (o.format && parse_format(o.format, &f) < 0)
         return CLI_BADINPUT;
     if (cli_load_cards(o.cards, &db) != CLI_OK)
         return CLI_BADINPUT;
+    if ((rc = levers_of(&o, db, &f, &hdr)) != CLI_OK) {
+        cards_destroy(&db);
+        return rc;
+    }
     for (int i = 0; i < o.n_paths; i++)
-        rc = worst(rc, check_one(o.paths[i], f, db, o.json));
+        rc = worst(rc, check_one(o.paths[i], f, db, hdr ? &hdr->header : NULL, o.json));
     if (fflush(stdout) != 0)
         rc = worst(rc, CLI_INTERNAL);
+    olevent_destroy(&hdr);
     cards_destroy(&db);
     return rc;
 }
 
-static int print_rules(card_format f, int json, int heading)
+static int print_rules(ol_format f, int json, int heading)
 {
     size_t n = 0;
     const deck_rule_info *r = deck_rules(f, &n);
     int rc = CLI_OK;
 
     if (heading && !json)
-        printf("%s\n", card_format_name(f));
+        printf("%s\n", ol_format_name(f));
     for (size_t i = 0; i < n && rc == CLI_OK; i++) {
         if (json)
-            rc = print_json(json_pack("{s:s, s:s, s:s}", "format", card_format_name(f),
+            rc = print_json(json_pack("{s:s, s:s, s:s}", "format", ol_format_name(f),
                                       "rule", r[i].rule, "summary", r[i].summary));
         else
             printf("%s%-24s %s\n", heading ? "  " : "", r[i].rule, r[i].summary);
@@ -273,7 +404,7 @@ static int print_rules(card_format f, int json, int heading)
 static int run_rules(int argc, char **argv)
 {
     deck_opts o;
-    card_format f;
+    ol_format f;
     int rc = CLI_OK;
 
     if (parse_opts(argc, argv, 0, &o) < 0)
@@ -291,8 +422,9 @@ static int run_rules(int argc, char **argv)
             return CLI_BADINPUT;
         rc = print_rules(f, o.json, 0);
     } else {
-        for (int i = 0; i < FORMAT_COUNT && rc == CLI_OK; i++)
-            rc = print_rules((card_format)i, o.json, 1);
+        const verifier_ops *ops;
+        for (size_t i = 0; (ops = verifier_engine_at(i)) && rc == CLI_OK; i++)
+            rc = print_rules(ops->format, o.json, 1);
     }
     return fflush(stdout) == 0 ? rc : CLI_INTERNAL;
 }

@@ -16,6 +16,14 @@
  * problems are appended, so a run reports both kinds.  A card skipped here
  * can make its evolutions dangle; that is reported too, and is true.
  *
+ * The members a format gives a card ("snap": {"imp": ...}) are not listed
+ * here: each engine owns them as a table (verifiers/cards.h card_schema,
+ * verifier_ops.cards), and this file reads any format's member by that
+ * table -- names, kinds, types, ranges, where each value is stored -- so a
+ * new format's cards need no change here.  Inside one element of a list
+ * (a Master attack, a Snap trigger) the members are read in the table's
+ * order, each reported missing or read in turn.
+ *
  * The content hash is BLAKE2b-256 of the exact bytes given, so the identity
  * of a database does not depend on how jansson reads it.
  */
@@ -32,6 +40,7 @@
 #include <sodium.h>
 
 #include "src/core/carddb.h"
+#include "verifiers/verifier.h"
 
 #ifndef ARBITER_DATADIR
 #define ARBITER_DATADIR "/usr/local/share/arbiter"
@@ -335,56 +344,18 @@ static void parse_cost(loader *ld, json_t *j, const char *path, mana_cost *m)
     }
 }
 
-/* ---- Which members a kind has ------------------------------------------- */
-
-#define K(x) (1u << CARD_##x)
-#define K_MONSTERS (K(MONSTER) | K(EVOLUTION) | K(PRIME_EVOLUTION) | K(PRIME_SINGULAR))
-#define K_SUPPORTS (K(SPELL) | K(COUNTER))
-#define K_PRIMES (K(PRIME_EVOLUTION) | K(PRIME_SINGULAR))
-#define K_ALL (K_MONSTERS | K_SUPPORTS)
-
-typedef struct {
-    const char *name;
-    unsigned allowed;    /* kinds that may have the member (bit per kind) */
-    unsigned required;   /* kinds that must have it                        */
-} member_rule;
-
-/* fixtures/cards/README.md sections 4-6, as data. */
-static const member_rule snap_rules[] = {
-    {"imp", K_MONSTERS, K_MONSTERS},
-    {"keywords", K_MONSTERS | K(COUNTER), 0},
-    {"triggers", K_MONSTERS, 0},
-    {"effects", K_SUPPORTS, K_SUPPORTS},
-    {"condition", K(PRIME_SINGULAR), K(PRIME_SINGULAR)},
-    {NULL, 0, 0},
-};
-static const member_rule advanced_rules[] = {
-    {"atk", K_MONSTERS, K_MONSTERS},
-    {"def", K_MONSTERS, K_MONSTERS},
-    {"level", K_MONSTERS, K_MONSTERS},
-    {"effects", K_SUPPORTS | K_PRIMES, K_SUPPORTS},
-    {"condition", K(PRIME_SINGULAR), K(PRIME_SINGULAR)},
-    {NULL, 0, 0},
-};
-static const member_rule master_rules[] = {
-    {"def", K_MONSTERS, K_MONSTERS},
-    {"level", K_MONSTERS, K_MONSTERS},
-    {"cost", K_ALL, K_ALL},
-    {"attacks", K_MONSTERS, K_MONSTERS},
-    {"effects", K_SUPPORTS | K_PRIMES, K_SUPPORTS},
-    {"condition", K(PRIME_SINGULAR), K(PRIME_SINGULAR)},
-    {"ongoing", K(SPELL), 0},
-    {NULL, 0, 0},
-};
+/* ---- A format's members, as its engine's table says ---------------------
+ * verifier_ops.cards (verifiers/cards.h card_schema): the members a format
+ * gives a card, read here by type without knowing the format. */
 
 /* Unknown members always; members allowed or required for the kind when
  * the kind is known. */
-static void check_members(loader *ld, json_t *obj, const char *fmt, const member_rule *rules)
+static void check_members(loader *ld, json_t *obj, const char *fmt, const card_field *fields)
 {
     const char *key;
     json_t *v;
     json_object_foreach(obj, key, v) {
-        const member_rule *r = rules;
+        const card_field *r = fields;
         while (r->name && strcmp(r->name, key))
             r++;
         if (!r->name)
@@ -395,23 +366,21 @@ static void check_members(loader *ld, json_t *obj, const char *fmt, const member
     }
     if (ld->kind < 0)
         return;
-    for (const member_rule *r = rules; r->name; r++)
+    for (const card_field *r = fields; r->name; r++)
         if ((r->required & (1u << ld->kind)) && !json_object_get(obj, r->name))
             problem(ld, "%s.%s is required for kind \"%s\"", fmt, r->name,
                     card_kind_name((card_kind)ld->kind));
 }
 
-/* ---- The three formats -------------------------------------------------- */
-
-static void parse_keywords(loader *ld, json_t *j, uint32_t *out)
+static void parse_keywords(loader *ld, json_t *j, const char *path, uint32_t *out)
 {
     char at[PATH_LEN];
-    if (read_array(ld, j, "snap.keywords", 0, 8, "keywords") < 0)
+    if (read_array(ld, j, path, 0, 8, "keywords") < 0)
         return;
     for (size_t i = 0; i < json_array_size(j); i++) {
         json_t *k = json_array_get(j, i);
         uint32_t bit;
-        path_of(at, sizeof at, "snap.keywords[%zu]", i);
+        path_of(at, sizeof at, "%s[%zu]", path, i);
         if (!json_is_string(k))
             problem(ld, "%s must be a string", at);
         else if (!(bit = card_keyword_parse(json_string_value(k))))
@@ -423,136 +392,99 @@ static void parse_keywords(loader *ld, json_t *j, uint32_t *out)
     }
 }
 
-static void parse_trigger(loader *ld, json_t *j, const char *path, snap_trigger *t)
-{
-    static const char *const members[] = {"when", "effects", NULL};
-    char at[PATH_LEN];
-    if (read_object(ld, j, path) < 0)
-        return;
-    reject_unknown(ld, j, path, members);
-    json_t *when = json_object_get(j, "when"), *fx = json_object_get(j, "effects");
-    int w = -1;
-    if (!when || !json_is_string(when))
-        problem(ld, "%s.when must be a string", path);
-    else if ((w = trigger_when_parse(json_string_value(when))) < 0)
-        problem(ld, "%s.when: unknown trigger timing \"%s\"", path, json_string_value(when));
-    t->when = (trigger_when)(w < 0 ? 0 : w);
-    path_of(at, sizeof at, "%s.effects", path);
-    if (!fx)
-        problem(ld, "%s is required", at);
-    else
-        parse_effects(ld, fx, at, t->effects, &t->n_effects);
-}
+static void read_field(loader *ld, json_t *v, const char *path, const card_field *f, char *base);
 
-static void parse_triggers(loader *ld, json_t *j, snap_props *s)
+/* One element of a LIST: an object of the `sub` fields, each read in table
+ * order (a missing one reported when every element must have it). */
+static void read_element(loader *ld, json_t *j, const char *path, const card_field *sub, char *base)
 {
     char at[PATH_LEN];
-    if (read_array(ld, j, "snap.triggers", 0, CARD_MAX_TRIGGERS, "triggers") < 0)
-        return;
-    s->n_triggers = (uint8_t)json_array_size(j);
-    for (size_t i = 0; i < s->n_triggers; i++) {
-        path_of(at, sizeof at, "snap.triggers[%zu]", i);
-        parse_trigger(ld, json_array_get(j, i), at, &s->triggers[i]);
-    }
-}
-
-static void parse_snap(loader *ld, json_t *j, snap_props *s)
-{
-    json_t *v;
-    long long n;
-    check_members(ld, j, "snap", snap_rules);
-    if ((v = json_object_get(j, "imp")) && !read_int(ld, v, "snap.imp", CARD_IMP_MIN, CARD_IMP_MAX, &n))
-        s->imp = (int32_t)n;
-    if ((v = json_object_get(j, "keywords")))
-        parse_keywords(ld, v, &s->keywords);
-    if ((v = json_object_get(j, "triggers")))
-        parse_triggers(ld, v, s);
-    if ((v = json_object_get(j, "effects")))
-        parse_effects(ld, v, "snap.effects", s->effects, &s->n_effects);
-    if ((v = json_object_get(j, "condition")))
-        parse_condition(ld, v, "snap.condition", &s->condition);
-}
-
-static void parse_advanced(loader *ld, json_t *j, advanced_props *a)
-{
-    json_t *v;
-    long long n;
-    check_members(ld, j, "advanced", advanced_rules);
-    if ((v = json_object_get(j, "atk")) && !read_int(ld, v, "advanced.atk", 0, CARD_ADV_STAT_MAX, &n))
-        a->atk = (int32_t)n;
-    if ((v = json_object_get(j, "def")) && !read_int(ld, v, "advanced.def", 0, CARD_ADV_STAT_MAX, &n))
-        a->def = (int32_t)n;
-    if ((v = json_object_get(j, "level"))
-        && !read_int(ld, v, "advanced.level", CARD_LEVEL_MIN, CARD_LEVEL_MAX, &n))
-        a->level = (uint8_t)n;
-    if ((v = json_object_get(j, "effects")))
-        parse_effects(ld, v, "advanced.effects", a->effects, &a->n_effects);
-    if ((v = json_object_get(j, "condition")))
-        parse_condition(ld, v, "advanced.condition", &a->condition);
-}
-
-static void parse_attack(loader *ld, json_t *j, const char *path, master_attack *a)
-{
-    static const char *const members[] = {"name", "cost", "condition", "effects", NULL};
-    static const char *const required[] = {"name", "cost", "effects", NULL};
-    char at[PATH_LEN];
+    const char *key;
     json_t *v;
     if (read_object(ld, j, path) < 0)
         return;
-    reject_unknown(ld, j, path, members);
-    for (size_t i = 0; required[i]; i++)
-        if (!json_object_get(j, required[i]))
-            problem(ld, "%s.%s is required", path, required[i]);
-    path_of(at, sizeof at, "%s.name", path);
-    if ((v = json_object_get(j, "name")))
-        read_string(ld, v, at, a->name, CARD_NAME_MAX);
-    path_of(at, sizeof at, "%s.cost", path);
-    if ((v = json_object_get(j, "cost")))
-        parse_cost(ld, v, at, &a->cost);
-    path_of(at, sizeof at, "%s.condition", path);
-    if ((v = json_object_get(j, "condition")))
-        parse_condition(ld, v, at, &a->condition);
-    path_of(at, sizeof at, "%s.effects", path);
-    if ((v = json_object_get(j, "effects")))
-        parse_effects(ld, v, at, a->effects, &a->n_effects);
-}
-
-static void parse_attacks(loader *ld, json_t *j, master_props *m)
-{
-    char at[PATH_LEN];
-    if (read_array(ld, j, "master.attacks", 1, CARD_MAX_ATTACKS, "attacks") < 0)
-        return;
-    m->n_attacks = (uint8_t)json_array_size(j);
-    for (size_t i = 0; i < m->n_attacks; i++) {
-        path_of(at, sizeof at, "master.attacks[%zu]", i);
-        parse_attack(ld, json_array_get(j, i), at, &m->attacks[i]);
+    json_object_foreach(j, key, v) {
+        const card_field *f = sub;
+        while (f->name && strcmp(f->name, key))
+            f++;
+        if (!f->name)
+            problem(ld, "%s: unknown member \"%s\"", path, key);
+    }
+    for (const card_field *f = sub; f->name; f++) {
+        path_of(at, sizeof at, "%s.%s", path, f->name);
+        if ((v = json_object_get(j, f->name)))
+            read_field(ld, v, at, f, base);
+        else if (f->required)
+            problem(ld, f->type == CARD_FIELD_ENUM ? "%s must be a string" : "%s is required", at);
     }
 }
 
-static void parse_master(loader *ld, json_t *j, master_props *m)
+static void read_field(loader *ld, json_t *v, const char *path, const card_field *f, char *base)
 {
-    json_t *v;
+    char at[PATH_LEN];
     long long n;
-    check_members(ld, j, "master", master_rules);
-    if ((v = json_object_get(j, "def")) && !read_int(ld, v, "master.def", 0, CARD_MASTER_DEF_MAX, &n))
-        m->def = (int32_t)n;
-    if ((v = json_object_get(j, "level"))
-        && !read_int(ld, v, "master.level", CARD_LEVEL_MIN, CARD_LEVEL_MAX, &n))
-        m->level = (uint8_t)n;
-    if ((v = json_object_get(j, "cost")))
-        parse_cost(ld, v, "master.cost", &m->cost);
-    if ((v = json_object_get(j, "attacks")))
-        parse_attacks(ld, v, m);
-    if ((v = json_object_get(j, "effects")))
-        parse_effects(ld, v, "master.effects", m->effects, &m->n_effects);
-    if ((v = json_object_get(j, "condition")))
-        parse_condition(ld, v, "master.condition", &m->condition);
-    if ((v = json_object_get(j, "ongoing"))) {
-        if (!json_is_boolean(v))
-            problem(ld, "master.ongoing must be true or false");
+    int e;
+    switch (f->type) {
+    case CARD_FIELD_INT:
+        if (read_int(ld, v, path, f->lo, f->hi, &n))
+            break;
+        if (f->size == 1)
+            *(uint8_t *)(base + f->at) = (uint8_t)n;
         else
-            m->ongoing = json_is_true(v);
+            *(int32_t *)(base + f->at) = (int32_t)n;
+        break;
+    case CARD_FIELD_BOOL:
+        if (!json_is_boolean(v))
+            problem(ld, "%s must be true or false", path);
+        else
+            *(uint8_t *)(base + f->at) = json_is_true(v);
+        break;
+    case CARD_FIELD_STRING:
+        read_string(ld, v, path, base + f->at, f->size);
+        break;
+    case CARD_FIELD_KEYWORDS:
+        parse_keywords(ld, v, path, (uint32_t *)(base + f->at));
+        break;
+    case CARD_FIELD_ENUM:
+        if (!json_is_string(v))
+            problem(ld, "%s must be a string", path);
+        else if ((e = f->parse(json_string_value(v))) < 0)
+            problem(ld, "%s: unknown %s \"%s\"", path, f->what, json_string_value(v));
+        else
+            *(int *)(base + f->at) = e;
+        break;
+    case CARD_FIELD_EFFECTS:
+        parse_effects(ld, v, path, (card_effect *)(base + f->at), (uint8_t *)(base + f->count_at));
+        break;
+    case CARD_FIELD_CONDITION:
+        parse_condition(ld, v, path, (card_condition *)(base + f->at));
+        break;
+    case CARD_FIELD_COST:
+        parse_cost(ld, v, path, (mana_cost *)(base + f->at));
+        break;
+    case CARD_FIELD_LIST:
+        if (read_array(ld, v, path, (size_t)f->lo, (size_t)f->hi, f->what) < 0)
+            break;
+        *(uint8_t *)(base + f->count_at) = (uint8_t)json_array_size(v);
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            path_of(at, sizeof at, "%s[%zu]", path, i);
+            read_element(ld, json_array_get(v, i), at, f->sub, base + f->at + i * f->size);
+        }
+        break;
     }
+}
+
+/* A format's member of the card ("snap": {...}) by its engine's table. */
+static void parse_format(loader *ld, json_t *j, const char *fmt, const card_field *fields, card *c)
+{
+    char at[PATH_LEN];
+    json_t *v;
+    check_members(ld, j, fmt, fields);
+    for (const card_field *f = fields; f->name; f++)
+        if ((v = json_object_get(j, f->name))) {
+            path_of(at, sizeof at, "%s.%s", fmt, f->name);
+            read_field(ld, v, at, f, (char *)c);
+        }
 }
 
 /* ---- One card ----------------------------------------------------------- */
@@ -590,24 +522,38 @@ static void parse_identity(loader *ld, json_t *j, card *c)
         problem(ld, "\"line\" and \"stage\" go together: give both or neither");
 }
 
+/* Every format whose engine gives cards members (the registry,
+ * verifiers/registry.c): each card has that format's member. */
 static void parse_formats(loader *ld, json_t *j, card *c)
 {
-    static const char *const names[FORMAT_COUNT] = {"snap", "advanced", "master"};
-    for (int f = 0; f < FORMAT_COUNT; f++) {
-        json_t *v = json_object_get(j, names[f]);
+    const verifier_ops *ops;
+    for (size_t i = 0; (ops = verifier_engine_at(i)); i++) {
+        if (!ops->cards)
+            continue;
+        const char *name = ol_format_name(ops->format);
+        json_t *v = json_object_get(j, name);
         if (!v) {
-            card_problem(ld, "has no \"%s\" properties", names[f]);
+            card_problem(ld, "has no \"%s\" properties", name);
             continue;
         }
-        if (read_object(ld, v, names[f]) < 0)
+        if (read_object(ld, v, name) < 0)
             continue;
-        if (f == FORMAT_SNAP)
-            parse_snap(ld, v, &c->snap);
-        else if (f == FORMAT_ADVANCED)
-            parse_advanced(ld, v, &c->advanced);
-        else
-            parse_master(ld, v, &c->master);
+        parse_format(ld, v, name, ops->cards->fields, c);
     }
+}
+
+/* A card's own members, and one per format with card members. */
+static int card_member(const char *key)
+{
+    static const char *const own[] = {"id", "name", "kind", "class", "line", "stage"};
+    const verifier_ops *ops;
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+        if (!strcmp(own[i], key))
+            return 1;
+    for (size_t i = 0; (ops = verifier_engine_at(i)); i++)
+        if (ops->cards && !strcmp(ol_format_name(ops->format), key))
+            return 1;
+    return 0;
 }
 
 static void set_who(loader *ld, json_t *j, size_t index)
@@ -624,8 +570,6 @@ static void set_who(loader *ld, json_t *j, size_t index)
  * code only for failures that stop the load (out of memory). */
 static int load_card(loader *ld, cards *db, json_t *j, size_t index, int duplicate)
 {
-    static const char *const members[] = {"id", "name", "kind", "class", "line", "stage",
-                                          "snap", "advanced", "master", NULL};
     size_t before = ld->problems;
     card *c = calloc(1, sizeof *c);   /* ~4 KiB: keep it off the stack */
     int rc = CARDS_OK;
@@ -637,7 +581,11 @@ static int load_card(loader *ld, cards *db, json_t *j, size_t index, int duplica
         problem(ld, "must be an object");
         goto done;
     }
-    reject_unknown(ld, j, NULL, members);
+    const char *key;
+    json_t *member;
+    json_object_foreach(j, key, member)
+        if (!card_member(key))
+            problem(ld, "unknown member \"%s\"", key);
     parse_identity(ld, j, c);
     parse_formats(ld, j, c);
     if (ld->problems != before || duplicate)

@@ -58,16 +58,7 @@ static int start(duel_state *s, const cards *db, const ol_header *h, const oleve
     /* advanced.md: "Player 1: selects 5 cards. Player 2: selects 6 cards." */
     s->opening[0] = 5;
     s->opening[1] = 6;
-    for (int p = 0; p < 2; p++) {
-        deck_violation dv;
-        size_t n = 0;
-        deck_check(FORMAT_ADVANCED, db, &h->players[p].deck, p ? "p2" : "p1", &dv, 1, &n);
-        if (n) {
-            olverdict_set(v, header->match, header->seq, OL_V_ILLEGAL, dv.rule, "%s", dv.msg);
-            return -1;
-        }
-    }
-    return 0;
+    return openlog_check_decks(header, db, v);
 }
 
 /* ---- the attack ------------------------------------------------------------ */
@@ -162,6 +153,8 @@ static const duel_format advanced_format = {
     .rule_first_turn = "advanced:select.first_turn",
     /* advanced.md: "DP: monster uses its DEF value; cannot attack" */
     .rule_attack_dp = "advanced:attack.dp",
+    /* advanced.md: "Exact next stage card must be in hand." */
+    .rule_evolve_hand = "advanced:evolve.next_stage",
     .start = start,
     /* the card's Advanced properties */
     .effects = effects_of,
@@ -173,9 +166,33 @@ static const duel_format advanced_format = {
     .board = &advanced_board,
 };
 
-void advanced_start(advanced_state *s, const cards *db, const olevent *header, olverdict *v)
+int advanced_start(advanced_state *s, const cards *db, const olevent *header, olverdict *v)
 {
-    duel_start(s, &advanced_format, db, header, v);
+    return duel_start(s, &advanced_format, db, header, v);
 }
 
-DUEL_VERIFIER_OPS(advanced_verifier_ops, advanced_format, OL_FORMAT_ADVANCED, ADVANCED_ENGINE, advanced_rules);
+/* advanced.md, "Deck Size & Construction": "40 cards total", "Must include
+ * at least 5 Monsters", "up to 2 copies of each card", "Prime Evolutions
+ * and Prime Singulars are limited to 1 copy" -- the shared checks of
+ * verifiers/deck.c, one row per rule id in report order. */
+static const deck_rule_info deck_rows[] = {
+    {"openlog:cards", "every card is in the match's card database", deck_check_known},
+    {"advanced:deck.size", "exactly 40 cards", deck_check_size},
+    {"advanced:deck.monsters", "at least 5 Monsters (Monsters or Prime Singulars)", deck_check_monsters},
+    {"advanced:deck.copies", "at most 2 copies of a card (by name)", deck_check_copies},
+    {"advanced:deck.primes", "Prime Evolutions and Prime Singulars at most 1 copy", deck_check_primes},
+};
+
+static const deck_format advanced_deck = {
+    .title = "Advanced",
+    .shape = DECK_SHAPE_MAIN,
+    .size = 40,
+    .copies = 2,
+    .prime_copies = 1,
+    .min_monsters = 5,
+    .rules = deck_rows,
+    .n_rules = sizeof deck_rows / sizeof deck_rows[0],
+};
+
+DUEL_VERIFIER_OPS(advanced_verifier_ops, advanced_format, OL_FORMAT_ADVANCED, "Advanced", ADVANCED_ENGINE, advanced_rules,
+                  advanced_deck, advanced_cards);

@@ -28,6 +28,9 @@ typedef duel_state advanced_state;
 /* Start a match from its header (deck construction: advanced:deck.*);
  * then duel_apply(), duel_silence(), duel_board_json() and the rest of
  * duel.h judge and draw it.  `db` must outlive the state. */
-void advanced_start(advanced_state *s, const cards *db, const olevent *header, olverdict *v);
+int advanced_start(advanced_state *s, const cards *db, const olevent *header, olverdict *v);
+
+/* The members Advanced gives a card (cardfields.c in this folder). */
+extern const card_schema advanced_cards;
 
 #endif

@@ -67,29 +67,9 @@ static int start(duel_state *s, const cards *db, const ol_header *h, const oleve
     s->deck_size = (uint8_t)ol_header_lever(h, "deck_size", 60);
     s->opening[0] = (uint8_t)ol_header_lever(h, "p1_hand", 7);
     s->opening[1] = (uint8_t)ol_header_lever(h, "p2_hand", 8);
-    for (int p = 0; p < 2; p++) {
-        /* deck_check reports in rule order: an unknown card, the size, then
-         * the rest -- of two, one breaks a rule other than the size */
-        deck_violation dv[2];
-        size_t n = 0, main = h->players[p].deck.main.n;
-        deck_check(FORMAT_MASTER, db, &h->players[p].deck, p ? "p2" : "p1", dv, 2, &n);
-        /* master.md: "60 cards total" -- or the deck_size lever ("Deck
-         * size: 60 (default); 50 or 70 in experimental formats.") */
-        if (main != s->deck_size) {
-            olverdict_set(v, header->match, header->seq, OL_V_ILLEGAL, "master:deck.size",
-                          "%s's deck has %zu cards; this match's decks have exactly %u.", p ? "p2" : "p1", main,
-                          s->deck_size);
-            return -1;
-        }
-        /* the size is the lever's, judged above; any other rule's verdict */
-        const deck_violation *other = !n ? NULL : strcmp(dv[0].rule, "master:deck.size") ? &dv[0]
-                                    : n > 1 ? &dv[1] : NULL;
-        if (other) {
-            olverdict_set(v, header->match, header->seq, OL_V_ILLEGAL, other->rule, "%s", other->msg);
-            return -1;
-        }
-    }
-    return 0;
+    /* master.md: "60 cards total" -- or the deck_size lever, which the
+     * deck rules read from the header */
+    return openlog_check_decks(header, db, v);
 }
 
 /* ---- the Mana Zone and payments (M1, M2) -------------------------------- */
@@ -570,6 +550,9 @@ static const duel_format master_format = {
     /* master.md: "Mana Summon: play any monster by paying its mana cost." --
      * a Monster card, which a Mana Summon of any other kind breaks */
     .rule_mana_summon = "master:summon.mana",
+    /* M12: every card that enters play -- "evolved into" too -- comes
+     * from its player's hand (master.md says no more of an evolution's) */
+    .rule_evolve_hand = "master:field.from_hand",
     /* master.md: "Mana Step ... Selection Step ... Main/Spell Phase ...
      * Summon Phase": the Mana Step opens each turn, Player 1 selects in
      * their first (M11), summons have their own phase */
@@ -584,9 +567,34 @@ static const duel_format master_format = {
     .clock_rule = "master:clock.shot",
 };
 
-void master_start(master_state *s, const cards *db, const olevent *header, olverdict *v)
+int master_start(master_state *s, const cards *db, const olevent *header, olverdict *v)
 {
-    duel_start(s, &master_format, db, header, v);
+    return duel_start(s, &master_format, db, header, v);
 }
 
-DUEL_VERIFIER_OPS(master_verifier_ops, master_format, OL_FORMAT_MASTER, MASTER_ENGINE, master_rules);
+/* master.md, "Deck Size & Construction": "60 cards total" (the deck_size
+ * lever: "Deck size: 60 (default); 50 or 70 in experimental formats."),
+ * "up to 3 copies of each card", "Prime Evolutions and Prime Singulars are
+ * 1x (singleton)" -- the shared checks of verifiers/deck.c, one row per
+ * rule id in report order. */
+static const deck_rule_info deck_rows[] = {
+    {"openlog:cards", "every card is in the match's card database", deck_check_known},
+    {"master:deck.size", "exactly 60 cards (or the deck_size lever)", deck_check_size},
+    {"master:deck.copies", "at most 3 copies of a card (by name)", deck_check_copies},
+    {"master:deck.primes", "Prime Evolutions and Prime Singulars at most 1 copy", deck_check_primes},
+};
+
+static const deck_format master_deck = {
+    .title = "Master",
+    .shape = DECK_SHAPE_MAIN,
+    .size = 60,
+    .size_lever = "deck_size",
+    .copies = 3,
+    .prime_copies = 1,
+    .min_monsters = 0,
+    .rules = deck_rows,
+    .n_rules = sizeof deck_rows / sizeof deck_rows[0],
+};
+
+DUEL_VERIFIER_OPS(master_verifier_ops, master_format, OL_FORMAT_MASTER, "Master", MASTER_ENGINE, master_rules,
+                  master_deck, master_cards);

@@ -35,7 +35,10 @@ typedef duel_state master_state;
 /* Start a match from its header; then duel_apply(), duel_silence(),
  * duel_board_json() and the rest of duel.h judge and draw it.  `db` must
  * outlive the state. */
-void master_start(master_state *s, const cards *db, const olevent *header, olverdict *v);
+int master_start(master_state *s, const cards *db, const olevent *header, olverdict *v);
+
+/* The members Master gives a card (cardfields.c in this folder). */
+extern const card_schema master_cards;
 
 /* Mana of class c the player has ready now (M2). */
 unsigned master_ready(const master_state *s, int p, card_class c);

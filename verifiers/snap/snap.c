@@ -118,7 +118,7 @@ static void load_deck(snap_state *s, int p, const ol_deck *d)
     }
 }
 
-void snap_start(snap_state *s, const cards *db, const olevent *header, olverdict *v)
+int snap_start(snap_state *s, const cards *db, const olevent *header, olverdict *v)
 {
     const ol_header *h = &header->header;
     memset(s, 0, sizeof *s);
@@ -130,19 +130,17 @@ void snap_start(snap_state *s, const cards *db, const olevent *header, olverdict
         load_deck(s, p, &h->players[p].deck);
     /* snap 8.1: "If a deck is illegal, it must be corrected before play
      * begins." -- a header with an illegal deck starts no match. */
-    for (int p = 0; p < 2; p++) {
-        deck_violation dv;
-        size_t n = 0;
-        deck_check(FORMAT_SNAP, db, &h->players[p].deck, p ? "p2" : "p1", &dv, 1, &n);
-        if (n) {
-            olverdict_set(v, header->match, header->seq, OL_V_ILLEGAL, dv.rule, "%s", dv.msg);
-            openlog_end(&s->ol, -1);
-            s->step = STEP_OVER;
-            return;
-        }
+    int decks = openlog_check_decks(header, db, v);
+    if (decks == OPENLOG_EINTERNAL)
+        return VERIFIER_ENOMEM;
+    if (decks) {
+        openlog_end(&s->ol, -1);
+        s->step = STEP_OVER;
+        return VERIFIER_OK;
     }
     s->step = STEP_SETUP;
     olverdict_set(v, header->match, header->seq, OL_V_OK, NULL, NULL);
+    return VERIFIER_OK;
 }
 
 /* ---- the round and the turn ---------------------------------------- */
@@ -1971,6 +1969,9 @@ static void ops_unverified(const void *st, unsigned out[OL_PLAYERS_MAX])
 
 const verifier_ops snap_verifier_ops = {
     .format = OL_FORMAT_SNAP,
+    .title = "Snap",
+    .deck = &snap_deck,
+    .cards = &snap_cards,
     .engine = SNAP_ENGINE,
     .state_size = sizeof(snap_state),
     .players_min = 2,

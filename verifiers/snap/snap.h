@@ -86,6 +86,7 @@
 #include "logformat/olverdict.h"
 #include "verifiers/cards.h"
 #include "verifiers/chain.h"
+#include "verifiers/deck.h"
 #include "verifiers/openlog.h"
 
 #define SNAP_ENGINE "snap/2"
@@ -206,7 +207,13 @@ typedef struct snap_state {
 /* Start a match from its header: fills *s and the header's verdict (deck
  * verification 8.1; illegal leaves s->over set so that nothing follows).
  * `db` must outlive the state. */
-void snap_start(snap_state *s, const cards *db, const olevent *header, olverdict *v);
+int snap_start(snap_state *s, const cards *db, const olevent *header, olverdict *v);
+
+/* Snap's deck construction rules (deck.c in this folder). */
+extern const deck_format snap_deck;
+
+/* The members Snap gives a card (cardfields.c in this folder). */
+extern const card_schema snap_cards;
 
 /* Judge one event (the next of the match).  The state changes only when
  * the verdict is ok or warning (R12). */
