@@ -1105,10 +1105,10 @@ Test(verifier, a_header_naming_more_players_than_the_format_has_is_malformed)
          "A master match has 2 players; this header names 8."},
     };
     need_db();
-    cr_assert_eq(snap_verifier_ops.players_min, 2);
-    cr_assert_eq(snap_verifier_ops.players_max, 2);
-    cr_assert_eq(advanced_verifier_ops.players_max, 2);
-    cr_assert_eq(master_verifier_ops.players_max, 2);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_SNAP)->players_min, 2);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_SNAP)->players_max, 2);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_ADVANCED)->players_max, 2);
+    cr_assert_eq(verifier_ops_of(OL_FORMAT_MASTER)->players_max, 2);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         olevent *h = header_with_seats(cases[i].rel, cases[i].seats);
         verifier *vf = NULL;

@@ -35,7 +35,7 @@ void openlog_start(openlog_match *m, const cards *db, const ol_header *h)
 /* The header's seats, p1 first (each seat's deck is checked). */
 static size_t header_seats(const ol_header *h)
 {
-    return sizeof h->players / sizeof h->players[0];
+    return h->n_players;
 }
 
 int openlog_check_decks(const olevent *header, const cards *db, olverdict *v)
