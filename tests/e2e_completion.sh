@@ -43,7 +43,7 @@ done
 same "deck <TAB>" "$(printf 'check\nrules')" "$(complete_line 'arbiter deck ')"
 same "tournament <TAB>" "$(printf 'alarms\nhtml\npair\nstandings\nstats')" "$(complete_line 'arbiter tournament ')"
 same "--format <TAB>" "$(printf 'advanced\nmaster\nsnap')" "$(complete_line 'arbiter deck check --format ')"
-same "--view <TAB>" "$(printf 'judge\np1\np2\npublic')" "$(complete_line 'arbiter replay game.jsonl --view ')"
+same "--view <TAB>" "$(printf 'judge\np1\np2\np3\np4\np5\np6\np7\np8\npublic')" "$(complete_line 'arbiter replay game.jsonl --view ')"
 same "stats --csv <TAB>: the tables" "$(printf 'cards\nclasses\ndecklists\nlength\nprogress\nrules')" \
     "$(complete_line 'arbiter tournament stats --file cup.json --csv ')"
 same "standings --csv is a flag: files follow" "$(printf 'cup.json\ngame.jsonl\nlogs')" \

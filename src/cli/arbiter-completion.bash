@@ -35,7 +35,7 @@ _arbiterd_options="--db --ingest --feed --query --cards --key --trusted-seals --
 _arbiter_values() {
     case "$1" in
         --format) echo "snap advanced master" ;;
-        --view) echo "judge p1 p2 public" ;;
+        --view) echo "judge public p1 p2 p3 p4 p5 p6 p7 p8" ;;
         --status) echo "legal illegal" ;;
         --from | --to) echo "mlog jsonl" ;;
         --role) echo "table judge organiser viewer" ;;
