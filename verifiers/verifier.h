@@ -75,6 +75,15 @@ typedef struct {
      * {...}: verifiers/cards.h card_schema, applied by src/core/carddb.c
      * and cards_finish()), or NULL when its cards have none. */
     const card_schema *cards;
+    /* The tournament's facts of the format (TOURNAMENT.md, src/tournament/):
+     * 1 when `arbiter tournament` runs its events (the regulations are
+     * written for the Mintayn formats; 0: refused with a sentence); the
+     * base a game score is measured against under the default levers (T4,
+     * T5; verifier_score gives a match's own); and the lever that sets the
+     * base instead ("starting_lp"), or NULL. */
+    int tournament;
+    int64_t score_base;
+    const char *score_base_lever;
 
     /* Start from the header: its verdict in *v (ok, or illegal when the
      * header breaks a rule; then every later event is illegal too).  The
