@@ -6,6 +6,7 @@
  * the illegal event (R12).  Tests are named after the section they pin.
  */
 #include <criterion/criterion.h>
+#include <jansson.h>
 #include <sodium/crypto_generichash.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,42 @@ Test(snap, snap_4_1_header_with_an_illegal_deck_starts_no_match)
 {
     olverdict v = start_with("open", NULL, "{\"monsters\":[\"cor-forge-golem\"],\"supports\":[],\"reserve\":[]}");
     expect(v, OL_V_ILLEGAL, "snap:4.1");
+    illegal(BASE[0], "snap:8.1");
+}
+
+/* snap 8.1: a header whose deck breaks any construction rule starts no
+ * match -- each rule of Snap's deck rows (verifiers/snap/deck.c) cited at
+ * the header, with the fixture deck that breaks only it
+ * (fixtures/decks/snap/illegal-<rule>-*.json; p1's deck). */
+static olverdict start_with_fixture_deck(const char *file)
+{
+    char rel[256];
+    json_error_t jerr;
+    snprintf(rel, sizeof rel, "fixtures/decks/snap/%s", file);
+    json_t *d = json_load_file(SRC(rel), 0, &jerr);
+    cr_assert_not_null(d, "%s: %s", rel, jerr.text);
+    json_t *deck = json_pack("{s:O, s:O, s:O}", "monsters", json_object_get(d, "monsters"), "supports",
+                             json_object_get(d, "supports"), "reserve", json_object_get(d, "reserve"));
+    cr_assert_not_null(deck, "%s", rel);
+    char *text = json_dumps(deck, JSON_COMPACT);
+    olverdict v = start_with("open", NULL, text);
+    free(text);
+    json_decref(deck);
+    json_decref(d);
+    return v;
+}
+
+Test(snap, snap_4_header_decks_breaking_each_construction_rule_start_no_match)
+{
+    expect(start_with_fixture_deck("illegal-snap_4_2-spell-in-lineup.json"), OL_V_ILLEGAL, "snap:4.2");
+    illegal(BASE[0], "snap:8.1");
+    expect(start_with_fixture_deck("illegal-snap_4_3-monster-in-supports.json"), OL_V_ILLEGAL, "snap:4.3");
+    expect(start_with_fixture_deck("illegal-snap_4_4-duplicate-spell.json"), OL_V_ILLEGAL, "snap:4.4");
+    expect(start_with_fixture_deck("illegal-snap_4_5-two-prime-singulars.json"), OL_V_ILLEGAL, "snap:4.5");
+    expect(start_with_fixture_deck("illegal-snap_4_6_2-spell-in-reserve.json"), OL_V_ILLEGAL, "snap:4.6.2");
+    expect(start_with_fixture_deck("illegal-snap_4_6_3-foreign-evolution.json"), OL_V_ILLEGAL, "snap:4.6.3");
+    expect(start_with_fixture_deck("illegal-snap_14_2-prime-singular-missing-from-reserve.json"), OL_V_ILLEGAL,
+           "snap:14.2");
     illegal(BASE[0], "snap:8.1");
 }
 

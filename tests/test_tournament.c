@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "src/tournament/tournament.h"
+#include "verifiers/verifier.h"
 #include "tests/testutil.h"
 #include "tests/tourtest.h"
 
@@ -436,6 +437,43 @@ Test(tournament, T47_unknown_key_in_the_file_is_refused)
 {
     cr_assert_eq(refused(HEAD CUSTOM3 FOUR ",\"squad_points\":12}", "\"squad_points\" is not a key of the tournament file."),
                  TOUR_EINVAL);
+}
+
+/* The event's format is one whose engine runs tournaments (the registry):
+ * another is refused with a sentence naming those that do, and a format
+ * with an engine outside the Mintayn regulations with its own sentence. */
+Test(tournament, format_is_one_the_registry_runs_tournaments_of)
+{
+    char list[200] = "", want[400], json[1024];
+    const verifier_ops *ops;
+    size_t n = 0, said = 0, k = 0;
+    for (size_t i = 0; (ops = verifier_engine_at(i)); i++)
+        n += ops->tournament != 0;
+    cr_assert_geq(n, 3, "Snap, Advanced and Master run tournaments");
+    for (size_t i = 0; (ops = verifier_engine_at(i)); i++)
+        if (ops->tournament) {
+            said++;
+            k += (size_t)snprintf(list + k, sizeof list - k, "%s\"%s\"", said == 1 ? "" : said == n ? " or " : ", ",
+                                  ol_format_name(ops->format));
+        }
+    cr_assert_str_eq(list, "\"snap\", \"advanced\" or \"master\"");   /* today's registry */
+    snprintf(want, sizeof want, "\"format\" must be %s.", list);
+    cr_assert_eq(refused("{\"version\":1,\"id\":\"cup\",\"name\":\"Cup\",\"format\":\"poker\",\"seed\":\"s0\"," CUSTOM3 FOUR "}",
+                         want), TOUR_EINVAL);
+    for (size_t i = 0; (ops = verifier_engine_at(i)); i++) {
+        snprintf(json, sizeof json, "{\"version\":1,\"id\":\"cup\",\"name\":\"Cup\",\"format\":\"%s\",\"seed\":\"s0\","
+                 CUSTOM3 FOUR "}", ol_format_name(ops->format));
+        if (ops->tournament) {
+            tournament *t = load(json);
+            cr_assert_eq(tournament_format(t), ops->format);
+            cr_assert_eq(tournament_base(t), ops->score_base, "%s", ops->engine);
+            tournament_destroy(&t);
+            continue;
+        }
+        snprintf(want, sizeof want, "\"format\" is \"%s\": arbiter tournament runs the events of the Mintayn "
+                 "regulations (TOURNAMENT.md), whose formats are %s.", ol_format_name(ops->format), list);
+        cr_assert_eq(refused(json, want), TOUR_EINVAL);
+    }
 }
 
 Test(tournament, file_reference_to_nothing_is_refused)

@@ -41,7 +41,6 @@
 #include <string.h>
 
 #include "verifiers/cards.h"
-#include "verifiers/verifier.h"   /* the registry: each format's card checks */
 
 #define BIT(x) (1u << (x))
 #define S_ BIT(OL_FORMAT_SNAP)
@@ -682,9 +681,9 @@ static void check_effect(checker *ck, const card *c, const char *path, ol_format
     check_target(ck, c, path, f, src, oi, e->target);
     check_amount(ck, c, path, oi, e->amount);
     /* the format's own rule on an effect (Snap: keyword-bound primitives) */
-    const verifier_ops *eng = verifier_ops_of(f);
-    if (eng && eng->cards && eng->cards->effect)
-        eng->cards->effect(ck, c, path, e);
+    const card_schema *own = card_schema_of(f);
+    if (own && own->effect)
+        own->effect(ck, c, path, e);
 }
 
 /* An effect list at `path` ("snap.effects"); `required`: it may not be empty. */
@@ -810,11 +809,11 @@ void card_check_cost(checker *ck, const card *c, const char *path, const mana_co
 /* The card's identity, then each format's checks (the registry's order). */
 static void check_card(checker *ck, const card *c)
 {
-    const verifier_ops *eng;
+    const card_schema *fmt;
     check_identity(ck, c);
-    for (size_t i = 0; (eng = verifier_engine_at(i)); i++)
-        if (eng->cards && eng->cards->check)
-            eng->cards->check(ck, c);
+    for (size_t i = 0; (fmt = card_schema_at(i, NULL)); i++)
+        if (fmt->check)
+            fmt->check(ck, c);
 }
 
 /* ---- Checking the whole database ---------------------------------------- */

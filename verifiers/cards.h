@@ -401,6 +401,14 @@ void card_check_level(card_checker *ck, const card *c, ol_format f, int level);
 /* A mana cost at `path`: each class and `any` in 0..CARD_COST_MAX. */
 void card_check_cost(card_checker *ck, const card *c, const char *path, const mana_cost *m);
 
+/* The formats' card schemas, from the one list of engines
+ * (verifiers/registry.c: verifier_ops.cards), so that this module needs no
+ * list of formats: the i-th format (0..) that has a schema, its format in
+ * *f (may be NULL), or NULL past the last; and the schema of format f, or
+ * NULL. */
+const card_schema *card_schema_at(size_t i, ol_format *f);
+const card_schema *card_schema_of(ol_format f);
+
 /* Kind bits for card_field.allowed / required. */
 #define CARD_K(x) (1u << CARD_##x)
 #define CARD_K_MONSTERS (CARD_K(MONSTER) | CARD_K(EVOLUTION) | CARD_K(PRIME_EVOLUTION) | CARD_K(PRIME_SINGULAR))

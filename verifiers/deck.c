@@ -47,7 +47,6 @@
 #include <string.h>
 
 #include "verifiers/deck.h"
-#include "verifiers/verifier.h"
 
 /* ---- Sentences ----------------------------------------------------------
  * verifiers/ has no stdio, so messages are built by appending pieces to a
@@ -582,20 +581,13 @@ static int flatten(deck_ctx *x)
     return mark_echoes(x);
 }
 
-/* The format's rows, from its engine (NULL: no engine, or no decklists). */
-static const deck_format *format_of(ol_format format)
-{
-    const verifier_ops *ops = verifier_ops_of(format);
-    return ops ? ops->deck : NULL;
-}
-
 int deck_check(ol_format format, const cards *db, const ol_header *levers, const ol_deck *deck,
                const char *who, deck_violation *out, size_t max, size_t *n)
 {
     deck_ctx x = {.db = db, .levers = levers, .deck = deck, .who = who, .out = out, .max = max};
     int rc;
 
-    if (!(x.fmt = format_of(format)) || !db || !deck || !n || (max > 0 && !out))
+    if (!(x.fmt = deck_format_of(format)) || !db || !deck || !n || (max > 0 && !out))
         return CARDS_EARG;
     rc = flatten(&x);
     for (size_t i = 0; rc == 0 && i < x.fmt->n_rules; i++) {
@@ -611,7 +603,7 @@ int deck_check(ol_format format, const cards *db, const ol_header *levers, const
 
 const deck_rule_info *deck_rules(ol_format format, size_t *n)
 {
-    const deck_format *f = format_of(format);
+    const deck_format *f = deck_format_of(format);
     if (n)
         *n = f ? f->n_rules : 0;
     return f ? f->rules : NULL;

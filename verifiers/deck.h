@@ -55,6 +55,11 @@ typedef struct {
     deck_check_fn *check;
 } deck_rule_info;
 
+/* The deck rules of format f from the one list of engines
+ * (verifiers/registry.c: verifier_ops.deck), or NULL when the format has
+ * no engine or no decklists. */
+const struct deck_format *deck_format_of(ol_format f);
+
 /* The rule ids deck_check() can cite for a format, in report order, for
  * tests and docs; NULL (and *n 0) for a format without decklists. */
 const deck_rule_info *deck_rules(ol_format format, size_t *n);

@@ -325,7 +325,9 @@ void duel_hidden_words(jtext *t, const openlog_sight *sight, int p, const openlo
 /* The verifier_ops of a duel format, written once for all of them: a
  * format's file says DUEL_VERIFIER_OPS(advanced_verifier_ops,
  * advanced_format, OL_FORMAT_ADVANCED, "Advanced", "advanced/1",
- * advanced_rules, advanced_deck, advanced_cards). */
+ * advanced_rules, advanced_deck, advanced_cards, 6000): the last is the
+ * starting LP, the base of a game score (TOURNAMENT.md T5) that the
+ * starting_lp lever changes. */
 void duel_ops_apply(void *st, const olevent *ev, olverdict *v);
 void duel_ops_log_ended(void *st);
 int duel_ops_finished(const void *st, int *winner);
@@ -336,7 +338,7 @@ int duel_ops_board_json(const void *st, const openlog_sight *sight, jtext *t);
 int duel_ops_board_words(const void *st, const openlog_sight *sight, jtext *t);
 int duel_ops_encode(const void *st, jtext *t);
 
-#define DUEL_VERIFIER_OPS(name, fmt, fmt_id, title_text, engine_name, rules_fn, deck_rules, card_fields) \
+#define DUEL_VERIFIER_OPS(name, fmt, fmt_id, title_text, engine_name, rules_fn, deck_rules, card_fields, base) \
     static int name##_start(void *st, const cards *db, const olevent *header, olverdict *v)           \
     {                                                                                                 \
         return duel_start(st, &fmt, db, header, v);                                                   \
@@ -352,6 +354,9 @@ int duel_ops_encode(const void *st, jtext *t);
                                .rules = rules_fn,                                                     \
                                .deck = &deck_rules,                                                   \
                                .cards = &card_fields,                                                 \
+                               .tournament = 1,                                                       \
+                               .score_base = base,                                                    \
+                               .score_base_lever = "starting_lp",                                     \
                                .start = name##_start,                                                 \
                                .apply = duel_ops_apply,                                               \
                                .log_ended = duel_ops_log_ended,                                       \

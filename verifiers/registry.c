@@ -16,6 +16,7 @@
  */
 #include <stddef.h>
 
+#include "verifiers/deck.h"
 #include "verifiers/verifier.h"
 
 extern const verifier_ops snap_verifier_ops;
@@ -27,6 +28,32 @@ static const verifier_ops *const engines[] = {&snap_verifier_ops, &advanced_veri
 const verifier_ops *verifier_engine_at(size_t i)
 {
     return i < sizeof engines / sizeof engines[0] ? engines[i] : NULL;
+}
+
+/* The facts the modules below verifier.h ask of the formats (deck.h,
+ * cards.h): answered here so that they need not include verifier.h. */
+const deck_format *deck_format_of(ol_format f)
+{
+    const verifier_ops *ops = verifier_ops_of(f);
+    return ops ? ops->deck : NULL;
+}
+
+const card_schema *card_schema_at(size_t i, ol_format *f)
+{
+    const verifier_ops *ops;
+    for (size_t k = 0; (ops = verifier_engine_at(k)); k++)
+        if (ops->cards && i-- == 0) {
+            if (f)
+                *f = ops->format;
+            return ops->cards;
+        }
+    return NULL;
+}
+
+const card_schema *card_schema_of(ol_format f)
+{
+    const verifier_ops *ops = verifier_ops_of(f);
+    return ops ? ops->cards : NULL;
 }
 
 const verifier_ops *verifier_ops_of(ol_format format)

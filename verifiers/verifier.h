@@ -19,14 +19,26 @@
  * the header's decks -- is verifiers/openlog.h.
  *
  * ADDING AN ENGINE.  Its folder verifiers/<format>/ defines one
- * `const verifier_ops <format>_verifier_ops` with every member below set
- * (none may be NULL); verifiers/registry.c gets one extern line and one row
- * of its table; the build files list the folder's sources.  Nothing else
- * outside the folder changes: every "for each format" walks the registry
- * (verifier_engine_at) and nothing counts the formats.  The engine's
- * `start` checks the header's decks with openlog_check_decks() and passes
- * its internal error on (VERIFIER_ENOMEM); its rule ids are its catalogue's
- * (`rules`), quoted verbatim from its rulebook (verifiers/rules.h).
+ * `const verifier_ops <format>_verifier_ops` (below); verifiers/registry.c
+ * gets one extern line and one row of its table; the build files list the
+ * folder's sources.  Nothing else outside the folder changes: every "for
+ * each format" walks the registry (verifier_engine_at) and nothing counts
+ * the formats.  What the engine provides:
+ *   - format (the contract's ol_format, logformat/olevent.h), title,
+ *     engine (name/version), state_size; its state begins with an
+ *     openlog_match (verifiers/openlog.h);
+ *   - has_type, rules: its event types and its rule catalogue, every id
+ *     quoted verbatim from its rulebook (verifiers/rules.h);
+ *   - deck: its deck construction rows (verifiers/deck.h), or NULL when
+ *     players bring no decklist; `start` then checks the header's decks
+ *     with openlog_check_decks() and passes its internal error on
+ *     (VERIFIER_ENOMEM), never taking an unchecked deck for legal;
+ *   - cards: the members it gives a card in the card database and their
+ *     checks (verifiers/cards.h card_schema), or NULL;
+ *   - tournament, score_base, score_base_lever: whether `arbiter
+ *     tournament` runs its events (0 refuses them with a sentence) and the
+ *     base of its scores;
+ *   - start ... encode: every function, none NULL.
  *
  * Pure: no I/O, no clock (time comes only from events' `t`), no globals.
  * Sequence bookkeeping (gap, duplicate, conflict) is the caller's: a
@@ -82,6 +94,15 @@ typedef struct {
      * {...}: verifiers/cards.h card_schema, applied by src/core/carddb.c
      * and cards_finish()), or NULL when its cards have none. */
     const card_schema *cards;
+    /* The tournament's facts of the format (TOURNAMENT.md, src/tournament/):
+     * 1 when `arbiter tournament` runs its events (the regulations are
+     * written for the Mintayn formats; 0: refused with a sentence); the
+     * base a game score is measured against under the default levers (T4,
+     * T5; verifier_score gives a match's own); and the lever that sets the
+     * base instead ("starting_lp"), or NULL. */
+    int tournament;
+    int64_t score_base;
+    const char *score_base_lever;
 
     /* Start from the header: its verdict in *v (ok, or illegal when the
      * header breaks a rule; then every later event is illegal too).  The

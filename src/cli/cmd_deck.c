@@ -156,13 +156,18 @@ static int parse_format(const char *name, ol_format *f)
 {
     int v = name ? ol_format_parse(name) : -1;
 
-    if (v < 0 || !verifier_ops_of((ol_format)v)) {
-        /* the formats arbiter judges, from the registry */
+    const verifier_ops *own = v < 0 ? NULL : verifier_ops_of((ol_format)v);
+    if (!own || !own->deck) {
+        /* the formats whose players bring decklists, from the registry */
         char list[256] = "";
         const verifier_ops *ops;
         for (size_t i = 0, k = 0; (ops = verifier_engine_at(i)) && k < sizeof list; i++)
-            k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", ol_format_name(ops->format));
-        cli_error("unknown format '%s': use one of %s", name ? name : "", list);
+            if (ops->deck)
+                k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", k ? ", " : "", ol_format_name(ops->format));
+        if (own)
+            cli_error("the %s format has no decklists to check: use one of %s", name, list);
+        else
+            cli_error("unknown format '%s': use one of %s", name ? name : "", list);
         return -1;
     }
     *f = (ol_format)v;
@@ -370,7 +375,9 @@ static int run_check(int argc, char **argv)
         return CLI_BADINPUT;
     if (cli_load_cards(o.cards, &db) != CLI_OK)
         return CLI_BADINPUT;
-    if ((rc = levers_of(&o, db, &f, &hdr)) != CLI_OK) {
+    if ((rc = levers_of(&o, db, &f, &hdr)) != CLI_OK
+        || (hdr && (rc = parse_format(ol_format_name(f), &f) < 0 ? CLI_BADINPUT : CLI_OK)) != CLI_OK) {
+        olevent_destroy(&hdr);
         cards_destroy(&db);
         return rc;
     }
@@ -424,7 +431,8 @@ static int run_rules(int argc, char **argv)
     } else {
         const verifier_ops *ops;
         for (size_t i = 0; (ops = verifier_engine_at(i)) && rc == CLI_OK; i++)
-            rc = print_rules(ops->format, o.json, 1);
+            if (ops->deck)
+                rc = print_rules(ops->format, o.json, 1);
     }
     return fflush(stdout) == 0 ? rc : CLI_INTERNAL;
 }

@@ -49,6 +49,7 @@
 #include <string.h>
 
 #include "src/tournament/tournament.h"
+#include "verifiers/verifier.h"   /* the formats: their engines' tournament facts */
 
 /* ---- data: the rulings' tables, in one place ------------------------------ */
 
@@ -81,12 +82,6 @@ static const tour_table_row basic_table[] = {
     {4, 8, 3, 0},     {9, 12, 4, 0},     {13, 24, 4, 4},    {25, 40, 5, 4},
     {41, 76, 5, 8},   {77, 148, 6, 8},   {149, 288, 6, 16}, {289, 0, 7, 16},
 };
-
-/* T4, T5: the base of each format (Advanced and Master: starting LP). */
-static const struct {
-    const char *name;
-    int64_t base;
-} formats[] = {[TOUR_SNAP] = {"snap", 5}, [TOUR_ADVANCED] = {"advanced", 6000}, [TOUR_MASTER] = {"master", 8000}};
 
 /* T26: SoS products need 128 bits (GCC and Clang have them). */
 __extension__ typedef unsigned __int128 u128;
@@ -148,7 +143,8 @@ typedef struct {
 struct tournament {
     json_t *root;               /* owns every string handed out                */
     const char *id, *name, *cards, *tier, *file_seed;
-    tour_format format;
+    ol_format format;
+    const verifier_ops *ops;    /* the format's engine: its base (T4, T5)  */
     char *rules_json;
     int64_t base;
     char seed[TOUR_STR_MAX + 1];/* the --seed or a made one                    */
@@ -1123,7 +1119,7 @@ static int load_rules(loader *c, json_t *root)
 {
     tournament *t = c->t;
     json_t *rules = json_object_get(root, "rules");
-    t->base = formats[t->format].base;
+    t->base = t->ops->score_base;
     if (!rules) {
         t->rules_json = strdup("{}");
         return t->rules_json ? 0 : TOUR_ENOMEM;
@@ -1137,15 +1133,46 @@ static int load_rules(loader *c, json_t *root)
         if (!json_is_integer(v) && !json_is_boolean(v))
             return refuse(c, "\"rules.%s\" must be an integer or a boolean.", k);
     }
-    /* T5, T43: the base of Advanced and Master is the event's starting LP. */
-    json_t *lp = json_object_get(rules, "starting_lp");
-    if (lp && t->format != TOUR_SNAP) {
+    /* T5, T43: the base of Advanced and Master is the event's starting LP
+     * (the engine names the lever that sets its base). */
+    const char *lever = t->ops->score_base_lever;
+    json_t *lp = lever ? json_object_get(rules, lever) : NULL;
+    if (lp) {
         if (!json_is_integer(lp) || json_integer_value(lp) < 1000 || json_integer_value(lp) > 100000)
-            return refuse(c, "\"rules.starting_lp\" must be an integer from 1000 to 100000.");
+            return refuse(c, "\"rules.%s\" must be an integer from 1000 to 100000.", lever);
         t->base = json_integer_value(lp);
     }
     t->rules_json = json_dumps(rules, JSON_COMPACT | JSON_SORT_KEYS);
     return t->rules_json ? 0 : TOUR_ENOMEM;
+}
+
+/* The event's format: one whose engine runs tournaments (the registry,
+ * verifiers/registry.c), else a sentence naming those that do. */
+static int format_of(loader *c, const char *name)
+{
+    tournament *t = c->t;
+    int f = ol_format_parse(name);
+    const verifier_ops *ops = f < 0 ? NULL : verifier_ops_of((ol_format)f);
+    if (ops && ops->tournament) {
+        t->format = (ol_format)f;
+        t->ops = ops;
+        return 0;
+    }
+    /* "\"snap\", \"advanced\" or \"master\"" */
+    char list[200] = "";
+    size_t n = 0, k = 0, said = 0;
+    for (size_t i = 0; (ops = verifier_engine_at(i)); i++)
+        n += ops->tournament != 0;
+    for (size_t i = 0; (ops = verifier_engine_at(i)) && k < sizeof list; i++)
+        if (ops->tournament) {
+            said++;
+            k += (size_t)snprintf(list + k, sizeof list - k, "%s\"%s\"", said == 1 ? "" : said == n ? " or " : ", ",
+                                  ol_format_name(ops->format));
+        }
+    if (f >= 0 && verifier_ops_of((ol_format)f))
+        return refuse(c, "\"format\" is \"%s\": arbiter tournament runs the events of the Mintayn regulations "
+                         "(TOURNAMENT.md), whose formats are %s.", name, list);
+    return refuse(c, "\"format\" must be %s.", list);
 }
 
 static int load_head(loader *c, json_t *root)
@@ -1170,12 +1197,8 @@ static int load_head(loader *c, json_t *root)
         rc = get_str(c, root, "", "format", 1, &fmt);
     if (rc)
         return rc;
-    size_t f = 0;
-    while (f < 3 && strcmp(formats[f].name, fmt))
-        f++;
-    if (f == 3)
-        return refuse(c, "\"format\" must be \"snap\", \"advanced\" or \"master\".");
-    t->format = (tour_format)f;
+    if ((rc = format_of(c, fmt)))
+        return rc;
     rc = get_str(c, root, "", "cards", 0, &t->cards);
     if (!rc && t->cards && (!strchr(t->cards, '@') || t->cards[0] == '@' || strchr(t->cards, '@')[1] == 0))
         rc = refuse(c, "\"cards\" must be \"set@version\".");
@@ -1318,8 +1341,8 @@ static const char *round_seed(const tournament *t, uint32_t r, int results, int 
 
 const char *tournament_id(const tournament *t) { return t->id; }
 const char *tournament_name(const tournament *t) { return t->name; }
-tour_format tournament_format(const tournament *t) { return t->format; }
-const char *tournament_format_name(const tournament *t) { return formats[t->format].name; }
+ol_format tournament_format(const tournament *t) { return t->format; }
+const char *tournament_format_name(const tournament *t) { return ol_format_name(t->format); }
 int64_t tournament_base(const tournament *t) { return t->base; }
 const tour_structure *tournament_structure(const tournament *t) { return &t->st; }
 uint32_t tournament_round_minutes(const tournament *t) { return t->round_minutes; }
@@ -1774,10 +1797,10 @@ static int rec_checks(rctx *x, size_t res, const recview *v, int *usable)
         return rec_alarm(x, res, v, "illegal_record", "T17", why);
     }
     /* T43: one set of rules for the event. */
-    if ((g->format && strcmp(g->format, formats[t->format].name)) || (g->cards && t->cards && strcmp(g->cards, t->cards)) ||
+    if ((g->format && strcmp(g->format, ol_format_name(t->format))) || (g->cards && t->cards && strcmp(g->cards, t->cards)) ||
         g->rules_differ) {
         snprintf(why, sizeof why, "its rules differ from the event's (%s).",
-                 g->rules_differ ? g->rules_differ : g->format && strcmp(g->format, formats[t->format].name)
+                 g->rules_differ ? g->rules_differ : g->format && strcmp(g->format, ol_format_name(t->format))
                                                          ? "format" : "card database");
         return rec_alarm(x, res, v, "rules_differ", "T43", why);
     }

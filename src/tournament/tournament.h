@@ -57,6 +57,7 @@
 #include <stdint.h>
 
 #include "logformat/jtext.h"
+#include "logformat/olevent.h"
 
 #define TOUR_FILE_MAX ((size_t)64 << 20)
 #define TOUR_STR_MAX 256
@@ -72,8 +73,6 @@
 enum { TOUR_OK = 0, TOUR_ENOMEM = -1, TOUR_EINVAL = -2, TOUR_EPENDING = -3 };
 
 typedef struct tournament tournament;
-
-typedef enum { TOUR_SNAP, TOUR_ADVANCED, TOUR_MASTER } tour_format;
 
 /* ---- the file ------------------------------------------------------------ */
 
@@ -138,11 +137,13 @@ const char *tournament_id(const tournament *t);
  * NULL (id NULL too). */
 const tournament *tournament_by_id(tournament *const *list, size_t n, const char *id);
 const char *tournament_name(const tournament *t);
-tour_format tournament_format(const tournament *t);
+ol_format tournament_format(const tournament *t);
 const char *tournament_format_name(const tournament *t);   /* "snap", ... */
 
-/* The base of scores and MOV (T4, T5): 5 in Snap; in Advanced and Master
- * the `starting_lp` lever of the file's rules, else 6000 or 8000. */
+/* The base of scores and MOV (T4, T5), a fact of the format's engine
+ * (verifier_ops.score_base): 5 in Snap; in Advanced and Master the
+ * `starting_lp` lever of the file's rules (score_base_lever), else 6000 or
+ * 8000. */
 int64_t tournament_base(const tournament *t);
 
 const tour_structure *tournament_structure(const tournament *t);

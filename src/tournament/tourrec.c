@@ -23,6 +23,8 @@
 #include "src/tournament/tournament.h"
 #include "src/tournament/tourrec.h"
 #include "src/tournament/tourstats.h"
+#include "verifiers/deck.h"
+#include "verifiers/verifier.h"
 
 /* ---- one record, judged ------------------------------------------------------ */
 
@@ -110,23 +112,31 @@ typedef struct {
     olevent hdr;                /* a header for view_event_json()        */
 } judge_ctx;
 
-/* T42: a decklist as the header's JSON object, hashed as the module does. */
+/* T42: a decklist as the header's JSON object, hashed as the module does:
+ * the lists of the format's deck shape (its engine's deck rules,
+ * verifier_ops.deck; openlog.md 5), in the header's order.  A format
+ * whose players bring no decklist has none to hash (*has stays 0). */
 static int deck_hash(ol_format f, const ol_deck *d, uint8_t out[TOUR_HASH], int *has)
 {
-    const struct { const char *key; const ol_idlist *l; } snap[] = {
-        {"monsters", &d->monsters}, {"supports", &d->supports}, {"reserve", &d->reserve}},
-        duel[] = {{"main", &d->main}};
-    const size_t n = f == OL_FORMAT_SNAP ? 3 : 1;
-    json_t *o = json_object();
+    const struct { const char *key; const ol_idlist *l; deck_shape shape; } lists[] = {
+        {"monsters", &d->monsters, DECK_SHAPE_LINEUP}, {"supports", &d->supports, DECK_SHAPE_LINEUP},
+        {"reserve", &d->reserve, DECK_SHAPE_LINEUP}, {"main", &d->main, DECK_SHAPE_MAIN}};
+    const verifier_ops *ops = verifier_ops_of(f);
+    const deck_format *shape = ops ? ops->deck : NULL;
+    json_t *o = shape ? json_object() : NULL;
     char *text = NULL;
     size_t n_cards = 0;
     int rc = -1;
 
     *has = 0;
-    for (size_t k = 0; o && k < n; k++) {
-        const ol_idlist *l = f == OL_FORMAT_SNAP ? snap[k].l : duel[k].l;
+    if (!shape)
+        return 0;
+    for (size_t k = 0; o && k < sizeof lists / sizeof lists[0]; k++) {
+        const ol_idlist *l = lists[k].l;
+        if (lists[k].shape != shape->shape)
+            continue;
         json_t *a = json_array();
-        if (!a || json_object_set_new(o, f == OL_FORMAT_SNAP ? snap[k].key : duel[k].key, a))
+        if (!a || json_object_set_new(o, lists[k].key, a))
             goto done;
         for (size_t i = 0; i < l->n; i++)
             if (json_array_append_new(a, json_string(l->ids[i])))

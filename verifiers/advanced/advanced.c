@@ -47,10 +47,12 @@ static card_condition printed(const card *c)
 
 /* ---- setup ------------------------------------------------------------ */
 
+#define STARTING_LP 6000   /* advanced.md: "Starting LP: 6000 per player" */
+
 static int start(duel_state *s, const cards *db, const ol_header *h, const olevent *header, olverdict *v)
 {
     /* advanced.md, Balance Levers; "Starting LP: 6000 per player" */
-    s->starting_lp = (uint32_t)ol_header_lever(h, "starting_lp", 6000);
+    s->starting_lp = (uint32_t)ol_header_lever(h, "starting_lp", STARTING_LP);
     s->zones = (uint8_t)ol_header_lever(h, "monster_zones", 7);
     s->hand_limit = (uint8_t)ol_header_lever(h, "hand_limit", 9);
     s->selection_rate = (uint8_t)ol_header_lever(h, "selection_rate", 1);
@@ -195,4 +197,4 @@ static const deck_format advanced_deck = {
 };
 
 DUEL_VERIFIER_OPS(advanced_verifier_ops, advanced_format, OL_FORMAT_ADVANCED, "Advanced", ADVANCED_ENGINE, advanced_rules,
-                  advanced_deck, advanced_cards);
+                  advanced_deck, advanced_cards, STARTING_LP);

@@ -54,11 +54,13 @@ static int ongoing(const card *c)
 
 /* ---- setup ------------------------------------------------------------ */
 
+#define STARTING_LP 8000   /* master.md: "Starting LP: 8000 each." */
+
 static int start(duel_state *s, const cards *db, const ol_header *h, const olevent *header, olverdict *v)
 {
     /* master.md, Balance Levers; "Starting LP: 8000 each."; "Hand: max 10
      * cards at end of turn."; "Starting hands: ... 7 ... 8" */
-    s->starting_lp = (uint32_t)ol_header_lever(h, "starting_lp", 8000);
+    s->starting_lp = (uint32_t)ol_header_lever(h, "starting_lp", STARTING_LP);
     s->zones = DUEL_ZONES_MAX;   /* "Monster Zone: up to 7 monsters simultaneously." */
     s->hand_limit = (uint8_t)ol_header_lever(h, "hand_limit", 10);
     s->selection_rate = 1;       /* "Choose 1 card from your deck" */
@@ -597,4 +599,4 @@ static const deck_format master_deck = {
 };
 
 DUEL_VERIFIER_OPS(master_verifier_ops, master_format, OL_FORMAT_MASTER, "Master", MASTER_ENGINE, master_rules,
-                  master_deck, master_cards);
+                  master_deck, master_cards, STARTING_LP);

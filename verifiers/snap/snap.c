@@ -1972,6 +1972,10 @@ const verifier_ops snap_verifier_ops = {
     .title = "Snap",
     .deck = &snap_deck,
     .cards = &snap_cards,
+    /* TOURNAMENT.md T4: a Snap game score is the opponent's monsters
+     * defeated, out of 5 */
+    .tournament = 1,
+    .score_base = 5,
     .engine = SNAP_ENGINE,
     .state_size = sizeof(snap_state),
     .players_min = 2,
