@@ -1443,6 +1443,18 @@ static int elem_card_id(dctx *d, const olval *v, const vloc *l, void *out)
 {
     return get_card_id(d, v, l, out);
 }
+static int elem_player(dctx *d, const olval *v, const vloc *l, void *out)
+{
+    return get_player(d, v, l, out);
+}
+
+static int get_bool(dctx *d, const olval *v, const vloc *l, int *out)
+{
+    if (v->kind != OV_TRUE && v->kind != OV_FALSE)
+        return wrong(d, l, v, "true or false");
+    *out = v->kind == OV_TRUE;
+    return OL_OK;
+}
 
 static int get_idlist(dctx *d, const olval *obj, const vloc *l, const char *key,
                       int required, ol_idlist *out)
@@ -1656,14 +1668,14 @@ enum {
     K_MATCH, K_SEQ, K_TYPE, K_BY, K_T, K_FORMAT, K_CARDS, K_HIDDEN, K_PLAYERS, K_RULES,
     K_EVENT, K_SLOTS, K_SLOT, K_CARD, K_NONCE, K_LOCK, K_SOURCE, K_ABILITY, K_TARGETS,
     K_TARGET, K_DEFEATED, K_WINNER, K_RULING, K_PLAYER, K_TEXT, K_POSITION, K_KIND, K_LP,
-    K_PAY, K_ATTACK, K_CLASS, K_COUNT
+    K_PAY, K_ATTACK, K_CLASS, K_AT, K_PILES, K_POT, K_DRAW, K_COUNT
 };
 
 static const char *const top_keys[K_COUNT] = {
     "match", "seq", "type", "by", "t", "format", "cards", "hidden", "players", "rules",
     "event", "slots", "slot", "card", "nonce", "lock", "source", "ability", "targets",
     "target", "defeated", "winner", "ruling", "player", "text", "position", "kind", "lp",
-    "pay", "attack", "class",
+    "pay", "attack", "class", "at", "piles", "pot", "draw",
 };
 
 static int top_key(const char *k, size_t n)
@@ -1671,15 +1683,15 @@ static int top_key(const char *k, size_t n)
     int i;
     switch (n) {   /* candidates by length, then the bytes */
     case 1: i = K_T; break;
-    case 2: i = k[0] == 'b' ? K_BY : K_LP; break;
-    case 3: i = k[0] == 's' ? K_SEQ : K_PAY; break;
+    case 2: i = k[0] == 'b' ? K_BY : k[0] == 'a' ? K_AT : K_LP; break;
+    case 3: i = k[0] == 's' ? K_SEQ : k[1] == 'o' ? K_POT : K_PAY; break;
     case 4:
         i = k[0] == 't' ? (k[1] == 'y' ? K_TYPE : K_TEXT) : k[0] == 's' ? K_SLOT
-          : k[0] == 'c' ? K_CARD : k[0] == 'k' ? K_KIND : K_LOCK;
+          : k[0] == 'c' ? K_CARD : k[0] == 'k' ? K_KIND : k[0] == 'd' ? K_DRAW : K_LOCK;
         break;
     case 5:
         i = k[0] == 'm' ? K_MATCH : k[0] == 'c' ? (k[2] == 'r' ? K_CARDS : K_CLASS) : k[0] == 'r' ? K_RULES
-          : k[0] == 'e' ? K_EVENT : k[0] == 's' ? K_SLOTS : K_NONCE;
+          : k[0] == 'e' ? K_EVENT : k[0] == 's' ? K_SLOTS : k[0] == 'p' ? K_PILES : K_NONCE;
         break;
     case 6:
         i = k[0] == 'f' ? K_FORMAT : k[0] == 'h' ? K_HIDDEN : k[0] == 's' ? K_SOURCE
@@ -1721,7 +1733,7 @@ typedef enum {
     FK_SLOTS, FK_SLOT, FK_HREF, FK_CARD, FK_NONCE, FK_HREFS, FK_LOCK,
     FK_SOURCE, FK_ABILITY, FK_TARGETS, FK_TARGET, FK_DEFEATED, FK_WINNER,
     FK_RULING, FK_PLAYER, FK_TEXT, FK_ATTACK_TARGET, FK_POSITION, FK_KIND, FK_LP,
-    FK_PAY, FK_INDEX, FK_CLASS
+    FK_PAY, FK_INDEX, FK_CLASS, FK_AT, FK_PILES, FK_POT, FK_DRAW
 } field_kind;
 
 typedef struct {
@@ -1743,7 +1755,9 @@ static const type_spec types[OL_TYPE_COUNT] = {
     [OL_BENCH] = {"snap:8.3", {{"slots", FK_SLOTS, 0, K_SLOTS}, {"slot", FK_SLOT, 0, K_SLOT}, {"card", FK_HREF, 0, K_CARD}}},
     [OL_SELECT] = {"snap:8.5", {{"cards", FK_HREFS, 1, K_CARDS}}},
     [OL_UNLOCK] = {"snap:9.6", {{"lock", FK_LOCK, 1, K_LOCK}, {"card", FK_CARD, 1, K_CARD}, {"nonce", FK_NONCE, 0, K_NONCE}}},
-    [OL_FLIP] = {"snap:10.3", {{"slot", FK_SLOT, 1, K_SLOT}, {"card", FK_CARD, 1, K_CARD}, {"nonce", FK_NONCE, 0, K_NONCE}}},
+    /* a Snap flip has `slot`, a classic flip `at` instead (decode_shape) */
+    [OL_FLIP] = {"snap:10.3", {{"slot", FK_SLOT, 0, K_SLOT}, {"card", FK_CARD, 1, K_CARD}, {"nonce", FK_NONCE, 0, K_NONCE},
+                 {"at", FK_AT, 0, K_AT}}},
     [OL_PROMOTE] = {"snap:7.1", {{"slot", FK_SLOT, 1, K_SLOT}, {"card", FK_CARD, 0, K_CARD}, {"nonce", FK_NONCE, 0, K_NONCE}}},
     [OL_TRIGGER] = {"snap:10.4", {{"source", FK_SOURCE, 1, K_SOURCE}, {"ability", FK_ABILITY, 1, K_ABILITY},
                     {"targets", FK_TARGETS, 1, K_TARGETS}}},
@@ -1764,7 +1778,7 @@ static const type_spec types[OL_TYPE_COUNT] = {
     [OL_END] = {"snap:10.11", {{0}}},
     [OL_CONCEDE] = {"openlog:7", {{0}}},
     [OL_CLAIM] = {"openlog:7", {{"defeated", FK_DEFEATED, 0, K_DEFEATED}, {"winner", FK_WINNER, 0, K_WINNER},
-                  {"lp", FK_LP, 0, K_LP}}},
+                  {"lp", FK_LP, 0, K_LP}, {"draw", FK_DRAW, 0, K_DRAW}}},
     [OL_JUDGE] = {"snap:16.4", {{"ruling", FK_RULING, 1, K_RULING}, {"player", FK_PLAYER, 0, K_PLAYER},
                   {"text", FK_TEXT, 1, K_TEXT}}},
     [OL_SUMMON] = {"advanced:summon.normal", {{"slot", FK_SLOT, 1, K_SLOT}, {"card", FK_CARD, 1, K_CARD},
@@ -1774,6 +1788,15 @@ static const type_spec types[OL_TYPE_COUNT] = {
     [OL_DISCARD] = {"advanced:end.hand_limit", {{"card", FK_CARD, 1, K_CARD}, {"nonce", FK_NONCE, 0, K_NONCE}}},
     [OL_MANA] = {"master:mana.step", {{"card", FK_HREF, 1, K_CARD}, {"class", FK_CLASS, 1, K_CLASS}}},
     [OL_MANA_REMOVE] = {"master:mana.remove", {{"card", FK_CARD, 1, K_CARD}, {"nonce", FK_NONCE, 0, K_NONCE}}},
+    [OL_DEAL] = {"classic:deal.one_at_a_time", {{"player", FK_PLAYER, 1, K_PLAYER}, {"cards", FK_HREFS, 1, K_CARDS}}},
+    [OL_SNAP] = {"classic:match.value", {{"at", FK_AT, 1, K_AT}}},
+    [OL_SNAP_POT] = {"classic:pot.snap_pot", {{"at", FK_AT, 1, K_AT}}},
+    [OL_TAKE] = {"classic:snap.first_caller", {{"player", FK_PLAYER, 1, K_PLAYER}, {"piles", FK_PILES, 0, K_PILES},
+                 {"pot", FK_POT, 0, K_POT}, {"cards", FK_HREFS, 1, K_CARDS}}},
+    [OL_POT] = {"classic:pot.tie", {{"piles", FK_PILES, 0, K_PILES}}},
+    [OL_PENALTY] = {"classic:penalty.pay", {{"player", FK_PLAYER, 1, K_PLAYER}}},
+    [OL_TURN_OVER] = {"classic:piles.turn_over", {{"player", FK_PLAYER, 1, K_PLAYER}, {"cards", FK_HREFS, 1, K_CARDS}}},
+    [OL_OUT] = {"classic:out.cards", {{"player", FK_PLAYER, 1, K_PLAYER}}},
 };
 
 static int decode_field(dctx *d, field_kind k, const olval *v, const vloc *l, olevent *ev)
@@ -1782,7 +1805,7 @@ static int decode_field(dctx *d, field_kind k, const olval *v, const vloc *l, ol
     ol_header *h = &ev->header;
     switch (k) {
     case FK_FORMAT:
-        rc = get_enum(d, v, l, FORMAT_NAMES, "\"snap\", \"advanced\" or \"master\"", &x);
+        rc = get_enum(d, v, l, FORMAT_NAMES, "\"snap\", \"advanced\", \"master\" or \"classic\"", &x);
         h->format = (ol_format)x;
         return rc;
     case FK_CARDSET: return get_cardset(d, v, l, &h->cards);
@@ -1852,6 +1875,12 @@ static int decode_field(dctx *d, field_kind k, const olval *v, const vloc *l, ol
         return rc;
     case FK_PLAYER: ev->has_player = 1; return get_player(d, v, l, &ev->player);
     case FK_TEXT: return get_str(d, v, l, OL_STRING_MAX, &ev->text);
+    case FK_AT: ev->has_at = 1; return get_uint(d, v, l, &ev->at);
+    case FK_PILES:
+        ev->has_piles = 1;
+        return get_list(d, v, l, sizeof(ol_player), elem_player, (void **)&ev->piles, &ev->n_piles);
+    case FK_POT: return get_bool(d, v, l, &ev->pot);
+    case FK_DRAW: ev->has_draw = 1; return get_bool(d, v, l, &ev->draw);
     }
     return OL_EMALFORMED;
 }
@@ -1912,7 +1941,7 @@ static int decode_envelope(dctx *d, const olval *const idx[K_COUNT], const vloc 
 }
 
 /* Shapes the table cannot say: bench has either slots or slot+card; a claim
- * claims something. */
+ * claims something; a flip names a slot or a time. */
 static int decode_shape(dctx *d, const vloc *root, olevent *ev)
 {
     if (ev->type == OL_BENCH && ev->has_slots == (ev->has_slot || ev->card.kind != OL_HREF_ABSENT))
@@ -1920,8 +1949,12 @@ static int decode_shape(dctx *d, const vloc *root, olevent *ev)
                      "\"card\" (the fifth monster)");
     if (ev->type == OL_BENCH && !ev->has_slots && !(ev->has_slot && ev->card.kind != OL_HREF_ABSENT))
         return dfail(d, root, "a \"bench\" event for the fifth monster needs both \"slot\" and \"card\"");
-    if (ev->type == OL_CLAIM && !ev->has_defeated && !ev->has_winner && !ev->has_lp)
-        return dfail(d, root, "a \"claim\" needs \"defeated\", \"winner\" or \"lp\"");
+    if (ev->type == OL_CLAIM && !ev->has_defeated && !ev->has_winner && !ev->has_lp && !ev->has_draw)
+        return dfail(d, root, "a \"claim\" needs \"defeated\", \"winner\", \"lp\" or \"draw\"");
+    /* openlog 7 requires a Snap flip's slot; a classic flip names the
+     * table's time instead (SPEC.md 7.6), and only that tells them apart */
+    if (ev->type == OL_FLIP && !ev->has_slot && !ev->has_at)
+        return dfail(d, root, "the \"flip\" event needs \"slot\" (Snap) or \"at\" (classic Snap)");
     return OL_OK;
 }
 
@@ -2280,6 +2313,20 @@ static json_t *field_json(const olevent *ev, field_kind k)
     case FK_RULING: return json_string(ol_ruling_name(ev->ruling));
     case FK_PLAYER: return ev->has_player ? json_string(ol_player_name(ev->player)) : NULL;
     case FK_TEXT: return ev->text ? json_string(ev->text) : NULL;
+    case FK_AT: return ev->has_at ? json_integer((json_int_t)ev->at) : NULL;
+    case FK_PILES: {
+        if (!ev->has_piles)
+            return NULL;
+        json_t *a = json_array();
+        for (size_t i = 0; a && i < ev->n_piles; i++)
+            if (json_array_append_new(a, json_string(ol_player_name(ev->piles[i])))) {
+                json_decref(a);
+                return NULL;
+            }
+        return a;
+    }
+    case FK_POT: return ev->pot ? json_true() : NULL;
+    case FK_DRAW: return ev->has_draw ? json_boolean(ev->draw) : NULL;
     default: return header_field_json(ev, k);
     }
 }

@@ -20,13 +20,14 @@ static const char *const type_names[OL_TYPE_COUNT] = {
     "match", "bench", "select", "unlock", "flip", "promote", "trigger",
     "spell", "counter", "pass", "evolve", "prime", "attack", "block", "swap",
     "lock", "end", "concede", "claim", "judge", "summon", "position", "discard",
-    "mana", "mana_remove",
+    "mana", "mana_remove", "deal", "snap", "snap_pot", "take", "pot", "penalty",
+    "turn_over", "out",
 };
 static const char *const by_names[] = {"p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "table", "judge"};
 static const char *const player_names[OL_PLAYERS_MAX] = {"p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8"};
 _Static_assert(OL_BY_TABLE == OL_PLAYERS_MAX && OL_BY_JUDGE + 1 == sizeof by_names / sizeof by_names[0],
                "ol_by numbers the seats as ol_player does, then the table and the judge");
-static const char *const format_names[] = {"snap", "advanced", "master"};
+static const char *const format_names[] = {"snap", "advanced", "master", "classic"};
 static const char *const hidden_names[] = {"open", "commit", "announced"};
 static const char *const ruling_names[] = {"note", "warning", "game_loss"};
 static const char *const position_names[] = {"ap", "dp"};
@@ -144,6 +145,23 @@ static const ol_lever_info levers[] = {
      "cards Player 2 selects at setup"},
     {"chain_cap", OL_FORMAT_MASTER, 0, 1, 6, 3, "master:levers",
      "Counters each player may add to one chain"},
+
+    /* Classic Snap: seats are numbers here (3 is p3); whether the seat is
+     * one of the match's is the engine's verdict. */
+    {"decks", OL_FORMAT_CLASSIC, 0, 1, 8, 1, "classic:deck.decks",
+     "copies of the card database shuffled together into the deck"},
+    {"dealer", OL_FORMAT_CLASSIC, 0, 1, 8, 1, "classic:deal.one_at_a_time",
+     "the seat of the player who deals (3 is p3)"},
+    {"first", OL_FORMAT_CLASSIC, 0, 0, 8, 0, "classic:play.first",
+     "the seat of the player who flips first; 0 is the player on the dealer's left"},
+    {"common_pile", OL_FORMAT_CLASSIC, 1, 0, 1, 0, "classic:flip.common",
+     "one common discard pile (the simplest version) instead of a pile each"},
+    {"snap_pot", OL_FORMAT_CLASSIC, 1, 0, 1, 1, "classic:pot.tie",
+     "simultaneous calls make a snap pot; off, the first call by time takes"},
+    {"prop", OL_FORMAT_CLASSIC, 1, 0, 1, 0, "classic:prop",
+     "a caller grabs a prop: only one can, so calls never tie"},
+    {"tie_window", OL_FORMAT_CLASSIC, 0, 0, 1000, 100, "classic:pot.tie",
+     "milliseconds within which two calls are at the same time"},
 };
 
 const ol_lever_info *ol_levers(size_t *n)

@@ -58,6 +58,15 @@ typedef enum {
     /* Master (SPEC.md 7.4) */
     OL_MANA,
     OL_MANA_REMOVE,
+    /* Classic Snap (SPEC.md 7.6; `flip` and `claim` above are shared) */
+    OL_DEAL,
+    OL_SNAP,
+    OL_SNAP_POT,
+    OL_TAKE,
+    OL_POT,
+    OL_PENALTY,
+    OL_TURN_OVER,
+    OL_OUT,
     OL_TYPE_COUNT
 } ol_type;
 
@@ -70,7 +79,7 @@ typedef enum {
 } ol_by;
 /* A seat, "p1" to "p8": the index of the header's players[]. */
 typedef enum { OL_P1 = 0, OL_P2, OL_P3, OL_P4, OL_P5, OL_P6, OL_P7, OL_P8 } ol_player;
-typedef enum { OL_FORMAT_SNAP, OL_FORMAT_ADVANCED, OL_FORMAT_MASTER } ol_format;
+typedef enum { OL_FORMAT_SNAP, OL_FORMAT_ADVANCED, OL_FORMAT_MASTER, OL_FORMAT_CLASSIC } ol_format;
 typedef enum { OL_HIDDEN_OPEN, OL_HIDDEN_COMMIT, OL_HIDDEN_ANNOUNCED } ol_hidden;
 typedef enum { OL_RULING_NOTE, OL_RULING_WARNING, OL_RULING_GAME_LOSS } ol_ruling;
 typedef enum { OL_POS_AP, OL_POS_DP } ol_position;              /* "ap", "dp" */
@@ -177,7 +186,8 @@ typedef struct olevent {
 
     int slot;                  /* bench(5th), flip, promote, evolve, block, swap;
                                   summon, position, prime, attack (the attacker) */
-    int has_slot;
+    int has_slot;              /* required of every Snap flip; a classic flip
+                                  has none (SPEC.md 7.6)                */
     ol_href card;              /* bench(5th), unlock, flip, promote, spell, counter,
                                   evolve, prime: an href or a plain id   */
     const char *nonce;         /* hex, NULL when absent                 */
@@ -211,6 +221,16 @@ typedef struct olevent {
     ol_player player;          /* judge, valid when has_player          */
     int has_player;
     const char *text;          /* judge                                 */
+    /* Classic Snap (SPEC.md 7.6) */
+    uint64_t at;               /* flip, snap, snap_pot: the table's clock when
+                                  it happened, ms (not the envelope's t); has_at */
+    int has_at;
+    ol_player *piles;          /* take, pot: whose discard piles; has_piles */
+    size_t n_piles;
+    int has_piles;
+    int pot;                   /* take: the snap pot is taken too (0/1)  */
+    int draw;                  /* claim: the game ended in a draw; has_draw */
+    int has_draw;
 
     void *tree;                /* codec-private: the decoded JSON tree,
                                   re-encoded as is for lossless conversion */

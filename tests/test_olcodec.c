@@ -636,13 +636,30 @@ Test(olstream, released_events_lend_their_memory_to_the_next)
     olreader_destroy(&r);
 }
 
+/* An event body and the sentence its malformed verdict must hold. */
+typedef struct {
+    const char *body, *msg;
+} bad_body;
+
+/* Each body, in the envelope `fmt` (a printf format with one %s), is
+ * malformed with its sentence. */
+static void expect_malformed_bodies(const char *fmt, const bad_body *bad, size_t n)
+{
+    char text[512];
+    for (size_t i = 0; i < n; i++) {
+        olevent *ev = NULL;
+        olerror err;
+        snprintf(text, sizeof text, fmt, bad[i].body);
+        cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &ev, &err), OL_EMALFORMED, "%s", text);
+        cr_assert(strstr(err.msg, bad[i].msg), "%s: %s", text, err.msg);
+    }
+}
+
 /* SPEC.md 7.4: a Master payment names classes and counts; a mana card its
  * class; an attack its index.  Each malformed shape is a sentence. */
 Test(olcodec, master_pay_class_and_attack_index)
 {
-    static const struct {
-        const char *body, *msg;
-    } bad[] = {
+    static const bad_body bad[] = {
         {"\"type\":\"spell\",\"card\":\"x\",\"targets\":[],\"pay\":{\"purple\":1}",
          "\"pay\" names classes only (coreon, fluxion, synaphera, obscura, aetherion)"},
         {"\"type\":\"spell\",\"card\":\"x\",\"targets\":[],\"pay\":{\"coreon\":21}",
@@ -652,14 +669,7 @@ Test(olcodec, master_pay_class_and_attack_index)
         {"\"type\":\"mana\",\"card\":null", "the \"mana\" event needs \"class\""},
         {"\"type\":\"attack\",\"slot\":0,\"attack\":-1,\"target\":{\"p\":\"p2\"}", "\"attack\" must be an unsigned integer"},
     };
-    char text[512];
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        olevent *ev = NULL;
-        olerror err;
-        snprintf(text, sizeof text, "{\"match\":\"m\",\"seq\":3,\"by\":\"p1\",%s}", bad[i].body);
-        cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &ev, &err), OL_EMALFORMED, "%s", text);
-        cr_assert(strstr(err.msg, bad[i].msg), "%s: %s", text, err.msg);
-    }
+    expect_malformed_bodies("{\"match\":\"m\",\"seq\":3,\"by\":\"p1\",%s}", bad, sizeof bad / sizeof bad[0]);
     const char *ok = "{\"match\":\"m\",\"seq\":3,\"type\":\"attack\",\"by\":\"p1\",\"slot\":2,\"attack\":3,"
                      "\"target\":{\"p\":\"p2\"},\"pay\":{\"fluxion\":2,\"coreon\":1}}";
     olevent *ev = NULL;
@@ -818,4 +828,133 @@ Test(olcodec, seats_p3_to_p8_parse_and_p9_does_not)
     cr_assert_eq(ol_player_parse("p8"), OL_P8);
     cr_assert_eq(ol_player_parse("p9"), -1);
     cr_assert_null(ol_player_name((ol_player)OL_PLAYERS_MAX));
+}
+
+/* SPEC.md 7.6: the classic Snap vocabulary.  Each event is decoded from
+ * JSON and, converted, from MessagePack, and both give the same fields. */
+static olevent *decode_both(const char *text)
+{
+    olevent *j = NULL, *m = NULL;
+    olerror err;
+    cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &j, &err), OL_OK, "%s: %s", text, err.msg);
+    json_error_t jerror;
+    json_t *tree = json_loads(text, 0, &jerror);
+    cr_assert_not_null(tree, "%s", jerror.text);
+    char *mp = NULL;
+    size_t mplen = 0;
+    cr_assert_eq(olcodec_json_to_msgpack(tree, &mp, &mplen), OL_OK);
+    cr_assert_eq(olcodec_decode_msgpack((uint8_t *)mp, mplen, (ol_origin){0, 0}, &m, &err), OL_OK, "%s", err.msg);
+    json_t *ta = olcodec_typed_json(j), *tb = olcodec_typed_json(m);
+    cr_assert(json_equal(ta, tree) && json_equal(tb, tree), "%s: the typed fields differ", text);
+    json_decref(ta);
+    json_decref(tb);
+    json_decref(tree);
+    free(mp);
+    olevent_destroy(&m);
+    return j;
+}
+
+Test(olcodec, classic_events_decode_in_both_encodings)
+{
+    olevent *ev = decode_both("{\"match\":\"c\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"classic\","
+                              "\"cards\":\"standard@1\",\"hidden\":\"commit\",\"players\":{\"p1\":{\"id\":\"ann\"},"
+                              "\"p2\":{\"id\":\"ben\"},\"p3\":{\"id\":\"mia\"}},\"rules\":{\"decks\":2,\"dealer\":3,"
+                              "\"first\":2,\"common_pile\":true,\"snap_pot\":false,\"prop\":true,\"tie_window\":250}}");
+    cr_assert_eq(ev->header.format, OL_FORMAT_CLASSIC);
+    cr_assert_eq(ev->header.n_players, 3);
+    cr_assert_not(ev->header.players[2].has_deck);
+    cr_assert_eq(ol_header_lever(&ev->header, "tie_window", 0), 250);
+    cr_assert_eq(ol_header_lever(&ev->header, "common_pile", 0), 1);
+    olevent_destroy(&ev);
+
+    ev = decode_both("{\"match\":\"c\",\"seq\":1,\"type\":\"deal\",\"by\":\"table\",\"player\":\"p3\","
+                     "\"cards\":[null,null,null]}");
+    cr_assert_eq(ev->type, OL_DEAL);
+    cr_assert(ev->has_player && ev->player == OL_P3 && ev->n_cards == 3);
+    olevent_destroy(&ev);
+
+    ev = decode_both("{\"match\":\"c\",\"seq\":2,\"type\":\"flip\",\"by\":\"p2\",\"card\":\"4-clubs\",\"at\":1250}");
+    cr_assert(ev->has_at && ev->at == 1250 && !ev->has_slot);
+    olevent_destroy(&ev);
+
+    ev = decode_both("{\"match\":\"c\",\"seq\":3,\"type\":\"snap\",\"by\":\"p3\",\"at\":1390}");
+    cr_assert(ev->type == OL_SNAP && ev->at == 1390);
+    olevent_destroy(&ev);
+    ev = decode_both("{\"match\":\"c\",\"seq\":4,\"type\":\"snap_pot\",\"by\":\"p1\",\"at\":9007199254740993}");
+    cr_assert(ev->type == OL_SNAP_POT && ev->at == 9007199254740993ull);
+    olevent_destroy(&ev);
+
+    ev = decode_both("{\"match\":\"c\",\"seq\":5,\"type\":\"take\",\"by\":\"table\",\"player\":\"p1\","
+                     "\"piles\":[\"p8\",\"p2\"],\"pot\":true,\"cards\":[\"4-clubs\",\"4-hearts\"]}");
+    cr_assert(ev->type == OL_TAKE && ev->pot && ev->has_piles && ev->n_piles == 2);
+    cr_assert(ev->piles[0] == OL_P8 && ev->piles[1] == OL_P2);
+    olevent_destroy(&ev);
+    ev = decode_both("{\"match\":\"c\",\"seq\":6,\"type\":\"take\",\"by\":\"table\",\"player\":\"p1\",\"cards\":[]}");
+    cr_assert(!ev->has_piles && !ev->pot);
+    olevent_destroy(&ev);
+
+    static const char *const simple[] = {
+        "{\"match\":\"c\",\"seq\":7,\"type\":\"pot\",\"by\":\"table\",\"piles\":[\"p1\",\"p2\"]}",
+        "{\"match\":\"c\",\"seq\":8,\"type\":\"pot\",\"by\":\"table\"}",
+        "{\"match\":\"c\",\"seq\":9,\"type\":\"penalty\",\"by\":\"table\",\"player\":\"p4\"}",
+        "{\"match\":\"c\",\"seq\":10,\"type\":\"turn_over\",\"by\":\"table\",\"player\":\"p2\",\"cards\":[null]}",
+        "{\"match\":\"c\",\"seq\":11,\"type\":\"out\",\"by\":\"table\",\"player\":\"p5\"}",
+        "{\"match\":\"c\",\"seq\":12,\"type\":\"claim\",\"by\":\"table\",\"draw\":true}",
+    };
+    static const ol_type want[] = {OL_POT, OL_POT, OL_PENALTY, OL_TURN_OVER, OL_OUT, OL_CLAIM};
+    for (size_t i = 0; i < sizeof simple / sizeof simple[0]; i++) {
+        ev = decode_both(simple[i]);
+        cr_assert_eq(ev->type, want[i], "%s", simple[i]);
+        olevent_destroy(&ev);
+    }
+}
+
+/* The new keys go through the same length-and-letter index as the old:
+ * "at" beside "by" and "lp", "pot" beside "pay", "draw", "piles"; a key of
+ * the same length and first letter that is none of them is unknown. */
+Test(olcodec, classic_malformed_shapes_are_sentences)
+{
+    static const bad_body bad[] = {
+        {"\"type\":\"flip\",\"by\":\"p1\",\"card\":\"x\"", "the \"flip\" event needs \"slot\" (Snap) or \"at\""},
+        {"\"type\":\"flip\",\"by\":\"p1\",\"card\":\"x\",\"ax\":5", "the \"flip\" event needs \"slot\" (Snap) or \"at\""},
+        {"\"type\":\"snap\",\"by\":\"p1\"", "the \"snap\" event needs \"at\""},
+        {"\"type\":\"snap\",\"by\":\"p1\",\"at\":-5", "\"at\" must be"},
+        {"\"type\":\"snap_pot\",\"by\":\"p1\",\"at\":\"soon\"", "\"at\" must be"},
+        {"\"type\":\"deal\",\"by\":\"table\",\"cards\":[]", "the \"deal\" event needs \"player\""},
+        {"\"type\":\"take\",\"by\":\"table\",\"player\":\"p1\",\"piles\":[\"p9\"],\"cards\":[]",
+         "\"piles[0]\" must be one of the seats"},
+        {"\"type\":\"take\",\"by\":\"table\",\"player\":\"p1\",\"pot\":1,\"cards\":[]", "\"pot\" must be true or false"},
+        {"\"type\":\"take\",\"by\":\"table\",\"player\":\"p1\",\"pit\":true", "the \"take\" event needs \"cards\""},
+        {"\"type\":\"pot\",\"by\":\"table\",\"piles\":\"p1\"", "\"piles\" must be a list"},
+        {"\"type\":\"claim\",\"by\":\"table\",\"drew\":true", "a \"claim\" needs"},
+        {"\"type\":\"claim\",\"by\":\"table\",\"draw\":\"yes\"", "\"draw\" must be true or false"},
+    };
+    expect_malformed_bodies("{\"match\":\"m\",\"seq\":3,%s}", bad, sizeof bad / sizeof bad[0]);
+    /* "pay" still decodes as pay beside "pot" */
+    const char *ok = "{\"match\":\"m\",\"seq\":3,\"type\":\"spell\",\"by\":\"p1\",\"card\":\"x\",\"targets\":[],"
+                     "\"pay\":{\"coreon\":1},\"pot\":true,\"at\":4}";
+    olevent *ev = NULL;
+    olerror err;
+    cr_assert_eq(olcodec_decode_json(ok, strlen(ok), (ol_origin){0, 1}, &ev, &err), OL_OK, "%s", err.msg);
+    cr_assert(ev->has_pay && ev->pay[OL_CLASS_COREON] == 1);
+    cr_assert_not(ev->has_at);   /* a spell has no "at": an unknown key there */
+    olevent_destroy(&ev);
+}
+
+Test(olcodec, classic_levers_are_checked)
+{
+    static const char *const bad[] = {"\"decks\":0", "\"decks\":9", "\"dealer\":9", "\"first\":9",
+                                      "\"tie_window\":1001", "\"prop\":1", "\"chain_cap\":2"};
+    char text[512];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        olevent *ev = NULL;
+        olerror err;
+        snprintf(text, sizeof text,
+                 "{\"match\":\"c\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"classic\","
+                 "\"cards\":\"standard@1\",\"hidden\":\"open\",\"players\":{\"p1\":{\"id\":\"a\"},"
+                 "\"p2\":{\"id\":\"b\"}},\"rules\":{%s}}", bad[i]);
+        cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &ev, &err), OL_EMALFORMED, "%s", text);
+    }
+    cr_assert_eq(ol_lever_find(OL_FORMAT_CLASSIC, "tie_window")->dflt, 100);
+    cr_assert_eq(ol_format_parse("classic"), OL_FORMAT_CLASSIC);
 }

@@ -1517,6 +1517,8 @@ Test(snap, snap_openlog_7_a_snap_place_is_the_active_slot_or_bench_0_to_3)
     start(NULL);
     base(7);
     illegal("\"type\":\"flip\",\"by\":\"p1\",\"slot\":4,\"card\":\"cor-magma-tortoise\"", "openlog:7");
+    /* a classic flip (a time, no slot) is no Snap flip */
+    illegal("\"type\":\"flip\",\"by\":\"p1\",\"at\":5000,\"card\":\"cor-magma-tortoise\"", "openlog:7");
     ok(BASE[7]);
     ok(BASE[8]);
     illegal("\"type\":\"attack\",\"by\":\"p1\",\"target\":{\"p\":\"p2\"}", "openlog:7");

@@ -1143,6 +1143,9 @@ Test(verifier, an_event_naming_a_seat_the_match_does_not_have_is_illegal)
         {"fixtures/master/legal-announced-concede-by-p2.jsonl",
          "\"type\":\"attack\",\"by\":\"p1\",\"slot\":0,\"attack\":0,\"target\":{\"p\":\"p3\"}",
          "p3 is not a player of this match, whose players are p1 and p2."},
+        /* a classic pot's piles (SPEC.md 7.6): the seam judges them too */
+        {"fixtures/snap/legal-open-concede.jsonl", "\"type\":\"pot\",\"by\":\"table\",\"piles\":[\"p1\",\"p6\"]",
+         "p6 is not a player of this match, whose players are p1 and p2."},
     };
     need_db();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

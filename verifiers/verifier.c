@@ -118,7 +118,8 @@ static void seats_words(char *out, size_t cap, unsigned n)
 }
 
 /* The first seat the event names that the match does not have, or -1:
- * its `by`, any reference's `p`, a claim's winner, a ruling's player.
+ * its `by`, any reference's `p`, a claim's winner, a ruling's player,
+ * a classic take's or pot's piles.
  * Fields of other types are zero (p1), which every match has. */
 static int missing_seat(const olevent *ev, unsigned n)
 {
@@ -138,6 +139,9 @@ static int missing_seat(const olevent *ev, unsigned n)
         return (int)ev->winner;
     if (ev->has_player && (unsigned)ev->player >= n)
         return (int)ev->player;
+    for (size_t i = 0; i < ev->n_piles; i++)
+        if ((unsigned)ev->piles[i] >= n)
+            return (int)ev->piles[i];
     return -1;
 }
 

@@ -1136,6 +1136,12 @@ static void do_flip(judge *j)
         ILLEGAL(j, "snap:10.3", "%s flipped a second monster this turn; the Flip Step flips exactly one.", who(s, p));
         return;
     }
+    if (!j->o.ev->has_slot) {
+        /* the codec reads a flip without a slot when it names a time (a
+         * classic Snap flip, SPEC.md 7.6); a Snap flip names its slot */
+        ILLEGAL(j, "openlog:7", "%s flipped without naming the Bench slot; a Snap flip names its slot.", who(s, p));
+        return;
+    }
     snap_monster *m = monster_at(s, p, j->o.ev->slot);
     if (j->o.ev->slot == OL_SLOT_ACTIVE || !m->present || m->face_up) {
         ILLEGAL(j, "snap:10.3", "%s flipped slot %d, which holds no face-down Bench monster.", who(s, p), j->o.ev->slot);
