@@ -80,6 +80,9 @@ typedef enum {
 /* A seat, "p1" to "p8": the index of the header's players[]. */
 typedef enum { OL_P1 = 0, OL_P2, OL_P3, OL_P4, OL_P5, OL_P6, OL_P7, OL_P8 } ol_player;
 typedef enum { OL_FORMAT_SNAP, OL_FORMAT_ADVANCED, OL_FORMAT_MASTER, OL_FORMAT_CLASSIC } ol_format;
+/* Every ol_format is below it: what per-format storage is sized by (a
+ * card's own fields), so that a new format needs no other change. */
+#define OL_FORMATS_MAX 16
 typedef enum { OL_HIDDEN_OPEN, OL_HIDDEN_COMMIT, OL_HIDDEN_ANNOUNCED } ol_hidden;
 typedef enum { OL_RULING_NOTE, OL_RULING_WARNING, OL_RULING_GAME_LOSS } ol_ruling;
 typedef enum { OL_POS_AP, OL_POS_DP } ol_position;              /* "ap", "dp" */

@@ -15,7 +15,7 @@ if [ $rc -eq 0 ]; then pass "$(printf '%s\n' "$out" | tail -n 1)"; else fail "$(
 
 # a planted change: one word of master:mana.step's quote
 mkdir -p "$TMP/tree/verifiers"
-cp -r "$top_srcdir"/verifiers/snap "$top_srcdir"/verifiers/advanced "$top_srcdir"/verifiers/master "$TMP/tree/verifiers/"
+for d in "$top_srcdir"/verifiers/*/; do cp -r "$d" "$TMP/tree/verifiers/"; done
 sed -i '0,/{MASTER("mana.step"), "/s//{MASTER("mana.step"), "Perhaps /' "$TMP/tree/verifiers/master/rules.c"
 planted=$("$PY" "$top_srcdir/tests/rule_quotes.py" "$TMP/tree" "$books" 2>&1)
 if printf '%s\n' "$planted" | grep -q '^FAIL master:mana.step:'; then
@@ -24,7 +24,11 @@ else
     fail "the planted change was not caught: $(printf '%s\n' "$planted" | tail -n 1)"
 fi
 
-for pair in rulebooks/snap.md rulebooks/advanced.md rulebooks/master.md design/snap-rulings.md; do
+# every pinned rulebook (an engine's, found by rule_quotes.py) and ruling
+for copy in "$books"/*.md; do
+    case $(basename "$copy") in README.md) continue ;; esac
+    pair=rulebooks/$(basename "$copy")
+    [ -f "$top_srcdir/../shared/$pair" ] || pair=design/$(basename "$copy")
     orig=$top_srcdir/../shared/$pair
     [ -f "$orig" ] || { echo "# ../shared/$pair is not beside the tree: the copy is not compared"; continue; }
     if cmp -s "$orig" "$books/$(basename "$pair")"; then pass "fixtures/rulebooks/$(basename "$pair") equals ../shared/$pair"

@@ -28,10 +28,27 @@ def rows(path, macro):
         yield rid, " ".join(text.replace('\\"', '"').replace("\\\\", "\\").split())
 
 
+def engines(top):
+    """Every engine folder with a catalogue, and the rulebook its README
+    names ("the ... rulebook (`classic-snap.md`"), else <format>.md: the
+    engines are found, never listed here, so a new one is checked too."""
+    root = os.path.join(top, "verifiers")
+    for fmt in sorted(os.listdir(root)):
+        if not os.path.isfile(os.path.join(root, fmt, "rules.c")):
+            continue
+        book = fmt + ".md"
+        readme = os.path.join(root, fmt, "README.md")
+        if os.path.isfile(readme):
+            m = re.search(r"rulebook \(`([\w.-]+\.md)`", open(readme, encoding="utf-8").read())
+            if m:
+                book = m.group(1)
+        yield fmt, book
+
+
 def main(top, books):
     n = bad = 0
-    for fmt in ("snap", "advanced", "master"):
-        book = flat(open(os.path.join(books, fmt + ".md"), encoding="utf-8").read())
+    for fmt, name in engines(top):
+        book = flat(open(os.path.join(books, name), encoding="utf-8").read())
         rulings = flat(open(os.path.join(top, "verifiers", fmt, "RULINGS.md"), encoding="utf-8").read())
         if fmt == "snap":
             rulings += " " + flat(open(os.path.join(books, "snap-rulings.md"), encoding="utf-8").read())

@@ -472,6 +472,16 @@ int cards_add(cards *db, const card *c)
     if (!copy)
         return CARDS_ENOMEM;
     *copy = *c;
+    if (!copy->members) {
+        /* a card built without saying: a card of every format that is not
+         * standalone (the Mintayn family), as every card was before
+         * standalone formats */
+        const card_schema *fmt;
+        ol_format f;
+        for (size_t i = 0; (fmt = card_schema_at(i, &f)); i++)
+            if (!fmt->standalone)
+                copy->members |= 1u << f;
+    }
     db->v[db->n] = copy;
     slot_insert(db->slots, db->nslots, copy->id, db->n);
     db->n++;
@@ -810,10 +820,36 @@ void card_check_cost(checker *ck, const card *c, const char *path, const mana_co
 static void check_card(checker *ck, const card *c)
 {
     const card_schema *fmt;
-    check_identity(ck, c);
-    for (size_t i = 0; (fmt = card_schema_at(i, NULL)); i++)
-        if (fmt->check)
+    ol_format f;
+    /* a card of a standalone format (a playing card) has no Mintayn
+     * identity to check; each format checks only the cards it is given */
+    if (!card_standalone(c))
+        check_identity(ck, c);
+    for (size_t i = 0; (fmt = card_schema_at(i, &f)); i++)
+        if (fmt->check && (c->members >> f & 1u))
             fmt->check(ck, c);
+}
+
+int card_standalone(const card *c)
+{
+    const card_schema *fmt;
+    ol_format f;
+    int alone = 0;
+    for (size_t i = 0; (fmt = card_schema_at(i, &f)); i++)
+        if (c->members >> f & 1u) {
+            if (!fmt->standalone)
+                return 0;
+            alone = 1;
+        }
+    return alone;
+}
+
+int cards_serve(const cards *db, ol_format f)
+{
+    for (size_t i = 0; i < db->n; i++)
+        if (!(db->v[i]->members >> f & 1u))
+            return 0;
+    return 1;
 }
 
 /* ---- Checking the whole database ---------------------------------------- */

@@ -29,6 +29,7 @@
 #define CARD_MAX_EFFECTS 4   /* effects per card, trigger or attack        */
 #define CARD_MAX_TRIGGERS 4  /* Snap trigger abilities per card            */
 #define CARD_MAX_ATTACKS 4   /* Master attacks per monster ("up to 4")     */
+#define CARD_OWN_MAX 48     /* bytes of a format's own card fields (card.own) */
 #define CARDS_SET_MAX 64
 #define CARDS_VERSION_MAX 64
 
@@ -316,6 +317,15 @@ typedef struct {
     snap_props snap;
     advanced_props advanced;
     master_props master;
+    /* The members of a format whose engine keeps its card fields in no
+     * struct above (its card_schema's offsets point into own[format]):
+     * classic Snap's value.  A format's engine owns the layout of its own
+     * bytes; CARD_OWN_MAX is what each format may use. */
+    unsigned char own[OL_FORMATS_MAX][CARD_OWN_MAX];
+    uint32_t members;             /* bit (1u << format): the card has that
+                                     format's member ("snap": {...}); 0 at
+                                     cards_add(): every format that is not
+                                     standalone (card_schema)             */
 } card;
 
 /* ---- A format's card fields, as data ------------------------------------
@@ -372,6 +382,13 @@ typedef struct card_schema {
     /* The format's own rule on each effect of its card that passed the
      * shared checks (Snap: keyword-bound primitives), or NULL. */
     void (*effect)(card_checker *ck, const card *c, const char *path, const card_effect *e);
+    /* 0: the format shares the card's identity (kind, class, line) with
+     * the other formats of its family, and every card that has no
+     * standalone member must carry this member (the Mintayn formats).
+     * 1: standalone -- a card may carry this member alone, without kind,
+     * class or any other format's member (a playing card of classic Snap);
+     * such a card is checked by this schema only. */
+    int standalone;
 } card_schema;
 
 /* ---- For the schemas' checks (cards_finish runs them) -------------------
@@ -464,6 +481,14 @@ const card *cards_at(const cards *db, size_t i);   /* in insertion order */
 
 /* Lookup by id; NULL when absent.  Sealed databases use an index. */
 const card *cards_find(const cards *db, const char *id);
+
+/* 1 when every card of db carries format f's member (a deck of format f
+ * can be judged with db), else 0.  Sealed databases only. */
+int cards_serve(const cards *db, ol_format f);
+
+/* 1 when c carries members of standalone formats only (card_schema), so
+ * that it has no kind, class or other format's member to check. */
+int card_standalone(const card *c);
 
 /* The card of the exact next stage of c's line, NULL when c has no line or
  * is its line's last stage. */

@@ -85,6 +85,12 @@ int verifier_new(const cards *db, const olevent *header, verifier **out, olverdi
                       name, range, n);
         return VERIFIER_EPLAYERS;
     }
+    if (db && ops->cards && !cards_serve(db, ops->format)) {
+        olverdict_set(v, header->match, header->seq, OL_V_MALFORMED, "openlog:4",
+                      "The card database %s@%s has cards without %s properties: it cannot serve a %s match.",
+                      cards_set(db), cards_version(db), ol_format_name(ops->format), ops->title);
+        return VERIFIER_ECARDS;
+    }
     if (!(vf = calloc(1, sizeof *vf + ops->state_size)))
         return VERIFIER_ENOMEM;
     vf->ops = ops;

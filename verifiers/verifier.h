@@ -64,8 +64,10 @@ enum {
     VERIFIER_OK = 0,
     VERIFIER_ENOMEM = -1,
     VERIFIER_ENOENGINE = -2,  /* no engine for the header's format yet */
-    VERIFIER_EPLAYERS = -3    /* the header names more or fewer players
+    VERIFIER_EPLAYERS = -3,   /* the header names more or fewer players
                                  than its format is played by */
+    VERIFIER_ECARDS = -4      /* the header's card database has cards
+                                 without its format's properties */
 };
 
 /* What an engine is, as the rest of arbiter sees it.  `state` is the
@@ -185,7 +187,10 @@ typedef struct verifier verifier;
  * (with a sentence in v->msg and status malformed), EPLAYERS: the header
  * names a number of players outside its format's players_min..players_max
  * (status malformed, rule openlog:4, "A snap match has 2 players; this
- * header names 3."); no verifier is made. */
+ * header names 3."); no verifier is made.  ECARDS: the format's engine
+ * gives cards properties (verifier_ops.cards) and some card of db has none
+ * (a playing-card database named by a Snap header): status malformed,
+ * rule openlog:4, a sentence; no verifier is made. */
 int verifier_new(const cards *db, const olevent *header, verifier **out, olverdict *v);
 
 /* Judge the next event.  Always writes exactly one verdict to *v.  Judged

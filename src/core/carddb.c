@@ -489,14 +489,32 @@ static void parse_format(loader *ld, json_t *j, const char *fmt, const card_fiel
 
 /* ---- One card ----------------------------------------------------------- */
 
-/* id, name, kind, class, line, stage. */
+/* 1 when the card (JSON) carries only members of standalone formats
+ * (card_schema.standalone: a playing card of classic Snap), which need no
+ * Mintayn identity and no other format's member. */
+static int json_standalone(json_t *j)
+{
+    const verifier_ops *ops;
+    int alone = 0;
+    for (size_t i = 0; (ops = verifier_engine_at(i)); i++)
+        if (ops->cards && json_object_get(j, ol_format_name(ops->format))) {
+            if (!ops->cards->standalone)
+                return 0;
+            alone = 1;
+        }
+    return alone;
+}
+
+/* id, name, kind, class, line, stage; kind and class are not required of
+ * a standalone card. */
 static void parse_identity(loader *ld, json_t *j, card *c)
 {
     json_t *v;
     long long n;
     static const char *const required[] = {"id", "name", "kind", "class", NULL};
+    int alone = json_standalone(j);
     for (size_t i = 0; required[i]; i++)
-        if (!json_object_get(j, required[i]))
+        if ((!alone || i < 2) && !json_object_get(j, required[i]))
             problem(ld, "\"%s\" is required", required[i]);
     if ((v = json_object_get(j, "id")))
         read_slug(ld, v, "id", c->id, CARD_ID_MAX);
@@ -523,19 +541,24 @@ static void parse_identity(loader *ld, json_t *j, card *c)
 }
 
 /* Every format whose engine gives cards members (the registry,
- * verifiers/registry.c): each card has that format's member. */
+ * verifiers/registry.c): each card has the member of every format that is
+ * not standalone, unless it is a standalone card (a playing card), which
+ * has only its own formats' members. */
 static void parse_formats(loader *ld, json_t *j, card *c)
 {
     const verifier_ops *ops;
+    int alone = json_standalone(j);
     for (size_t i = 0; (ops = verifier_engine_at(i)); i++) {
         if (!ops->cards)
             continue;
         const char *name = ol_format_name(ops->format);
         json_t *v = json_object_get(j, name);
         if (!v) {
-            card_problem(ld, "has no \"%s\" properties", name);
+            if (!alone && !ops->cards->standalone)
+                card_problem(ld, "has no \"%s\" properties", name);
             continue;
         }
+        c->members |= 1u << ops->format;
         if (read_object(ld, v, name) < 0)
             continue;
         parse_format(ld, v, name, ops->cards->fields, c);

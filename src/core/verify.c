@@ -202,7 +202,7 @@ static int judge_header(verify_run *run, const olevent *ev, const char *raw, siz
     v.has_seq = 1;
     if (rc == VERIFIER_ENOMEM)
         return VERIFY_ENOMEM;
-    if (rc == VERIFIER_ENOENGINE || rc == VERIFIER_EPLAYERS) {
+    if (rc == VERIFIER_ENOENGINE || rc == VERIFIER_EPLAYERS || rc == VERIFIER_ECARDS) {
         /* Unverifiable, not illegal: nothing the players did is wrong. */
         run->vf = NULL;
         run->stop = 1;

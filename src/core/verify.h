@@ -29,7 +29,8 @@
  * same rule.  Else verifier_new() judges it (ok, or illegal for an illegal
  * deck: the verifier then refuses every later event itself).  When no engine
  * exists for the header's format (VERIFIER_ENOENGINE), or the header names a
- * number of players its format is not played by (VERIFIER_EPLAYERS), the log is
+ * number of players its format is not played by (VERIFIER_EPLAYERS), or a
+ * card database that does not serve its format (VERIFIER_ECARDS), the log is
  * unverifiable: the header keeps the engine's malformed verdict, the report
  * is VERIFY_UNREADABLE with that sentence, and reading stops there.
  *
