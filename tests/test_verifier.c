@@ -215,6 +215,8 @@ Test(verifier, a_deck_check_that_cannot_run_is_an_error_never_a_verdict)
     const verifier_ops *ops;
     need_db();
     for (size_t i = 0; (ops = verifier_engine_at(i)); i++) {
+        if (!ops->deck)
+            continue;   /* a format without decklists checks none */
         olevent *h = legal_header_of(ops->format);
         verifier *vf = NULL;
         olverdict v;
@@ -622,7 +624,7 @@ Test(verifier, each_rule_catalogue_gives_its_rows_with_or_without_the_count)
         snprintf(prefix, sizeof prefix, "%s:", ol_format_name(ops->format));
         const verifier_rule *rows = ops->rules(&n);
         cr_assert_eq(ops->rules(NULL), rows, "n may be NULL");
-        cr_assert_gt(n, 40, "%s", prefix);
+        cr_assert_gt(n, 0, "%s", prefix);
         for (size_t i = 0; i < n; i++) {
             cr_assert_eq(strncmp(rows[i].id, prefix, strlen(prefix)), 0, "%s", rows[i].id);
             cr_assert_eq(verifier_rule_find(rows[i].id), &rows[i], "%s", rows[i].id);
