@@ -22,8 +22,10 @@
 extern const verifier_ops snap_verifier_ops;
 extern const verifier_ops advanced_verifier_ops;
 extern const verifier_ops master_verifier_ops;
+extern const verifier_ops classic_verifier_ops;
 
-static const verifier_ops *const engines[] = {&snap_verifier_ops, &advanced_verifier_ops, &master_verifier_ops};
+static const verifier_ops *const engines[] = {&snap_verifier_ops, &advanced_verifier_ops, &master_verifier_ops,
+                                              &classic_verifier_ops};
 
 const verifier_ops *verifier_engine_at(size_t i)
 {

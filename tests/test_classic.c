@@ -1,0 +1,831 @@
+/* test_classic.c -- the classic Snap engine, rule by rule.
+ *
+ * Each test breaks one rule of classic-snap.md (or a ruling of
+ * verifiers/classic/RULINGS.md) and checks the verdict's status and rule
+ * id; the name is the rule id.  Games are scripted on small decks: the
+ * card database "mini" holds the cards a-1, a-2, b-1, b-2, ... (two cards of
+ * each value a, b, c, ...), built here as a database would load it; the
+ * standard 52 ("standard", ids 4-clubs ...) is built the same way.
+ * Through the seam (verifier_new, verifier_apply), as arbiter judges.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "logformat/jtext.h"
+#include "logformat/olcodec.h"
+#include "verifiers/classic/classic.h"
+#include "src/core/carddb.h"
+#include "tests/testutil.h"
+#include "verifiers/verifier.h"
+
+static cards *db;
+static verifier *vf;
+static const char *extra_card;   /* one more card, of a value of its own, for the next start() */
+static unsigned long long seq;
+
+/* One card of a database made here. */
+static void add_card(cards *d, const char *id, const char *name)
+{
+    card c;
+    classic_card *cc = (classic_card *)(void *)c.own[OL_FORMAT_CLASSIC];
+    const char *dash = strrchr(id, '-');
+    memset(&c, 0, sizeof c);
+    snprintf(c.id, sizeof c.id, "%s", id);
+    snprintf(c.name, sizeof c.name, "%s", name);
+    c.members = 1u << OL_FORMAT_CLASSIC;   /* a playing card: classic only */
+    /* the value: the id up to its last '-' ("a-1" is an "a") */
+    snprintf(cc->value, sizeof cc->value, "%.*s", (int)(dash ? dash - id : (int)strlen(id)), id);
+    cr_assert_eq(cards_add(d, &c), CARDS_OK);
+}
+
+/* A database of `n_values` values named a, b, c ..., `per` cards each
+ * ("a-1", "a-2" ...), or, when n_values is 0, the standard 52 of
+ * fixtures/cards/standard.json -- whose `classic.value` of each card must
+ * be the value the engine reads (RULINGS A12).  Not sealed: cards_finish()
+ * checks the Mintayn formats' fields, which a playing card has none of. */
+static cards *make_db(int n_values, int per)
+{
+    cards *d;
+    if (!n_values) {
+        /* through the card database loader, as arbiter reads it: a card of
+         * a standalone format has only its `classic` member */
+        char err[256];
+        cr_assert_eq(carddb_load_file(SRC("fixtures/cards/standard.json"), &d, err, sizeof err), 0, "%s", err);
+        json_error_t e;
+        json_t *j = json_load_file(SRC("fixtures/cards/standard.json"), 0, &e);
+        cr_assert_not_null(j, "%s", e.text);
+        json_t *list = json_object_get(j, "cards");
+        cr_assert_eq(json_array_size(list), 52);
+        cr_assert_eq(cards_count(d), 52);
+        for (size_t i = 0; i < json_array_size(list); i++) {
+            json_t *c = json_array_get(list, i);
+            const char *id = json_string_value(json_object_get(c, "id"));
+            const char *value = json_string_value(json_object_get(json_object_get(c, "classic"), "value"));
+            size_t len;
+            const char *key = classic_value_key(cards_find(d, id), &len);
+            cr_assert(strlen(value) == len && !memcmp(key, value, len), "%s: value %s", id, value);
+        }
+        json_decref(j);
+        return d;
+    }
+    d = cards_new("mini", "1");
+    cr_assert_not_null(d);
+    for (int v = 0; v < n_values; v++)
+        for (int k = 0; k < per; k++) {
+            char id[16];
+            snprintf(id, sizeof id, "%c-%d", 'a' + v, k + 1);
+            add_card(d, id, id);
+        }
+    if (extra_card)
+        add_card(d, extra_card, extra_card);
+    return d;
+}
+
+static olverdict apply_text(const char *body)
+{
+    char text[8192];
+    snprintf(text, sizeof text, "{\"match\":\"c\",\"seq\":%llu,%s}", ++seq, body);
+    olevent *ev = NULL;
+    olerror err;
+    cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &ev, &err), OL_OK, "%s: %s", text, err.msg);
+    olverdict v;
+    verifier_apply(vf, ev, &v);
+    olevent_destroy(&ev);
+    return v;
+}
+
+static void ok(const char *body)
+{
+    olverdict v = apply_text(body);
+    cr_assert_eq(v.status, OL_V_OK, "%s: %s %s: %s", body, ol_status_name(v.status), v.rule, v.msg);
+}
+
+static olverdict illegal(const char *body, const char *rule)
+{
+    olverdict v = apply_text(body);
+    cr_assert_eq(v.status, OL_V_ILLEGAL, "%s: expected illegal %s, got %s", body, rule, ol_status_name(v.status));
+    cr_assert_str_eq(v.rule, rule, "%s: %s", body, v.msg);
+    --seq;   /* an illegal event is not part of the game: the next takes its seq */
+    return v;
+}
+
+static void mismatch(const char *body, const char *rule)
+{
+    olverdict v = apply_text(body);
+    cr_assert_eq(v.status, OL_V_MISMATCH, "%s: %s %s", body, ol_status_name(v.status), v.msg);
+    cr_assert_str_eq(v.rule, rule);
+    --seq;
+}
+
+/* Start a match of `n` players on a deck of n_values values x per cards
+ * (0: the standard 52), `hidden`, with levers `rules` ("" for none). */
+static olverdict start(int n, int n_values, int per, const char *hidden, const char *rules)
+{
+    static const char *const ids[] = {"ann", "ben", "mia", "dan", "eve", "fay", "gus", "hal"};
+    char text[2048], players[512] = "";
+    for (int p = 0; p < n; p++)
+        snprintf(players + strlen(players), sizeof players - strlen(players), "%s\"p%d\":{\"id\":\"%s\"}",
+                 p ? "," : "", p + 1, ids[p]);
+    snprintf(text, sizeof text,
+             "{\"match\":\"c\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"classic\","
+             "\"cards\":\"%s@1\",\"hidden\":\"%s\",\"players\":{%s},\"rules\":{%s}}",
+             n_values ? "mini" : "standard", hidden, players, rules);
+    if (db)
+        cards_destroy(&db);
+    verifier_destroy(&vf);
+    db = make_db(n_values, per);
+    olevent *ev = NULL;
+    olerror err;
+    cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &ev, &err), OL_OK, "%s", err.msg);
+    olverdict v;
+    cr_assert_eq(verifier_new(db, ev, &vf, &v), VERIFIER_OK, "%s", v.msg);
+    olevent_destroy(&ev);
+    seq = 0;
+    return v;
+}
+
+static void finish(void)
+{
+    verifier_destroy(&vf);
+    cards_destroy(&db);
+}
+
+TestSuite(classic, .fini = finish);
+
+#define DEAL(p, cards) "\"type\":\"deal\",\"by\":\"table\",\"player\":\"" p "\",\"cards\":" cards
+#define FLIP(p, at, card) "\"type\":\"flip\",\"by\":\"" p "\",\"at\":" #at ",\"card\":\"" card "\""
+#define SNAP(p, at) "\"type\":\"snap\",\"by\":\"" p "\",\"at\":" #at
+#define SNAP_POT(p, at) "\"type\":\"snap_pot\",\"by\":\"" p "\",\"at\":" #at
+#define TAKE(p, piles, cards) "\"type\":\"take\",\"by\":\"table\",\"player\":\"" p "\",\"piles\":" piles ",\"cards\":" cards
+#define POT(piles) "\"type\":\"pot\",\"by\":\"table\",\"piles\":" piles
+#define PENALTY(p) "\"type\":\"penalty\",\"by\":\"table\",\"player\":\"" p "\""
+
+/* Two players, own piles, p1 starts (p2 deals): p1's stack a-1 b-1 c-1
+ * d-1, p2's a-2 c-2 b-2 d-2, top first. */
+static void duo(const char *hidden, const char *more_rules)
+{
+    char rules[256];
+    snprintf(rules, sizeof rules, "\"dealer\":2%s%s", *more_rules ? "," : "", more_rules);
+    cr_assert_eq(start(2, 4, 2, hidden, rules).status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-1\",\"b-1\",\"c-1\",\"d-1\"]"));
+    ok(DEAL("p2", "[\"a-2\",\"c-2\",\"b-2\",\"d-2\"]"));
+}
+
+/* The duo to its first match: p1 a-1 at 1000, p2 a-2 at 2000. */
+static void duo_match(void)
+{
+    duo("open", "");
+    ok(FLIP("p1", 1000, "a-1"));
+    ok(FLIP("p2", 2000, "a-2"));
+}
+
+static int board_has(const char *needle)
+{
+    jtext t = {0};
+    openlog_sight all;
+    memset(&all, 1, sizeof all);
+    cr_assert_eq(verifier_board_json(vf, &all, &t), 0);
+    int found = strstr(t.buf, needle) != NULL;
+    if (!found)
+        fprintf(stderr, "board: %s\n", t.buf);
+    jtext_free(&t);
+    return found;
+}
+
+/* ---- the deck and the deal ------------------------------------------------ */
+
+Test(classic, classic_deck_decks)
+{
+    cr_assert_eq(start(2, 4, 2, "open", "\"dealer\":2").status, OL_V_OK);
+    illegal(DEAL("p1", "[\"a-1\",\"a-1\",\"b-1\",\"c-1\"]"), "classic:deck.decks");   /* one a-1 in a deck */
+    ok(DEAL("p1", "[\"a-1\",\"b-1\",\"c-1\",\"d-1\"]"));
+    illegal(DEAL("p2", "[\"a-2\",\"c-2\",\"b-2\"]"), "classic:deck.decks");            /* not the whole deck */
+    ok(DEAL("p2", "[\"a-2\",\"c-2\",\"b-2\",\"d-2\"]"));
+    /* two decks: every card twice */
+    cr_assert_eq(start(2, 2, 1, "open", "\"decks\":2,\"dealer\":2").status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-1\",\"b-1\"]"));
+    ok(DEAL("p2", "[\"b-1\",\"a-1\"]"));
+    cr_assert_eq(start(2, 4, 2, "open", "\"decks\":8").status, OL_V_OK);   /* 64 cards: within the limit */
+}
+
+Test(classic, classic_deal_even)
+{
+    cr_assert_eq(start(3, 0, 0, "announced", "").status, OL_V_OK);
+    char nulls[20][512];
+    for (int k = 0; k < 20; k++) {
+        strcpy(nulls[k], "[");
+        for (int i = 0; i < k; i++)
+            strcat(nulls[k], i ? ",null" : "null");
+        strcat(nulls[k], "]");
+    }
+    char body[1024];
+    snprintf(body, sizeof body, DEAL("p1", "%s"), nulls[19]);
+    ok(body);
+    snprintf(body, sizeof body, DEAL("p2", "%s"), nulls[17]);
+    ok(body);
+    snprintf(body, sizeof body, DEAL("p3", "%s"), nulls[16]);   /* 19, 17, 16 */
+    illegal(body, "classic:deal.even");
+}
+
+Test(classic, classic_deal_one_at_a_time)
+{
+    /* p1 deals 52 to three: p2 and p3 (the dealer's left first) get 18 */
+    cr_assert_eq(start(3, 0, 0, "announced", "\"dealer\":1").status, OL_V_OK);
+    char n18[256] = "[", n17[256] = "[", body[512];
+    for (int i = 0; i < 18; i++)
+        strcat(n18, i ? ",null" : "null");
+    for (int i = 0; i < 17; i++)
+        strcat(n17, i ? ",null" : "null");
+    strcat(n18, "]");
+    strcat(n17, "]");
+    snprintf(body, sizeof body, DEAL("p1", "%s"), n18);
+    ok(body);
+    snprintf(body, sizeof body, DEAL("p2", "%s"), n17);
+    ok(body);
+    snprintf(body, sizeof body, DEAL("p3", "%s"), n17);
+    illegal(body, "classic:deal.one_at_a_time");    /* p1 got the extra card, p3 should have */
+    illegal(DEAL("p1", "[null]"), "classic:deal.one_at_a_time");   /* a second stack */
+    illegal(FLIP("p2", 10, "4-clubs"), "classic:deal.one_at_a_time"); /* before the deal is done */
+    snprintf(body, sizeof body, DEAL("p3", "%s"), n18);
+    illegal(body, "classic:deck.decks");   /* 53 cards */
+}
+
+/* ---- playing ------------------------------------------------------------- */
+
+Test(classic, classic_play_first)
+{
+    duo("open", "");
+    illegal(FLIP("p2", 1000, "a-2"), "classic:play.first");
+    ok(FLIP("p1", 1000, "a-1"));
+    /* by default the dealer is p1 and p2, on their left, begins */
+    cr_assert_eq(start(3, 3, 2, "announced", "").status, OL_V_OK);
+    ok(DEAL("p1", "[null,null]"));
+    ok(DEAL("p2", "[null,null]"));
+    ok(DEAL("p3", "[null,null]"));
+    illegal(FLIP("p1", 5, "a-1"), "classic:play.first");
+    ok(FLIP("p2", 5, "a-1"));
+    /* the first lever names another */
+    cr_assert_eq(start(3, 3, 2, "announced", "\"first\":3").status, OL_V_OK);
+    ok(DEAL("p1", "[null,null]"));
+    ok(DEAL("p2", "[null,null]"));
+    ok(DEAL("p3", "[null,null]"));
+    illegal(FLIP("p2", 5, "a-1"), "classic:play.first");
+    ok(FLIP("p3", 5, "a-1"));
+}
+
+Test(classic, classic_play_clockwise)
+{
+    cr_assert_eq(start(3, 3, 2, "announced", "\"dealer\":3").status, OL_V_OK);
+    ok(DEAL("p1", "[null,null]"));
+    ok(DEAL("p2", "[null,null]"));
+    ok(DEAL("p3", "[null,null]"));
+    ok(FLIP("p1", 10, "a-1"));
+    illegal(FLIP("p3", 20, "b-1"), "classic:play.clockwise");
+    illegal(FLIP("p1", 20, "b-1"), "classic:play.clockwise");
+    ok(FLIP("p2", 20, "b-1"));
+    ok(FLIP("p3", 30, "c-1"));
+    ok(FLIP("p1", 40, "c-2"));
+}
+
+Test(classic, classic_flip_stack)
+{
+    duo("open", "");
+    /* open mode: the top card is named; another card is not the top */
+    illegal(FLIP("p1", 1000, "b-1"), "openlog:6");
+    illegal("\"type\":\"flip\",\"by\":\"table\",\"at\":1000,\"card\":\"a-1\"", "openlog:3");
+    ok(FLIP("p1", 1000, "a-1"));
+    cr_assert(board_has("{\"seat\":\"p1\",\"out\":false,\"stack\":3"));
+}
+
+Test(classic, classic_flip_common)
+{
+    cr_assert_eq(start(2, 4, 2, "open", "\"dealer\":2,\"common_pile\":true").status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-1\",\"b-1\",\"c-1\",\"d-1\"]"));
+    ok(DEAL("p2", "[\"c-2\",\"b-2\",\"a-2\",\"d-2\"]"));
+    ok(FLIP("p1", 100, "a-1"));
+    ok(FLIP("p2", 200, "c-2"));
+    cr_assert(board_has("\"common_pile\":{\"count\":2,\"top\":\"c-2\"}"));
+    /* a-1 and c-2 are no match: the card under the top is what counts */
+    ok(SNAP("p1", 250));
+    illegal(TAKE("p1", "[]", "[\"a-1\",\"c-2\"]"), "classic:penalty.pay");
+    ok(PENALTY("p1"));
+    illegal("\"type\":\"turn_over\",\"by\":\"table\",\"player\":\"p1\",\"cards\":[]", "classic:piles.turn_over");
+}
+
+Test(classic, classic_match_value)
+{
+    cr_assert_eq(start(2, 4, 2, "open", "\"dealer\":2,\"common_pile\":true").status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-1\",\"b-1\",\"c-1\",\"d-1\"]"));
+    ok(DEAL("p2", "[\"a-2\",\"b-2\",\"c-2\",\"d-2\"]"));
+    ok(FLIP("p1", 100, "a-1"));
+    ok(FLIP("p2", 200, "a-2"));   /* a-1 and a-2: the same value, other "suits" */
+    ok(SNAP("p2", 300));
+    illegal(PENALTY("p2"), "classic:snap.first_caller");   /* it was a match: no penalty */
+    ok("\"type\":\"take\",\"by\":\"table\",\"player\":\"p2\",\"cards\":[\"a-1\",\"a-2\"]");
+    cr_assert(board_has("{\"seat\":\"p2\",\"out\":false,\"stack\":5"));
+}
+
+Test(classic, classic_snap_first_caller)
+{
+    cr_assert_eq(start(3, 4, 3, "open", "\"dealer\":3,\"common_pile\":true").status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-1\",\"b-1\",\"c-1\",\"d-1\"]"));
+    ok(DEAL("p2", "[\"a-2\",\"b-2\",\"c-2\",\"d-2\"]"));
+    ok(DEAL("p3", "[\"a-3\",\"b-3\",\"c-3\",\"d-3\"]"));
+    ok(FLIP("p1", 1000, "a-1"));
+    ok(FLIP("p2", 2000, "a-2"));
+    ok(SNAP("p3", 2140));
+    ok(SNAP("p1", 2000));
+    olverdict v = illegal("\"type\":\"take\",\"by\":\"table\",\"player\":\"p3\",\"cards\":[\"a-1\",\"a-2\"]",
+                          "classic:snap.first_caller");
+    cr_assert_str_eq(v.msg, "p3 (mia) called Snap 140 ms after p1 (ann); p1 takes the common pile.");
+    v = illegal("\"type\":\"take\",\"by\":\"table\",\"player\":\"p2\",\"cards\":[\"a-1\",\"a-2\"]",
+                "classic:snap.first_caller");
+    cr_assert(strstr(v.msg, "p1 (ann) called Snap first"), "%s", v.msg);
+    illegal("\"type\":\"take\",\"by\":\"table\",\"player\":\"p1\",\"cards\":[\"a-1\"]", "classic:snap.first_caller");
+    ok("\"type\":\"take\",\"by\":\"table\",\"player\":\"p1\",\"cards\":[\"a-2\",\"a-1\"]");
+    cr_assert(board_has("{\"seat\":\"p1\",\"out\":false,\"stack\":5"));
+}
+
+Test(classic, classic_simple_out)
+{
+    /* two cards each, common pile: p1 flips its last card, then p2; p1's
+     * turn comes with no card: out, and p2 wins (A11) */
+    cr_assert_eq(start(2, 4, 1, "open", "\"dealer\":2,\"common_pile\":true").status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-1\",\"b-1\"]"));
+    ok(DEAL("p2", "[\"c-1\",\"d-1\"]"));
+    ok(FLIP("p1", 10, "a-1"));
+    ok(FLIP("p2", 20, "c-1"));
+    ok(FLIP("p1", 30, "b-1"));
+    cr_assert(board_has("\"over\":false"));
+    ok(FLIP("p2", 40, "d-1"));
+    cr_assert(board_has("\"winner\":\"p2\""));
+    illegal(FLIP("p1", 50, "a-1"), "classic:end.winner");
+    /* three players: the empty player is out when the turn reaches them */
+    cr_assert_eq(start(3, 6, 1, "open", "\"dealer\":3,\"common_pile\":true").status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-1\",\"b-1\"]"));
+    ok(DEAL("p2", "[\"c-1\",\"d-1\"]"));
+    ok(DEAL("p3", "[\"e-1\",\"f-1\"]"));
+    ok(FLIP("p1", 10, "a-1"));
+    ok(FLIP("p2", 20, "c-1"));
+    ok(FLIP("p3", 30, "e-1"));
+    ok(FLIP("p1", 40, "b-1"));
+    ok(FLIP("p2", 50, "d-1"));
+    ok(FLIP("p3", 60, "f-1"));   /* p1's turn: no card, out; p2's: out; p3 wins */
+    cr_assert(board_has("\"winner\":\"p3\""));
+}
+
+Test(classic, classic_piles_own)
+{
+    duo_match();
+    cr_assert(board_has("\"pile\":{\"count\":1,\"top\":\"a-1\"}"));
+    cr_assert(board_has("\"pile\":{\"count\":1,\"top\":\"a-2\"}"));
+}
+
+Test(classic, classic_piles_match)
+{
+    duo_match();
+    ok(SNAP("p2", 2300));
+    illegal(TAKE("p2", "[\"p2\"]", "[\"a-2\"]"), "classic:piles.match");
+    ok(TAKE("p2", "[\"p1\",\"p2\"]", "[\"a-1\",\"a-2\"]"));
+    cr_assert(board_has("\"stack\":5"));
+}
+
+Test(classic, classic_piles_turn_over)
+{
+    /* one card each: p1 flips a-1, p2 flips b-1; p1 has no face-down card */
+    cr_assert_eq(start(2, 2, 1, "open", "\"dealer\":2").status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-1\"]"));
+    ok(DEAL("p2", "[\"b-1\"]"));
+    illegal("\"type\":\"turn_over\",\"by\":\"table\",\"player\":\"p1\",\"cards\":[]", "classic:piles.turn_over");
+    ok(FLIP("p1", 10, "a-1"));
+    ok(FLIP("p2", 20, "b-1"));
+    illegal(FLIP("p1", 30, "a-1"), "classic:piles.turn_over");
+    illegal("\"type\":\"turn_over\",\"by\":\"table\",\"player\":\"p1\",\"cards\":[\"b-1\"]", "openlog:6");
+    ok("\"type\":\"turn_over\",\"by\":\"table\",\"player\":\"p1\",\"cards\":[\"a-1\"]");
+    ok(FLIP("p1", 30, "a-1"));
+}
+
+/* ---- ties and the snap pot -------------------------------------------------- */
+
+Test(classic, classic_pot_tie)
+{
+    duo_match();
+    ok(SNAP("p2", 2300));
+    ok(SNAP("p1", 2380));   /* 80 ms: within the tie window */
+    illegal(TAKE("p2", "[\"p1\",\"p2\"]", "[\"a-1\",\"a-2\"]"), "classic:pot.tie");
+    illegal(POT("[\"p1\"]"), "classic:pot.tie");
+    ok(POT("[\"p1\",\"p2\"]"));
+    cr_assert(board_has("\"pot\":{\"count\":2,"));
+    /* without a tie, a pot is wrong */
+    duo_match();
+    ok(SNAP("p2", 2300));
+    ok(SNAP("p1", 2500));
+    illegal(POT("[\"p1\",\"p2\"]"), "classic:pot.tie");
+}
+
+Test(classic, classic_A1_tie_window_lever)
+{
+    duo("open", "\"tie_window\":250");
+    ok(FLIP("p1", 1000, "a-1"));
+    ok(FLIP("p2", 2000, "a-2"));
+    ok(SNAP("p2", 2300));
+    ok(SNAP("p1", 2540));   /* 240 ms: a tie at 250 */
+    ok(POT("[\"p1\",\"p2\"]"));
+}
+
+/* A tie puts a-1 and a-2 in the snap pot; then b-1 and c-2 fall, and p1
+ * is about to flip a-3, which matches the pot. */
+static void pot_of_the_as(void)
+{
+    cr_assert_eq(start(2, 3, 3, "open", "\"dealer\":2").status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-1\",\"b-1\",\"a-3\",\"c-1\",\"c-3\"]"));
+    ok(DEAL("p2", "[\"a-2\",\"c-2\",\"b-2\",\"b-3\"]"));
+    ok(FLIP("p1", 1000, "a-1"));
+    ok(FLIP("p2", 2000, "a-2"));
+    ok(SNAP("p1", 2100));
+    ok(SNAP("p2", 2150));
+    ok(POT("[\"p1\",\"p2\"]"));
+    ok(FLIP("p1", 3000, "b-1"));
+    ok(FLIP("p2", 4000, "c-2"));
+}
+
+Test(classic, classic_pot_snap_pot)
+{
+    pot_of_the_as();
+    ok(FLIP("p1", 5000, "a-3"));   /* matches the pot's a */
+    ok(SNAP_POT("p2", 5200));
+    ok(SNAP_POT("p1", 5400));      /* later: loses, costs nothing */
+    illegal(TAKE("p1", "[\"p1\"]", "[\"a-1\",\"a-2\",\"b-1\",\"a-3\"]") ",\"pot\":true", "classic:pot.snap_pot");
+    illegal(TAKE("p2", "[\"p1\"]", "[\"b-1\",\"a-3\"]"), "classic:pot.snap_pot");   /* without the pot */
+    ok(TAKE("p2", "[\"p1\"]", "[\"a-1\",\"a-2\",\"b-1\",\"a-3\"]") ",\"pot\":true");
+    cr_assert(board_has("\"pot\":{\"count\":0,"));
+}
+
+Test(classic, classic_pot_grows)
+{
+    pot_of_the_as();
+    ok(FLIP("p1", 5000, "a-3"));
+    ok(SNAP_POT("p2", 5200));
+    ok(SNAP_POT("p1", 5210));      /* a tie on Snap Pot! */
+    illegal(TAKE("p2", "[\"p1\"]", "[\"a-1\",\"a-2\",\"b-1\",\"a-3\"]") ",\"pot\":true", "classic:pot.grows");
+    illegal(POT("[\"p2\"]"), "classic:pot.grows");
+    ok(POT("[\"p1\"]"));
+    cr_assert(board_has("\"pot\":{\"count\":4,\"top\":\"a-3\"}"));
+}
+
+Test(classic, classic_prop)
+{
+    duo("open", "\"prop\":true");
+    ok(FLIP("p1", 1000, "a-1"));
+    ok(FLIP("p2", 2000, "a-2"));
+    ok(SNAP("p2", 2300));
+    ok(SNAP("p1", 2310));   /* 10 ms later: with the prop, no tie */
+    illegal(POT("[\"p1\",\"p2\"]"), "classic:prop");
+    ok(TAKE("p2", "[\"p1\",\"p2\"]", "[\"a-1\",\"a-2\"]"));
+    /* the same millisecond: the table names either */
+    duo("open", "\"prop\":true");
+    ok(FLIP("p1", 1000, "a-1"));
+    ok(FLIP("p2", 2000, "a-2"));
+    ok(SNAP("p2", 2300));
+    ok(SNAP("p1", 2300));
+    ok(TAKE("p1", "[\"p1\",\"p2\"]", "[\"a-1\",\"a-2\"]"));
+}
+
+/* ---- errors, penalties, elimination ------------------------------------------ */
+
+/* Three players, own piles, p1 starts; each holds three cards. */
+static void trio(void)
+{
+    cr_assert_eq(start(3, 3, 3, "open", "\"dealer\":3").status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-1\",\"b-1\",\"c-1\"]"));
+    ok(DEAL("p2", "[\"b-2\",\"c-2\",\"a-2\"]"));
+    ok(DEAL("p3", "[\"c-3\",\"a-3\",\"b-3\"]"));
+}
+
+Test(classic, classic_penalty_pay)
+{
+    trio();
+    ok(FLIP("p1", 100, "a-1"));
+    ok(SNAP("p2", 150));               /* no match */
+    illegal(PENALTY("p1"), "classic:penalty.pay");
+    ok(PENALTY("p2"));                 /* b-2 to p3, c-2 to p1: from p2's left */
+    cr_assert(board_has("{\"seat\":\"p1\",\"out\":false,\"stack\":3,\"stack_cards\":[\"b-1\",\"c-1\",\"c-2\"]"));
+    cr_assert(board_has("{\"seat\":\"p3\",\"out\":false,\"stack\":4,\"stack_cards\":[\"c-3\",\"a-3\",\"b-3\",\"b-2\"]"));
+    /* a mix-up: Snap Pot! with no pot */
+    ok(FLIP("p2", 200, "a-2"));        /* p1's a-1 and p2's a-2 match */
+    ok(SNAP_POT("p3", 300));
+    olverdict v = illegal(TAKE("p3", "[\"p1\",\"p2\"]", "[\"a-1\",\"a-2\"]"), "classic:penalty.pay");
+    cr_assert(strstr(v.msg, "when the match was for the other call"), "%s", v.msg);
+    /* a penalty no one owes */
+    ok(PENALTY("p3"));
+    illegal(PENALTY("p3"), "classic:penalty.pay");
+}
+
+Test(classic, classic_out_cards)
+{
+    /* p2 holds one card and calls wrongly: it can pay p3 only, then is out */
+    cr_assert_eq(start(3, 3, 2, "open", "\"dealer\":3").status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-1\",\"b-1\"]"));
+    ok(DEAL("p2", "[\"c-1\",\"c-2\"]"));
+    ok(DEAL("p3", "[\"a-2\",\"b-2\"]"));
+    ok(FLIP("p1", 100, "a-1"));
+    ok(FLIP("p2", 200, "c-1"));
+    ok(SNAP("p2", 250));
+    ok(PENALTY("p2"));                 /* c-2 to p3; nothing left for p1 */
+    cr_assert(board_has("{\"seat\":\"p2\",\"out\":true"));
+    illegal(SNAP("p2", 300), "classic:out.cards");   /* A10: an eliminated player does not call */
+    ok("\"type\":\"out\",\"by\":\"table\",\"player\":\"p2\"");
+    illegal("\"type\":\"out\",\"by\":\"table\",\"player\":\"p1\"", "classic:out.cards");
+    ok(FLIP("p3", 300, "a-2"));        /* p2 is skipped; a-1 and a-2 match */
+    ok(SNAP("p3", 350));
+    ok(TAKE("p3", "[\"p1\",\"p3\"]", "[\"a-1\",\"a-2\"]"));
+    /* p1 has b-1 left and flips it; p3 snaps it with p2's c-1? no: b-1 */
+    ok(FLIP("p1", 400, "b-1"));
+    ok(FLIP("p3", 500, "b-2"));
+    ok(SNAP("p3", 600));
+    ok(TAKE("p3", "[\"p1\",\"p3\"]", "[\"b-1\",\"b-2\"]"));   /* p1 has lost every card: out, p3 wins */
+    cr_assert(board_has("\"winner\":\"p3\""));
+    ok("\"type\":\"claim\",\"by\":\"table\",\"winner\":\"p3\"");
+}
+
+Test(classic, classic_end_winner)
+{
+    cr_assert_eq(start(2, 2, 1, "open", "\"dealer\":2,\"common_pile\":true").status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-1\"]"));
+    ok(DEAL("p2", "[\"b-1\"]"));
+    mismatch("\"type\":\"claim\",\"by\":\"table\",\"winner\":\"p1\"", "classic:end.winner");
+    ok(FLIP("p1", 10, "a-1"));
+    ok(FLIP("p2", 20, "b-1"));        /* p1's turn: no card; p2 has none either: p1 is out first */
+    mismatch("\"type\":\"claim\",\"by\":\"table\",\"winner\":\"p1\"", "classic:end.winner");
+    ok("\"type\":\"claim\",\"by\":\"table\",\"winner\":\"p2\"");
+    illegal(SNAP("p2", 30), "classic:end.winner");
+}
+
+Test(classic, classic_end_draw)
+{
+    /* a's and b's, two of each, and one z: a tie on the a's puts them in
+     * the pot, a tie on the b's too; the z alone can match nothing: every
+     * possible match is locked away, and both players, p1 still holding the
+     * z, draw (A8) */
+    extra_card = "z-1";
+    cr_assert_eq(start(2, 2, 2, "announced", "\"dealer\":2").status, OL_V_OK);
+    extra_card = NULL;
+    ok(DEAL("p1", "[null,null,null]"));
+    ok(DEAL("p2", "[null,null]"));
+    ok(FLIP("p1", 10, "a-1"));
+    ok(FLIP("p2", 20, "a-2"));
+    ok(SNAP("p1", 30));
+    ok(SNAP("p2", 40));
+    ok(POT("[\"p1\",\"p2\"]"));
+    cr_assert(board_has("\"over\":false"));
+    mismatch("\"type\":\"claim\",\"by\":\"table\",\"draw\":true", "classic:end.draw");
+    ok(FLIP("p1", 50, "b-1"));
+    ok(FLIP("p2", 60, "b-2"));
+    ok(SNAP("p1", 70));
+    ok(SNAP("p2", 75));
+    ok(POT("[\"p1\",\"p2\"]"));
+    cr_assert(board_has("\"draw\":true"));
+    cr_assert(board_has("{\"seat\":\"p1\",\"out\":false,\"stack\":1"));
+    ok("\"type\":\"claim\",\"by\":\"table\",\"draw\":true");
+    mismatch("\"type\":\"claim\",\"by\":\"table\",\"winner\":\"p1\"", "classic:end.winner");
+    illegal(FLIP("p1", 80, "z-1"), "classic:end.winner");
+}
+
+/* ---- time ------------------------------------------------------------------------ */
+
+Test(classic, classic_A2_calls_out_of_order_are_judged_by_time)
+{
+    duo_match();
+    /* p2's call arrives first but was made later */
+    ok(SNAP("p2", 2440));
+    ok(SNAP("p1", 2300));
+    olverdict v = illegal(TAKE("p2", "[\"p1\",\"p2\"]", "[\"a-1\",\"a-2\"]"), "classic:piles.match");
+    cr_assert_str_eq(v.msg, "p2 (ben) called Snap 140 ms after p1 (ann); p1 takes p1's and p2's piles.");
+    ok(TAKE("p1", "[\"p1\",\"p2\"]", "[\"a-1\",\"a-2\"]"));
+}
+
+Test(classic, classic_A2_a_call_before_the_flip_is_no_match)
+{
+    duo_match();
+    /* p2 "called" at 1500, before a-2 was flipped at 2000: no match yet */
+    ok(SNAP("p2", 1500));
+    illegal(TAKE("p2", "[\"p1\",\"p2\"]", "[\"a-1\",\"a-2\"]"), "classic:penalty.pay");
+    ok(PENALTY("p2"));
+}
+
+Test(classic, classic_A2_a_late_call_is_illegal)
+{
+    duo_match();
+    ok(SNAP("p1", 2300));
+    ok(TAKE("p1", "[\"p1\",\"p2\"]", "[\"a-1\",\"a-2\"]"));
+    illegal(SNAP("p2", 2250), "classic:A2");
+    ok(SNAP("p2", 2400));   /* after the take: no match any more */
+    ok(PENALTY("p2"));
+}
+
+Test(classic, classic_A2_flips_come_in_time_order)
+{
+    duo("open", "");
+    ok(FLIP("p1", 1000, "a-1"));
+    illegal(FLIP("p2", 900, "a-2"), "classic:A2");
+    ok(FLIP("p2", 1000, "a-2"));
+}
+
+Test(classic, classic_A3_a_later_right_call_costs_nothing)
+{
+    duo_match();
+    ok(SNAP("p1", 2100));
+    ok(SNAP("p2", 2900));
+    illegal(PENALTY("p2"), "classic:snap.first_caller");
+    ok(TAKE("p1", "[\"p1\",\"p2\"]", "[\"a-1\",\"a-2\"]"));
+    ok(FLIP("p1", 3000, "b-1"));     /* nothing else was due */
+}
+
+Test(classic, classic_A4_resolutions_in_the_order_of_the_calls)
+{
+    duo_match();
+    ok(SNAP("p2", 1500));            /* wrong: first in time */
+    ok(SNAP("p1", 2100));            /* right */
+    illegal(TAKE("p1", "[\"p1\",\"p2\"]", "[\"a-1\",\"a-2\"]"), "classic:A4");
+    ok(PENALTY("p2"));
+    ok(TAKE("p1", "[\"p1\",\"p2\"]", "[\"a-1\",\"a-2\"]"));
+}
+
+Test(classic, classic_A4_no_flip_while_resolving)
+{
+    duo_match();
+    ok(SNAP("p2", 1500));
+    ok(SNAP("p1", 2100));
+    ok(PENALTY("p2"));
+    illegal(FLIP("p1", 3000, "b-1"), "classic:A4");
+    ok(TAKE("p1", "[\"p1\",\"p2\"]", "[\"a-1\",\"a-2\"]"));
+}
+
+/* ---- the hidden modes -------------------------------------------------------------- */
+
+Test(classic, classic_commit_mode_reveals_at_the_flip)
+{
+    /* BLAKE2b-256("a-1" || 0 || nonce) with nonce 00..0f */
+    cr_assert_eq(start(2, 1, 2, "commit", "\"dealer\":2").status, OL_V_OK);
+    illegal(DEAL("p1", "[\"a-1\"]"), "openlog:6");
+    ok(DEAL("p1", "[{\"c\":\"0000000000000000000000000000000000000000000000000000000000000000\"}]"));
+    ok(DEAL("p2", "[{\"c\":\"0000000000000000000000000000000000000000000000000000000000000000\"}]"));
+    illegal("\"type\":\"flip\",\"by\":\"p1\",\"at\":10,\"card\":\"a-1\",\"nonce\":\"000102030405060708090a0b0c0d0e0f\"",
+            "openlog:commit");
+}
+
+Test(classic, classic_announced_mode_checks_what_could_be_there)
+{
+    cr_assert_eq(start(2, 1, 2, "announced", "\"dealer\":2").status, OL_V_OK);
+    ok(DEAL("p1", "[null]"));
+    ok(DEAL("p2", "[null]"));
+    ok(FLIP("p1", 10, "a-1"));
+    illegal(FLIP("p2", 20, "a-1"), "openlog:6");   /* the only a-1 was seen */
+    ok(FLIP("p2", 20, "a-2"));
+    unsigned un[OL_PLAYERS_MAX] = {0};
+    verifier_unverified(vf, un);
+    cr_assert_eq(un[0] + un[1], 0);
+}
+
+Test(classic, classic_views_hide_face_down_cards)
+{
+    duo("open", "");
+    jtext t = {0};
+    openlog_sight none, p1only, all;
+    memset(&none, 0, sizeof none);
+    memset(&p1only, 0, sizeof p1only);
+    p1only.sees[0] = 1;
+    memset(&all, 1, sizeof all);
+    cr_assert_eq(verifier_board_json(vf, &none, &t), 0);
+    cr_assert_null(strstr(t.buf, "a-1"), "%s", t.buf);
+    cr_assert_null(strstr(t.buf, "stack_cards"), "%s", t.buf);
+    cr_assert_eq(verifier_board_json(vf, &p1only, &t), 0);
+    cr_assert(strstr(t.buf, "\"stack_cards\":[\"a-1\",\"b-1\",\"c-1\",\"d-1\"]"), "%s", t.buf);
+    cr_assert_null(strstr(t.buf, "a-2"), "%s", t.buf);
+    cr_assert_eq(verifier_board_json(vf, &all, &t), 0);
+    cr_assert(strstr(t.buf, "\"stack_cards\":[\"a-2\",\"c-2\",\"b-2\",\"d-2\"]"), "%s", t.buf);
+    cr_assert_eq(verifier_board_words(vf, &none, &t), 0);
+    cr_assert_null(strstr(t.buf, "a-1"), "%s", t.buf);
+    jtext_free(&t);
+}
+
+/* ---- the seam ------------------------------------------------------------------------ */
+
+Test(classic, classic_players_two_to_eight_through_the_seam)
+{
+    cr_assert_eq(start(8, 8, 1, "announced", "\"dealer\":8").status, OL_V_OK);
+    cr_assert_eq(verifier_players(vf), 8);
+    for (int p = 1; p <= 8; p++) {
+        char body[128];
+        snprintf(body, sizeof body, "\"type\":\"deal\",\"by\":\"table\",\"player\":\"p%d\",\"cards\":[null]", p);
+        ok(body);
+    }
+    ok(FLIP("p1", 10, "a-1"));
+    cr_assert(verifier_ops_of(OL_FORMAT_CLASSIC)->has_type(OL_SNAP_POT));
+    cr_assert_not(verifier_ops_of(OL_FORMAT_CLASSIC)->has_type(OL_BENCH));
+    illegal("\"type\":\"end\",\"by\":\"p2\"", "openlog:7");
+    illegal("\"type\":\"flip\",\"by\":\"p2\",\"slot\":1,\"card\":\"b-1\"", "openlog:7");
+    cr_assert_str_eq(verifier_engine(vf), "classic/1");
+    /* the header: a dealer who is not a seat */
+    olverdict v = start(3, 2, 2, "open", "\"dealer\":5");
+    cr_assert_eq(v.status, OL_V_ILLEGAL);
+    cr_assert_str_eq(v.rule, "openlog:3");
+}
+
+Test(classic, classic_state_hash_is_stable_and_moves)
+{
+    uint8_t h0[VERIFIER_HASH_BYTES], h1[VERIFIER_HASH_BYTES], h2[VERIFIER_HASH_BYTES];
+    duo("open", "");
+    cr_assert_eq(verifier_state_hash(vf, h0), VERIFIER_OK);
+    illegal(FLIP("p2", 1000, "a-2"), "classic:play.first");
+    cr_assert_eq(verifier_state_hash(vf, h1), VERIFIER_OK);
+    cr_assert_eq(memcmp(h0, h1, sizeof h0), 0, "an illegal event changed the state");
+    ok(SNAP("p2", 900));                /* a call changes the window */
+    cr_assert_eq(verifier_state_hash(vf, h2), VERIFIER_OK);
+    cr_assert_neq(memcmp(h0, h2, sizeof h0), 0);
+    duo("open", "");                    /* the same game again: the same hash */
+    cr_assert_eq(verifier_state_hash(vf, h1), VERIFIER_OK);
+    cr_assert_eq(memcmp(h0, h1, sizeof h0), 0);
+}
+
+/* A11 as the flip sees it: a call waiting keeps the empty player in, and
+ * their flip is then refused -- they have no card to flip. */
+Test(classic, classic_simple_out_no_card_to_flip)
+{
+    cr_assert_eq(start(2, 3, 1, "open", "\"dealer\":1,\"common_pile\":true").status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-1\"]"));
+    illegal(DEAL("p2", "[\"z-9\",\"c-1\"]"), "openlog:cards");
+    ok(DEAL("p2", "[\"b-1\",\"c-1\"]"));
+    illegal(DEAL("p2", "[\"b-1\",\"c-1\"]"), "classic:deal.one_at_a_time");
+    ok(FLIP("p2", 10, "b-1"));
+    ok(FLIP("p1", 20, "a-1"));
+    ok(SNAP("p2", 25));                /* wrong, and waiting */
+    ok(FLIP("p2", 30, "c-1"));
+    illegal(FLIP("p1", 40, "a-1"), "classic:simple.out");
+    cr_assert(board_has("{\"seat\":\"p1\",\"out\":false,\"stack\":0"));
+}
+
+/* The seam's range: classic Snap is played by 2 to 8; a header naming one
+ * player (made by hand: the codec reads none) is malformed, openlog:4. */
+Test(classic, classic_players_range_openlog_4)
+{
+    olevent *h = olevent_new();
+    cr_assert_not_null(h);
+    h->match = "c";
+    h->type = OL_MATCH;
+    h->by = OL_BY_TABLE;
+    h->header.format = OL_FORMAT_CLASSIC;
+    h->header.cards = "mini@1";
+    h->header.n_players = 1;
+    h->header.players[0].id = "ann";
+    db = make_db(2, 2);
+    olverdict v;
+    verifier *one = NULL;
+    cr_assert_eq(verifier_new(db, h, &one, &v), VERIFIER_EPLAYERS);
+    cr_assert_null(one);
+    cr_assert_str_eq(v.msg, "A classic match has 2 to 8 players; this header names 1.");
+    cr_assert_str_eq(v.rule, "openlog:4");
+    olevent_destroy(&h);
+}
+
+/* The engine directly, to read its invariants after each event of a game
+ * with a take, a tie, a penalty and a Snap Pot. */
+Test(classic, classic_invariants_hold_through_a_game)
+{
+    static const char *const game[] = {
+        DEAL("p1", "[\"a-1\",\"b-1\",\"a-3\",\"c-1\",\"c-3\"]"), DEAL("p2", "[\"a-2\",\"c-2\",\"b-2\",\"b-3\"]"),
+        FLIP("p1", 1000, "a-1"), FLIP("p2", 2000, "a-2"), SNAP("p1", 2100), SNAP("p2", 2150), POT("[\"p1\",\"p2\"]"),
+        FLIP("p1", 3000, "b-1"), SNAP("p2", 3100), PENALTY("p2"), FLIP("p2", 4000, "b-2"), FLIP("p1", 5000, "a-3"),
+        SNAP_POT("p2", 5200), TAKE("p2", "[\"p1\"]", "[\"a-1\",\"a-2\",\"b-1\",\"a-3\"]") ",\"pot\":true",
+    };
+    static classic_state st;
+    char text[1024];
+    olevent *ev = NULL;
+    olerror err;
+    olverdict v;
+    db = make_db(3, 3);
+    snprintf(text, sizeof text, "{\"match\":\"c\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"classic\","
+             "\"cards\":\"mini@1\",\"hidden\":\"open\",\"players\":{\"p1\":{\"id\":\"a\"},\"p2\":{\"id\":\"b\"}},"
+             "\"rules\":{\"dealer\":2}}");
+    cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &ev, &err), OL_OK);
+    classic_start(&st, db, ev, &v);
+    olevent_destroy(&ev);
+    cr_assert_eq(v.status, OL_V_OK);
+    for (size_t i = 0; i < sizeof game / sizeof game[0]; i++) {
+        snprintf(text, sizeof text, "{\"match\":\"c\",\"seq\":%zu,%s}", i + 1, game[i]);
+        cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &ev, &err), OL_OK, "%s", err.msg);
+        classic_apply(&st, ev, &v);
+        olevent_destroy(&ev);
+        cr_assert_eq(v.status, OL_V_OK, "%s: %s", game[i], v.msg);
+        cr_assert_eq(classic_check_invariants(&st), 0, "after %s", game[i]);
+    }
+    cr_assert_eq(st.pot.n, 0);
+    cr_assert_eq(st.stack[1].n, 1 + 4);   /* b-3, and the four taken (c-2 went to p1 as the penalty) */
+    cr_assert_eq(st.stack[0].n, 3);       /* c-1 c-3 c-2 */
+    /* a broken state is caught */
+    st.pot_value = 2;
+    st.pot.slot[st.pot.n++] = st.stack[1].slot[0];
+    cr_assert_neq(classic_check_invariants(&st), 0);
+}
