@@ -21,6 +21,8 @@
 #     `arbiter send` are stored with the same verdicts, and `audit --db` is
 #     clean.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/daemon.sh"
+command -v jq >/dev/null || { echo "jq is needed"; exit 77; }
 dir=$top_srcdir/fixtures/classic
 CARDS=$top_srcdir/fixtures/cards/standard.json
 ARBITER_CARDS=$CARDS
@@ -132,5 +134,20 @@ for f in "$dir"/legal-*.jsonl; do
         [ "$ok" = true ] && pass "$b at $at: the judge sees every stack" || fail "$b at $at: judge's view: $jdg"
     done
 done
+
+# ---- through a daemon: a 3-player and an 8-player game -----------------------------------------
+sent=("$dir"/legal-commit-3p-two-decks-dealer-2.jsonl "$dir"/legal-announced-8p-two-decks.jsonl)
+if daemon_start --cards "$CARDS"; then
+    "$ARBITER" send --endpoint "$EP_IN" --tables 2 --json "${sent[@]}" >"$TMP/acked.jsonl" 2>"$TMP/send.err"
+    [ "$(wc -l <"$TMP/acked.jsonl")" -eq "$(cat "${sent[@]}" | wc -l)" ] && pass "one verdict per event sent" ||
+        fail "$(cat "${sent[@]}" | wc -l) events sent, $(wc -l <"$TMP/acked.jsonl") verdicts: $(head -c 300 "$TMP/send.err")"
+    jq -e -s 'all(.status == "ok")' "$TMP/acked.jsonl" >/dev/null && pass "the daemon judges every event ok" ||
+        fail "the daemon: $(jq -c 'select(.status != "ok")' "$TMP/acked.jsonl" | head -3)"
+    daemon_stop && pass "arbiterd exits 0" || fail "arbiterd exit status"
+    store_check_all "$TMP/acked.jsonl" "${sent[@]}"
+    daemon_log_clean && pass "arbiterd's log is clean" || fail "arbiterd's log"
+else
+    fail "arbiterd starts with the standard card database"
+fi
 
 finish
