@@ -38,7 +38,10 @@
  *   - tournament, score_base, score_base_lever: whether `arbiter
  *     tournament` runs its events (0 refuses them with a sentence) and the
  *     base of its scores;
- *   - start ... encode: every function, none NULL.
+ *   - start ... encode: every function, none NULL;
+ *   - hidden: which fields of its events name hidden cards, and whose
+ *     (views and the public feed null them for everyone else); NULL when
+ *     its events name none.
  *
  * Pure: no I/O, no clock (time comes only from events' `t`), no globals.
  * Sequence bookkeeping (gap, duplicate, conflict) is the caller's: a
