@@ -97,7 +97,7 @@ for d in lib/systemd/system usr/lib/systemd/system; do
 done
 if [ -n "$unit" ]; then pass "the unit: ${unit#"$root"}"; else fail "no arbiterd.service in (usr/)lib/systemd/system"; fi
 if [ -n "$unit" ]; then
-    want='ExecStart=/usr/bin/arbiterd --db /var/lib/arbiterd/store --cards /usr/share/arbiter/core.json $ARBITERD_OPTS'
+    want='ExecStart=/usr/bin/arbiterd --db /var/lib/arbiterd/store --cards /usr/share/arbiter/core.json --cards /usr/share/arbiter/standard.json $ARBITERD_OPTS'
     if grep -qxF "$want" "$unit"; then pass "$want"; else fail "the unit's ExecStart: $(grep '^ExecStart' "$unit")"; fi
     if command -v systemd-analyze >/dev/null; then
         mkdir -p "$TMP/verify"
@@ -126,6 +126,9 @@ done
 db="$root/usr/share/arbiter/core.json"
 if [ -f "$db" ] && cmp -s "$db" "$src/fixtures/cards/core.json"; then pass "usr/share/arbiter/core.json is fixtures/cards/core.json"
 else fail "usr/share/arbiter/core.json missing or not fixtures/cards/core.json"; fi
+std="$root/usr/share/arbiter/standard.json"
+if [ -f "$std" ] && cmp -s "$std" "$src/fixtures/cards/standard.json"; then pass "usr/share/arbiter/standard.json is fixtures/cards/standard.json (classic Snap's 52)"
+else fail "usr/share/arbiter/standard.json missing or not fixtures/cards/standard.json"; fi
 if c=$(run "$root/usr/bin/arbiter" cards "$db" 2>&1) && [ -n "$c" ]; then pass "arbiter cards usr/share/arbiter/core.json: $(printf '%s\n' "$c" | head -1)"
 else fail "arbiter cards usr/share/arbiter/core.json: $c"; fi
 if grep -qaF /usr/share/arbiter/core.json "$root/usr/bin/arbiter"; then pass "arbiter's default card database is /usr/share/arbiter/core.json"

@@ -27,9 +27,9 @@ esac
 
 if grep -nE '@(bindir|pkgdatadir)@' "$unit"; then fail "placeholders left in the installed unit"
 else pass "no @bindir@/@pkgdatadir@ left in the installed unit"; fi
-exec_re='^ExecStart=/[^ ]*/arbiterd --db /var/lib/arbiterd/store --cards /[^ ]*/core\.json \$ARBITERD_OPTS$'
+exec_re='^ExecStart=/[^ ]*/arbiterd --db /var/lib/arbiterd/store --cards /[^ ]*/core\.json --cards /[^ ]*/standard\.json \$ARBITERD_OPTS$'
 if grep -qE "$exec_re" "$unit"; then pass "ExecStart: $(grep '^ExecStart=' "$unit")"
-else fail "ExecStart is not arbiterd --db /var/lib/arbiterd/store --cards PKGDATADIR/core.json \$ARBITERD_OPTS: $(grep '^ExecStart' "$unit")"; fi
+else fail "ExecStart is not arbiterd --db /var/lib/arbiterd/store --cards PKGDATADIR/core.json --cards PKGDATADIR/standard.json \$ARBITERD_OPTS: $(grep '^ExecStart' "$unit")"; fi
 
 # the options ExecStart and the comments give are arbiterd's
 help=$("$ARBITERD" --help 2>&1)
@@ -72,7 +72,7 @@ else
     fail "make $TMP/verify/arbiterd.service: $(cat "$TMP/make.log")"; finish; exit 1
 fi
 test_unit="$TMP/verify/arbiterd.service"
-if grep -qxF "ExecStart=$ARBITERD --db /var/lib/arbiterd/store --cards $top_srcdir/fixtures/cards/core.json \$ARBITERD_OPTS" "$test_unit"
+if grep -qxF "ExecStart=$ARBITERD --db /var/lib/arbiterd/store --cards $top_srcdir/fixtures/cards/core.json --cards $top_srcdir/fixtures/cards/standard.json \$ARBITERD_OPTS" "$test_unit"
 then pass "the copy starts $ARBITERD"; else fail "the copy's ExecStart: $(grep '^ExecStart' "$test_unit")"; fi
 # the two differ in ExecStart only
 if diff <(grep -v '^ExecStart=' "$unit") <(grep -v '^ExecStart=' "$test_unit") >"$TMP/diff"; then

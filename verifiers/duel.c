@@ -1447,3 +1447,21 @@ int duel_ops_encode(const void *st, jtext *t)
 {
     return duel_encode(st, t);
 }
+
+/* A selection's cards (into the hand) and a card placed face-down as mana
+ * (Master; its class is public, SPEC.md 7.4): their owner's. */
+size_t duel_ops_hidden(const olevent *ev, const olevent *header, verifier_hidden_field out[VERIFIER_HIDDEN_MAX])
+{
+    int owner = openlog_player_of(ev);
+    (void)header;
+    switch (ev->type) {
+    case OL_SELECT:
+        out[0] = (verifier_hidden_field){"cards", 1, SIZE_MAX, owner};
+        return 1;
+    case OL_MANA:
+        out[0] = (verifier_hidden_field){"card", 0, 0, owner};
+        return 1;
+    default:
+        return 0;
+    }
+}

@@ -72,6 +72,7 @@
 #include "verifiers/cards.h"
 #include "verifiers/chain.h"
 #include "verifiers/openlog.h"
+#include "verifiers/verifier.h"
 
 #define DUEL_ZONES_MAX 7            /* the Monster Zone of both rulebooks    */
 #define DUEL_DECK_MAX 70            /* Master's deck_size lever at its most  */
@@ -337,6 +338,7 @@ void duel_ops_score(const void *st, int64_t out[OL_PLAYERS_MAX], int64_t *base);
 int duel_ops_board_json(const void *st, const openlog_sight *sight, jtext *t);
 int duel_ops_board_words(const void *st, const openlog_sight *sight, jtext *t);
 int duel_ops_encode(const void *st, jtext *t);
+size_t duel_ops_hidden(const olevent *ev, const olevent *header, verifier_hidden_field out[VERIFIER_HIDDEN_MAX]);
 
 #define DUEL_VERIFIER_OPS(name, fmt, fmt_id, title_text, engine_name, rules_fn, deck_rules, card_fields, base) \
     static int name##_start(void *st, const cards *db, const olevent *header, olverdict *v)           \
@@ -366,6 +368,7 @@ int duel_ops_encode(const void *st, jtext *t);
                                .score = duel_ops_score,                                               \
                                .board_json = duel_ops_board_json,                                     \
                                .board_words = duel_ops_board_words,                                   \
-                               .encode = duel_ops_encode}
+                               .encode = duel_ops_encode,                                             \
+                               .hidden = duel_ops_hidden}
 
 #endif

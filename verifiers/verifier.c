@@ -105,6 +105,22 @@ int verifier_new(const cards *db, const olevent *header, verifier **out, olverdi
     return VERIFIER_OK;
 }
 
+size_t verifier_event_hidden(const olevent *ev, const olevent *header, verifier_hidden_field out[VERIFIER_HIDDEN_MAX])
+{
+    const verifier_ops *ops = header ? verifier_ops_of(header->header.format) : NULL;
+    if (header)
+        return ops && ops->hidden ? ops->hidden(ev, header, out) : 0;
+    /* no header: what the first engine that hides anything of an event of
+     * this type hides, under its default levers -- never less than a
+     * format could hide */
+    for (size_t i = 0; (ops = verifier_engine_at(i)); i++) {
+        size_t n = ops->hidden ? ops->hidden(ev, NULL, out) : 0;
+        if (n)
+            return n;
+    }
+    return 0;
+}
+
 /* Who announced an event, to open a sentence. */
 static const char *announcer(ol_by by)
 {

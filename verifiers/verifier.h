@@ -38,7 +38,10 @@
  *   - tournament, score_base, score_base_lever: whether `arbiter
  *     tournament` runs its events (0 refuses them with a sentence) and the
  *     base of its scores;
- *   - start ... encode: every function, none NULL.
+ *   - start ... encode: every function, none NULL;
+ *   - hidden: which fields of its events name hidden cards, and whose
+ *     (views and the public feed null them for everyone else); NULL when
+ *     its events name none.
  *
  * Pure: no I/O, no clock (time comes only from events' `t`), no globals.
  * Sequence bookkeeping (gap, duplicate, conflict) is the caller's: a
@@ -69,6 +72,21 @@ enum {
     VERIFIER_ECARDS = -4      /* the header's card database has cards
                                  without its format's properties */
 };
+
+/* A field of an event that names hidden cards (openlog.md 6 and 9): what
+ * a view that may not see them gets as null.  `key` is the event's key;
+ * `list` 1 for a list of hrefs, of which the first `first` are hidden
+ * (SIZE_MAX: all); `owner` the seat whose hidden cards they are (its view
+ * sees them; -1: only the judge's).  The engine says which, since only
+ * it knows what its events hide (a Snap bench's face-down slots, a
+ * classic Snap deal's stack). */
+typedef struct {
+    const char *key;
+    int list;
+    size_t first;
+    int owner;
+} verifier_hidden_field;
+#define VERIFIER_HIDDEN_MAX 2
 
 /* What an engine is, as the rest of arbiter sees it.  `state` is the
  * engine's own state, state_size bytes, zeroed before start. */
@@ -136,6 +154,11 @@ typedef struct {
      * bytes.  It may never change under an engine version already used
      * for records (fixtures/stores/ keeps records of every release). */
     int (*encode)(const void *state, jtext *t);
+    /* The fields of ev (an event of a match whose header is `header`) that
+     * name hidden cards, into out; how many (0..VERIFIER_HIDDEN_MAX).  Every
+     * other card an event names is public.  Pure: reads ev and header only;
+     * header NULL: the format's default levers. */
+    size_t (*hidden)(const olevent *ev, const olevent *header, verifier_hidden_field out[VERIFIER_HIDDEN_MAX]);
 } verifier_ops;
 
 /* An engine's functions take its own state type T; the operations table
@@ -165,6 +188,14 @@ typedef struct {
  *     for (size_t i = 0; (ops = verifier_engine_at(i)); i++)
  * and never assume how many there are. */
 const verifier_ops *verifier_engine_at(size_t i);
+
+/* The fields of ev that name hidden cards (verifier_ops.hidden), for the
+ * format of `header` (the match's header, or ev itself when it is one);
+ * how many.  A format without an engine hides nothing: its events are
+ * never judged, stored or shown.  header NULL (not at hand): what any
+ * engine would hide of an event of ev's type under its default levers --
+ * nonzero means the header is worth reading. */
+size_t verifier_event_hidden(const olevent *ev, const olevent *header, verifier_hidden_field out[VERIFIER_HIDDEN_MAX]);
 
 /* The engine of `format`, or NULL when it has none yet. */
 const verifier_ops *verifier_ops_of(ol_format format);

@@ -119,22 +119,9 @@ static void hide_href(json_t *parent, const char *key, json_t *href, int visible
         json_object_set_new(parent, key, json_null());
 }
 
-static void hide_href_list(json_t *list, int visible)
-{
-    size_t i;
-    json_t *h;
-
-    json_array_foreach(list, i, h)
-        if (!visible && json_is_string(h))
-            json_array_set_new(list, i, json_null());
-}
-
 json_t *view_event_json(const olevent *ev, view_kind v, const olevent *header)
 {
     json_t *o = olcodec_to_json(ev);
-    int owner = ev->by < OL_BY_TABLE ? (int)ev->by : -1;
-    int visible = v == VIEW_JUDGE || (owner >= 0 && view_can_see(v, owner));
-
     if (!o || v == VIEW_JUDGE)
         return o;
     /* a copy to draw on: an event decoded from JSON hands out its own tree
@@ -145,8 +132,21 @@ json_t *view_event_json(const olevent *ev, view_kind v, const olevent *header)
     if (!(o = copy))
         return NULL;
     json_object_del(o, "nonce");
-    switch (ev->type) {
-    case OL_MATCH: {
+    verifier_hidden_field hid[VERIFIER_HIDDEN_MAX];
+    size_t n_hid = verifier_event_hidden(ev, ev->type == OL_MATCH ? ev : header, hid);
+    for (size_t i = 0; i < n_hid; i++) {
+        /* the engine says which fields hide whose cards */
+        int see = hid[i].owner >= 0 && view_can_see(v, hid[i].owner);
+        json_t *f = json_object_get(o, hid[i].key);
+        if (!hid[i].list) {
+            hide_href(o, hid[i].key, f, see);
+            continue;
+        }
+        for (size_t k = 0; k < json_array_size(f) && k < hid[i].first; k++)
+            if (!see && json_is_string(json_array_get(f, k)))
+                json_array_set_new(f, k, json_null());
+    }
+    if (ev->type == OL_MATCH) {
         /* A decklist says what the hidden zones may hold. */
         json_t *players = json_object_get(o, "players");
         for (int p = 0; p < OL_PLAYERS_MAX; p++) {
@@ -154,32 +154,8 @@ json_t *view_event_json(const olevent *ev, view_kind v, const olevent *header)
             if (json_is_object(seat) && json_object_get(seat, "deck") && !view_can_see(v, p))
                 json_object_set_new(seat, "deck", json_null());
         }
-        break;
     }
-    case OL_BENCH: {
-        /* setup: four monsters, face-down but for the last ones under the
-         * bench_facedown lever (snap 18.6, A29), which start face-up and
-         * public; later: the fifth, face-down (R1) */
-        json_t *slots = json_object_get(o, "slots");
-        uint64_t down = header ? ol_header_lever(&header->header, "bench_facedown", 4) : 4;
-        for (size_t i = 0; i < json_array_size(slots); i++)
-            if (i < down && !visible && json_is_string(json_array_get(slots, i)))
-                json_array_set_new(slots, i, json_null());
-        hide_href(o, "card", json_object_get(o, "card"), visible);
-        break;
-    }
-    case OL_SELECT:
-    case OL_LOCK:
-        hide_href_list(json_object_get(o, "cards"), visible);
-        break;
-    case OL_MANA:
-        /* Master: a card placed face-down as mana; its class is public
-         * (SPEC.md 7.4) */
-        hide_href(o, "card", json_object_get(o, "card"), visible);
-        break;
-    default:
-        break;   /* every other card an event names is public (openlog 6) */
-    }
+    /* every other card an event names is public (openlog 6) */
     return o;
 }
 

@@ -401,15 +401,17 @@ static int public_verdict(const olevent *ev, const olevent *hdr, const cards *db
 }
 
 /* Publish a stored event to the feed when somebody subscribed to it.  The
- * public view of an event needs the match's header for setup Bench slots
- * only (view.h): it is read back from the record for those. */
+ * public view of an event that hides cards needs the match's header (its
+ * format says which, verifier_event_hidden): it is read back from the
+ * record for those only. */
 static void publish(ingest *g, MDB_txn *txn, live *l, item *it, const char *vbytes, size_t vlen)
 {
     daemon_ctx *d = g->d;
     olevent *hdr = NULL;
     if (!d->feed || !feed_wanted(d->feed, l->id, &l->feed_gen, &l->feed_on))
         return;
-    if (it->ev->type == OL_BENCH)
+    verifier_hidden_field hid[VERIFIER_HIDDEN_MAX];
+    if (verifier_event_hidden(it->ev, NULL, hid))
         record_header(d->st, txn, l->id, &hdr);
     json_t *ej = view_event_json(it->ev, VIEW_PUBLIC, hdr);
     char *safe = NULL;

@@ -1023,6 +1023,19 @@ static void ops_score(const void *st, int64_t out[OL_PLAYERS_MAX], int64_t *base
 VERIFIER_OPS_ADAPTERS(classic_state, classic_start, classic_apply, classic_log_ended, classic_board_json,
                       classic_board_words, classic_encode)
 
+/* A face-down stack's order is hidden (SPEC.md 7.6): the deal's, a take's
+ * and a turn-over's new stack, top first -- the cards of a take or a
+ * turn-over were seen face up, but not the order they are shuffled into.
+ * Their player's own view sees them. */
+static size_t classic_hidden_fields(const olevent *ev, const olevent *header, verifier_hidden_field out[VERIFIER_HIDDEN_MAX])
+{
+    (void)header;
+    if (ev->type != OL_DEAL && ev->type != OL_TAKE && ev->type != OL_TURN_OVER)
+        return 0;
+    out[0] = (verifier_hidden_field){"cards", 1, SIZE_MAX, ev->has_player ? (int)ev->player : -1};
+    return 1;
+}
+
 const verifier_ops classic_verifier_ops = {
     .format = OL_FORMAT_CLASSIC,
     .title = "classic Snap",
@@ -1043,6 +1056,7 @@ const verifier_ops classic_verifier_ops = {
     .board_json = ops_board_json,
     .board_words = ops_board_words,
     .encode = ops_encode,
+    .hidden = classic_hidden_fields,
 };
 
 /* ---- invariants ------------------------------------------------------------------ */

@@ -1973,6 +1973,27 @@ static void ops_unverified(const void *st, unsigned out[OL_PLAYERS_MAX])
         out[p] = (unsigned)u[p].bench + u[p].hand + u[p].locked + u[p].fifth + u[p].grave;
 }
 
+/* A bench's face-down slots (all four at setup but those the
+ * bench_facedown lever puts face-up, snap 18.6, A29; later the fifth
+ * monster, R1), a selection's and a lock-in's cards: their owner's. */
+static size_t snap_hidden(const olevent *ev, const olevent *header, verifier_hidden_field out[VERIFIER_HIDDEN_MAX])
+{
+    int owner = openlog_player_of(ev);
+    switch (ev->type) {
+    case OL_BENCH:
+        out[0] = (verifier_hidden_field){"slots", 1, header ? (size_t)ol_header_lever(&header->header, "bench_facedown", 4) : 4,
+                                   owner};
+        out[1] = (verifier_hidden_field){"card", 0, 0, owner};
+        return 2;
+    case OL_SELECT:
+    case OL_LOCK:
+        out[0] = (verifier_hidden_field){"cards", 1, SIZE_MAX, owner};
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 const verifier_ops snap_verifier_ops = {
     .format = OL_FORMAT_SNAP,
     .title = "Snap",
@@ -1998,4 +2019,5 @@ const verifier_ops snap_verifier_ops = {
     .board_json = ops_board_json,
     .board_words = ops_board_words,
     .encode = ops_encode,
+    .hidden = snap_hidden,
 };
