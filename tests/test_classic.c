@@ -829,3 +829,26 @@ Test(classic, classic_invariants_hold_through_a_game)
     st.pot.slot[st.pot.n++] = st.stack[1].slot[0];
     cr_assert_neq(classic_check_invariants(&st), 0);
 }
+
+/* The seam's card schemas: a playing-card database cannot serve a Snap
+ * match (its cards have no snap properties): the header is malformed,
+ * openlog:4, and no verifier is made. */
+Test(classic, openlog_4_a_playing_card_database_serves_no_mintayn_match)
+{
+    cards *d = make_db(0, 0);
+    const char *text = "{\"match\":\"m\",\"seq\":0,\"type\":\"match\",\"by\":\"table\",\"format\":\"snap\","
+                       "\"cards\":\"standard@1\",\"hidden\":\"open\",\"players\":{\"p1\":{\"id\":\"a\",\"deck\":{\"monsters\":[],\"supports\":[]}},"
+                       "\"p2\":{\"id\":\"b\",\"deck\":{\"monsters\":[],\"supports\":[]}}}}";
+    olevent *ev = NULL;
+    olerror err;
+    cr_assert_eq(olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, &ev, &err), OL_OK, "%s", err.msg);
+    verifier *v2 = NULL;
+    olverdict v;
+    cr_assert_eq(verifier_new(d, ev, &v2, &v), VERIFIER_ECARDS);
+    cr_assert_null(v2);
+    cr_assert_eq(v.status, OL_V_MALFORMED);
+    cr_assert_str_eq(v.rule, "openlog:4");
+    cr_assert(strstr(v.msg, "standard@1 has cards without snap properties"), "%s", v.msg);
+    olevent_destroy(&ev);
+    cards_destroy(&d);
+}
