@@ -30,7 +30,7 @@ Checks, each one PASS or FAIL line:
   3d a client key file needs only a CURVE pair as ZeroMQ makes it
      (arbiter-keyring(5)): zmq_curve_keypair's two keys alone, and curve_keygen's
      output, are accepted as they are by `arbiter send --key` and
-     `arbiter query --key`
+     `arbiter query --key`; so is a key whose Z85 begins with '!' 
   3e a key past its share of connections (--peer-connections) reads why on
      the connection it used (illegal, openlog:limits, naming the key and the
      share) and is closed; another key is served
@@ -458,11 +458,15 @@ def run(daemons):
     ta_k, tb_k, j_k, v_k, o_k = K["table-a"], K["table-b"], K["judge"], K["viewer"], K["organiser"]
     # two clients whose keys ZeroMQ made (zmq_curve_keypair), not arbiter keygen (check 3d)
     Z = {}
-    for name, role in (("zmq-pair", "table"), ("keygen-out", "judge")):
+    # and a table key whose Z85 begins with '!', one character of Z85's
+    # alphabet like any other (one key in 85 does: seen refused once)
+    for name, role, first in (("zmq-pair", "table", ""), ("keygen-out", "judge", ""), ("bang", "table", "!")):
         pub, sec = (x.decode() for x in zmq.curve_keypair())
+        while not pub.startswith(first):
+            pub, sec = (x.decode() for x in zmq.curve_keypair())
         Z[name] = {"name": name, "role": role, "public": pub, "secret": sec,
                    "line": "%s %s %s" % (role, name, pub)}
-    good = [ta_k, tb_k, j_k, v_k, o_k, Z["zmq-pair"], Z["keygen-out"]]
+    good = [ta_k, tb_k, j_k, v_k, o_k, Z["zmq-pair"], Z["keygen-out"], Z["bang"]]
     keyring = os.path.join(TMP, "keyring")
     # the keyring lines exactly as keygen printed them
     with open(keyring, "w") as f:
@@ -809,7 +813,24 @@ def run(daemons):
         c.expect(isinstance(r, dict) and r.get("ok") and r["match"]["events"] == len(game_z)
                  and r["match"]["owner"] == {"name": "zmq-pair", "key": zp["public"]},
                  "the match arbiter send streamed with that key: %s" % short(r))
-        for keyfile, want in ((kg, 0), (bare, 0)):
+        bang = os.path.join(TMP, "keys", "bang.keys")
+        with open(bang, "w") as f:
+            f.write("%s\n%s\n" % (Z["bang"]["public"], Z["bang"]["secret"]))
+        game_bang = [dict(e, match="bang-game") for e in game_z]
+        game_bang[0] = dict(game_bang[0], event={"table": "bang"})
+        log_bang = os.path.join(TMP, "bang-game.jsonl")
+        with open(log_bang, "w") as f:
+            for e in game_bang:
+                f.write(json.dumps(e) + "\n")
+        w = cli("send", log_bang, "--endpoint", D.conn_in, "--key", bang, "--server-key", SERVER, "--json")
+        c.expect(w.returncode == 0 and "openlog:limits" not in w.stdout,
+                 "arbiter send --key (a key %s... beginning with '!'): exit %d: %s"
+                 % (Z["bang"]["public"][:6], w.returncode, short(w.stdout + w.stderr)))
+        r = ask(qj, {"op": "match", "match": "bang-game"})
+        c.expect(isinstance(r, dict) and r.get("ok") and r["match"]["events"] == len(game_bang)
+                 and r["match"]["owner"] == {"name": "bang", "key": Z["bang"]["public"]},
+                 "the match streamed with the key beginning with '!': %s" % short(r))
+        for keyfile, want in ((kg, 0), (bare, 0), (bang, 0)):
             w = cli("query", "--endpoint", D.conn_q, "--key", keyfile, "--server-key", K["daemon"]["pub"],
                     json.dumps({"op": "match", "match": "zmq-pair-game"}))
             c.expect(w.returncode == want and '"ok":true' in w.stdout.replace(" ", ""),

@@ -48,7 +48,9 @@
  * `waiting` list exactly when it is open and unlabelled; ring is NULL
  * exactly when there is no keyring or the last reload failed (fail
  * closed); the User-Id of an admitted CURVE connection is its key in Z85,
- * of an anonymous one "", and "!" + 'd' or 's' + that for a refused one.
+ * of an anonymous one "", and GATE_REFUSED_MARK + 'd' or 's' + that for a
+ * refused one (a mark outside Z85's alphabet: a key may begin with any
+ * character of it, '!' included).
  */
 #define _GNU_SOURCE                /* struct ucred, SO_PEERCRED (an ipc peer) */
 #include <errno.h>
@@ -67,6 +69,9 @@
 #define MONITOR_EVENTS (ZMQ_EVENT_ACCEPTED | ZMQ_EVENT_DISCONNECTED | ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL | \
                         ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH)
 #define PEERS_START 64             /* a power of two                        */
+/* The first character of a refused connection's User-Id.  Z85 (ZeroMQ
+ * RFC 32) never writes '~', so no key's User-Id begins with it. */
+#define GATE_REFUSED_MARK '~'
 
 static const char *const door_names[GATE_DOORS] = {"ingest", "query", "feed"};
 /* how a limit is set, for the sentences: "" when it is fixed */
@@ -717,7 +722,7 @@ static const char *refuse_readably(gate *g, gate_door d, int rec, gate_refused_w
         return "400";
     char rest[KEYS_Z85 + 1];
     snprintf(rest, sizeof rest, "%s", user);
-    snprintf(user, KEYS_Z85 + 3, "!%c%s", why == GATE_OVER_SHARE ? 's' : 'd', rest);
+    snprintf(user, KEYS_Z85 + 3, "%c%c%s", GATE_REFUSED_MARK, why == GATE_OVER_SHARE ? 's' : 'd', rest);
     label(g, rec, LABEL_REFUSING, why, peer, now);
     return "200";
 }
@@ -848,7 +853,7 @@ int gate_who(const gate *g, zmq_msg_t *msg, gate_peer *out)
     memset(out, 0, sizeof *out);
     out->fd = zmq_msg_get(msg, ZMQ_SRCFD);
     copy(out->addr, sizeof out->addr, addr ? addr : "");
-    if (user && user[0] == '!' && user[1]) {
+    if (user && user[0] == GATE_REFUSED_MARK && user[1]) {
         out->refused = user[1] == 's' ? GATE_OVER_SHARE : GATE_OVER_DOOR;
         user += 2;
     }
