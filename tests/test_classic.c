@@ -593,6 +593,37 @@ Test(classic, classic_end_draw)
     illegal(FLIP("p1", 80, "z-1"), "classic:end.winner");
 }
 
+Test(classic, classic_A15_a_forgotten_call_is_caught_at_the_next_resolution_or_the_end)
+{
+    /* p2's false call waits while play goes on (a call may be announced
+     * late, A2); the next resolution finds its penalty due first */
+    cr_assert_eq(start(2, 3, 2, "open", "\"dealer\":2").status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-1\",\"b-1\",\"c-1\"]"));
+    ok(DEAL("p2", "[\"b-2\",\"a-2\",\"c-2\"]"));
+    ok(FLIP("p1", 100, "a-1"));
+    ok(SNAP("p2", 150));               /* no match: a penalty is due */
+    ok(FLIP("p2", 200, "b-2"));
+    ok(FLIP("p1", 300, "b-1"));        /* p1's b-1 and p2's b-2 match */
+    ok(SNAP("p1", 350));
+    olverdict v = illegal(TAKE("p1", "[\"p1\",\"p2\"]", "[\"b-1\",\"b-2\",\"a-1\"]"), "classic:A4");
+    cr_assert(strstr(v.msg, "p2 (ben) pays a penalty for calling Snap when there was no match"), "%s", v.msg);
+
+    /* the end: p1 flips its last card, p2's false call is never resolved,
+     * and the table claims p2 won: the claim is refused until it is */
+    cr_assert_eq(start(2, 2, 1, "open", "\"dealer\":2,\"common_pile\":true").status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-1\"]"));
+    ok(DEAL("p2", "[\"b-1\"]"));
+    ok(FLIP("p1", 10, "a-1"));
+    ok(SNAP("p2", 15));                /* a false call */
+    ok(FLIP("p2", 20, "b-1"));
+    v = illegal("\"type\":\"claim\",\"by\":\"table\",\"winner\":\"p2\"", "classic:A15");
+    cr_assert_str_eq(v.msg, "The table claims the end of the game while a call waits to be resolved: first p2 "
+                     "(ben) pays a penalty for calling Snap when there was no match.");
+    illegal("\"type\":\"claim\",\"by\":\"table\",\"draw\":true", "classic:A15");
+    ok(PENALTY("p2"));                 /* p2 has no card to pay with: out, and p1 wins */
+    ok("\"type\":\"claim\",\"by\":\"table\",\"winner\":\"p1\"");
+}
+
 /* ---- time ------------------------------------------------------------------------ */
 
 Test(classic, classic_A2_calls_out_of_order_are_judged_by_time)

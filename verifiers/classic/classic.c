@@ -323,15 +323,16 @@ static int ties_possible(const classic_state *s)
     return s->pot_on && !s->prop;
 }
 
-/* List the window's consequences in the time order of their calls (A3,
- * A4): the first right call takes (or ties into the pot), every wrong call
- * pays. */
-static void resolve_window(classic_state *s)
+/* The window's consequences, in the time order of their calls (A3, A4),
+ * into due[] (CLASSIC_CALLS_MAX places); their count.  The first right call
+ * takes (or ties into the pot), every wrong call pays; a later right call
+ * costs nothing. */
+static int window_dues(const classic_state *s, classic_due *due)
 {
     classic_call c[CLASSIC_CALLS_MAX];
     uint16_t match[CLASSIC_CALLS_MAX];
     uint8_t right[CLASSIC_CALLS_MAX], other[CLASSIC_CALLS_MAX];
-    int n = s->n_calls, first = -1;
+    int n = s->n_calls, first = -1, n_due = 0;
 
     memcpy(c, s->calls, n * sizeof c[0]);
     for (int i = 1; i < n; i++)      /* stable: equal times keep log order */
@@ -350,10 +351,9 @@ static void resolve_window(classic_state *s)
         if (right[i] && first < 0)
             first = i;
     }
-    s->n_due = s->i_due = 0;
     for (int i = 0; i < n; i++) {
         if (!right[i]) {
-            s->due[s->n_due++] = (classic_due){.kind = DUE_PENALTY, .p = c[i].p, .pot_word = c[i].pot_word,
+            due[n_due++] = (classic_due){.kind = DUE_PENALTY, .p = c[i].p, .pot_word = c[i].pot_word,
                                                .mixup = other[i], .at = c[i].at, .second = -1};
             continue;
         }
@@ -374,12 +374,20 @@ static void resolve_window(classic_state *s)
                 d.second_at = c[k].at;
             }
         }
-        s->due[s->n_due++] = d;
+        due[n_due++] = d;
     }
-    /* the window is consumed: later calls start the next one */
-    for (int i = 0; i < n; i++)
-        if (!s->has_resolved || c[i].at > s->resolved_at) {
-            s->resolved_at = c[i].at;
+    return n_due;
+}
+
+/* The table begins to resolve the window: its consequences are due, and
+ * the window is consumed (later calls start the next one). */
+static void resolve_window(classic_state *s)
+{
+    s->n_due = window_dues(s, s->due);
+    s->i_due = 0;
+    for (int i = 0; i < s->n_calls; i++)
+        if (!s->has_resolved || s->calls[i].at > s->resolved_at) {
+            s->resolved_at = s->calls[i].at;
             s->has_resolved = 1;
         }
     s->n_calls = 0;
@@ -911,6 +919,19 @@ static void do_claim(judge *j)
 {
     classic_state *s = j->s;
     const olevent *ev = j->o.ev;
+    /* EVIDENCE-OF: classic:A15 -- a call the table never resolved is caught
+     * at the end at the latest: nothing ends while a consequence is due */
+    classic_due waiting[CLASSIC_CALLS_MAX];
+    const classic_due *d = s->i_due < s->n_due ? &s->due[s->i_due] : NULL;
+    if (!d && s->n_calls && window_dues(s, waiting) > 0)
+        d = &waiting[0];
+    if (d) {
+        char want[240];
+        due_words(s, d, want, sizeof want);
+        FAIL(j, "classic:A15", "The table claims the end of the game while a call waits to be resolved: first %s.",
+             want);
+        return;
+    }
     if (ev->has_winner && (!s->m.over || s->m.winner != (int)ev->winner)) {
         openlog_fail(&j->o, OL_V_MISMATCH, "classic:end.winner", "The table claims %s won; the engine finds %s%s.",
                      ol_player_name(ev->winner),

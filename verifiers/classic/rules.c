@@ -120,6 +120,11 @@ static const verifier_rule rules[] = {
      "time order of the calls they answer; each take, pot and penalty must be the next of them, and no flip is "
      "announced until the last has been.",
      "The table resolves the calls in their time order, before play goes on."},
+    {CLASSIC("A15"),
+     "A call waits for the table's next resolution, however many flips come after it; a call the table never "
+     "resolves is caught by the next take, pot or penalty announced, which must come after its consequence, or "
+     "at the latest by the claim of the end: the game does not end while a consequence is due.",
+     "A forgotten call is caught at the next resolution, or at the end."},
 };
 
 RULE_CATALOGUE(classic_rules, rules)
