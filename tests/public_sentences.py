@@ -82,14 +82,22 @@ time.sleep(0.5)
 feed = []
 
 
+sent = threading.Event()
+
+
 def drain():
-    """Read the feed while the tables stream, so that no queue fills."""
-    while sub.poll(3000):
-        topic, body = sub.recv_multipart()
-        feed.append(msgpack.unpackb(body, raw=False))
+    """Read the feed while the tables stream, so that no queue fills; after
+    `arbiter send` has ended, until 3 s of silence.  (Not "until the first 3 s
+    of silence": on a loaded machine the first event may take longer.)"""
+    while True:
+        if sub.poll(3000 if sent.is_set() else 250):
+            topic, body = sub.recv_multipart()
+            feed.append(msgpack.unpackb(body, raw=False))
+        elif sent.is_set():
+            break
 
 
-reader = threading.Thread(target=drain)
+reader = threading.Thread(target=drain, daemon=True)
 reader.start()
 
 raw = {}
@@ -98,8 +106,11 @@ for path in logs:
         if line.strip():
             e = json.loads(line)
             raw[(e["match"], e["seq"])] = e
-subprocess.run([arbiter, "send", "--endpoint", feed_ep.replace("feed", "ingest"), "--quiet", "--rate", "2000"] + logs,
-               capture_output=True, timeout=300)
+try:
+    subprocess.run([arbiter, "send", "--endpoint", feed_ep.replace("feed", "ingest"), "--quiet", "--rate", "2000"]
+                   + logs, capture_output=True, timeout=300)
+finally:
+    sent.set()
 reader.join()
 sub.close()
 
