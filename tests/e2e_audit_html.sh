@@ -10,6 +10,10 @@
 #   - Master, mst-openlog_6-open-card-not-in-decklist (open mode): #7,
 #     p2 selects Aegis Flash, which is not in their decklist (openlog:6) --
 #     a verdict sentence that names a card the select hides from the public.
+#   - classic Snap, cl-open-2p-piles-pot-win (open mode, a one-fault log):
+#     #56, the table gives a tie's piles to one caller (classic:pot.tie).
+#     Its face-down stacks are hidden from the public; its board is a list
+#     of seats, drawn as a grid of discard piles and stacks.
 #
 # Checked: exit codes (1 for an illegal match, 2 for bad usage and an
 # unwritable FILE), FILE.tmp renamed away, `--html -` on stdout; the page
@@ -44,11 +48,14 @@ rm -f "$PAGE" "$PNG"
 
 SNAP=fixtures/snap/illegal-snap_9_4-lock-in-freeze.jsonl
 MST=fixtures/master/illegal-openlog_6-open-card-not-in-decklist.jsonl
+CLS=fixtures/classic/illegal-classic_pot.tie-take-instead-of-pot.jsonl
 MS=$(head -n 1 "$SNAP" | jq -r .match)
 MM=$(head -n 1 "$MST" | jq -r .match)
+MC=$(head -n 1 "$CLS" | jq -r .match)
 
-daemon_start || { fail "arbiterd starts"; finish; exit 1; }
-"$ARBITER" send --endpoint "$EP_IN" --quiet "$SNAP" "$MST" >/dev/null 2>&1
+daemon_start --cards fixtures/cards/core.json --cards fixtures/cards/standard.json ||
+    { fail "arbiterd starts"; finish; exit 1; }
+"$ARBITER" send --endpoint "$EP_IN" --quiet "$SNAP" "$MST" "$CLS" >/dev/null 2>&1
 # the daemon keeps running: audits read its store read-only beside it, and
 # its query socket gives the events in the public view (below)
 
@@ -110,7 +117,7 @@ grep -qF '<b>against '"$TMP/copy"'</b>the two records agree, 34 events, link for
 
 # ---- the public view names no hidden card --------------------------------------------------
 # card ids and names the judge sees at some event that the public never sees
-ids_names() { jq -r '.cards[] | "\(.id)\t\(.name)"' fixtures/cards/core.json; }
+ids_names() { jq -r '.cards[] | "\(.id)\t\(.name)"' fixtures/cards/core.json fixtures/cards/standard.json; }
 ids_names >"$TMP/cards.tsv"
 hidden_cards() {
     local f=$1 n s
@@ -118,8 +125,10 @@ hidden_cards() {
     : >"$TMP/judge.txt"
     : >"$TMP/public.txt"
     for s in $(seq 0 $((n - 1))); do
-        "$ARBITER" replay "$f" --at "$s" --view judge --json 2>/dev/null | jq -r 'del(.verdicts) | .. | strings' >>"$TMP/judge.txt"
-        "$ARBITER" replay "$f" --at "$s" --view public --json 2>/dev/null | jq -r 'del(.verdicts) | .. | strings' >>"$TMP/public.txt"
+        "$ARBITER" replay "$f" --cards "$CARDS_OF" --at "$s" --view judge --json 2>/dev/null |
+            jq -r 'del(.verdicts) | .. | strings' >>"$TMP/judge.txt"
+        "$ARBITER" replay "$f" --cards "$CARDS_OF" --at "$s" --view public --json 2>/dev/null |
+            jq -r 'del(.verdicts) | .. | strings' >>"$TMP/public.txt"
     done
     # the log's own card references are what the judge sees of its events,
     # the daemon's public view of them what the public sees
@@ -151,8 +160,28 @@ public_case() {
     if [ -z "$leaks" ]; then pass "$name: the public page names none of the $nh hidden card ids and names"
     else fail "$name: the public page names hidden cards: $leaks"; fi
 }
+CARDS_OF=fixtures/cards/core.json
 public_case snap "$MS" "$SNAP"
 public_case master "$MM" "$MST"
+CARDS_OF=fixtures/cards/standard.json
+public_case classic "$MC" "$CLS"
+
+# classic Snap (N seats, a list of players): the board as a grid of seats,
+# each its discard pile and face-down stack, the snap pot in the middle;
+# the judge sees each stack's cards, the public its count only
+"$ARBITER" audit "$MC" --db "$STORE" --html "$TMP/classic-judge.html" >/dev/null 2>&1
+cp "$TMP/classic-judge.html" "$ART/audit-classic.html" 2>/dev/null
+ch=$(cat "$TMP/classic-judge.html" 2>/dev/null || true)
+case "$ch" in *'<span class="st bad">illegal</span> <span class="rule">classic:pot.tie</span>'*)
+    pass "classic: the fault with its rule" ;; *) fail "classic: no classic:pot.tie fault in the page" ;; esac
+case "$ch" in *'<div class="seats"><div class="side p1">'*'<div class="side p2">'*'<span class="zn">snap pot (0)</span>'*)
+    pass "classic: the board drawn as seats and the snap pot" ;; *) fail "classic: no seats in the board" ;; esac
+# the fault's board (#56, the table's take refused: the board after #55):
+# p1's stack, as the judge's replay lists it, is drawn card by card
+want=$("$ARBITER" replay "$CLS" --cards fixtures/cards/standard.json --at 55 --view judge --json |
+    jq -r '.players[0] | "face-down stack (\(.stack))"')
+case "$ch" in *"<span class=\"zn\">$want</span><div class=\"c"*) pass "classic: the judge's board shows p1's $want card by card" ;;
+    *) fail "classic: the judge's board does not show p1's $want" ;; esac
 grep -qF 'p2 (dave) selected a hidden card, which is not in p2 (dave)&#39;s decklist.' "$TMP/master-public.html" &&
     pass "master: the public page's verdict sentence says 'a hidden card'" ||
     fail "master: the public page's sentence is not redacted"
@@ -178,6 +207,7 @@ case "$dom" in *'<article class="fault" id="f16">'*'<span class="st bad">illegal
 case "$dom" in *'<blockquote>'*'During Rounds 2 and 3'*) pass "chromium: the DOM holds the rule's quote" ;;
     *) fail "chromium: no quote in the DOM" ;; esac
 browser_shot "$PNG" "file://$PAGE" 1280,1800
+browser_shot "$ART/audit-classic.png" "file://$ART/audit-classic.html#f56" 1280,1400
 browser_console_clean "$TMP/dom.log" "$TMP/shot.log"
 
 finish

@@ -25,7 +25,9 @@
  * zones (Snap: active, bench slots, the fifth; Advanced and Master: seven
  * monster zones) and rows of cards (hand, Locked Supports, Reserve, Mana
  * Zone, graveyard), every card a small labelled box, a hidden one a
- * card back.  Outside the judge view every verdict sentence goes through
+ * card back; a board whose players are a list of seats (classic Snap, up
+ * to eight) is a grid of seats, each a discard pile and a face-down stack,
+ * with the common pile and the snap pot in the middle.  Outside the judge view every verdict sentence goes through
  * view_redact() (auditpage.h says why).
  *
  * Escaping and saving are src/core/htmlout.h's, shared with the tournament
@@ -121,6 +123,8 @@ static const char css[] =
     ".side .who .lp{color:var(--fg);font-weight:700;font-size:1.05em}\n"
     ".zones{display:grid;grid-template-columns:repeat(auto-fill,minmax(6.6rem,1fr));gap:.3rem}\n"
     ".zones.m7{grid-template-columns:repeat(7,minmax(0,1fr))}\n"
+    ".seats{display:grid;grid-template-columns:repeat(auto-fill,minmax(15rem,1fr));gap:.4rem}\n"
+    ".seats>.side{align-content:start}\n"
     ".zone{border:1px dashed #9aa5b5;border-radius:.35rem;padding:.2rem;min-height:4.6rem;display:flex;"
     "flex-direction:column;gap:.15rem;background:#fafbfd}\n"
     ".zone.act{border:2px solid #5a6b85;background:#f2f5fa}\n"
@@ -448,10 +452,86 @@ static void put_side(jtext *o, const cards *db, const json_t *b, const char *who
     put_lit(o, "</div>");
 }
 
+/* A pile as a zone box: its label, its top card face up, its count. */
+static void put_pile(jtext *o, const cards *db, const char *label, const json_t *pile)
+{
+    const json_t *top = json_object_get(pile, "top");
+    put_lit(o, "<div class=\"zone\"><span class=\"zn\">");
+    htmlout_str(o, label);
+    htmlout_fmt(o, " (%" JSON_INTEGER_FORMAT ")</span>", json_integer_value(json_object_get(pile, "count")));
+    if (json_is_string(top))
+        put_card_id(o, db, top, NULL);
+    else
+        put_lit(o, "<span class=\"none\">empty</span>");
+    put_lit(o, "</div>");
+}
+
+/* A board whose players are a list of seats (classic Snap, N players):
+ * the moment, each seat clockwise -- its face-down stack (the cards where
+ * the view shows them, else its count) and its discard pile --, then the
+ * common pile and the snap pot. */
+static void put_seats(jtext *o, const cards *db, const json_t *b)
+{
+    const json_t *seat, *v;
+    const char *next = json_string_value(json_object_get(b, "next"));
+    size_t i;
+
+    put_lit(o, "<div class=\"board\"><div class=\"moment\">");
+    if (json_is_true(json_object_get(b, "over"))) {
+        const char *w = json_string_value(json_object_get(b, "winner"));
+        put_lit(o, "<span>Game over: ");
+        if (w) {
+            htmlout_esc(o, w);
+            put_lit(o, " wins");
+        } else {
+            put_lit(o, "a draw");
+        }
+        put_lit(o, "</span>");
+    } else if (next) {
+        put_lit(o, "<span>");
+        htmlout_esc(o, next);
+        put_lit(o, " flips next</span>");
+    }
+    if (json_integer_value(v = json_object_get(b, "calls_waiting")))
+        htmlout_fmt(o, "<span>calls waiting: %" JSON_INTEGER_FORMAT "</span>", json_integer_value(v));
+    if (json_integer_value(v = json_object_get(b, "consequences_due")))
+        htmlout_fmt(o, "<span>consequences due: %" JSON_INTEGER_FORMAT "</span>", json_integer_value(v));
+    put_lit(o, "</div><div class=\"seats\">");
+    json_array_foreach(json_object_get(b, "players"), i, seat) {
+        const char *who = json_string_value(json_object_get(seat, "seat"));
+        put_lit(o, "<div class=\"side ");
+        htmlout_esc(o, who ? who : "");
+        put_lit(o, "\"><div class=\"who\"><b>");
+        htmlout_esc(o, who ? who : "?");
+        put_lit(o, "</b>");
+        if (json_is_true(json_object_get(seat, "out")))
+            put_lit(o, "<span>out of the game</span>");
+        put_lit(o, "</div>");
+        if (json_is_object(v = json_object_get(seat, "pile"))) {
+            put_lit(o, "<div class=\"zones\">");
+            put_pile(o, db, "discard pile", v);
+            put_lit(o, "</div>");
+        }
+        v = json_object_get(seat, "stack_cards");
+        put_line(o, db, "face-down stack", json_is_array(v) ? v : NULL,
+                 json_integer_value(json_object_get(seat, "stack")));
+        put_lit(o, "</div>");
+    }
+    put_lit(o, "</div><div class=\"mid\"><div class=\"zones\">");
+    if (json_is_object(v = json_object_get(b, "common_pile")))
+        put_pile(o, db, "common pile", v);
+    put_pile(o, db, "snap pot", json_object_get(b, "pot"));
+    put_lit(o, "</div></div></div>");
+}
+
 /* A whole board: the moment, the far sides (pN .. p2), the middle, the
  * near side (p1).  The seats are the board's own. */
 static void put_board(jtext *o, const cards *db, const json_t *b)
 {
+    if (json_is_array(json_object_get(b, "players"))) {
+        put_seats(o, db, b);
+        return;
+    }
     const json_t *round = json_object_get(b, "round");
     const char *turn = json_string_value(json_object_get(b, "turn"));
     const char *step = json_string_value(json_object_get(b, "step"));
