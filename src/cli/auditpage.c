@@ -452,6 +452,23 @@ static void put_side(jtext *o, const cards *db, const json_t *b, const char *who
     put_lit(o, "</div>");
 }
 
+/* "Game over: p2 wins" (or a draw) when the board's game is over: 1. */
+static int put_game_over(jtext *o, const json_t *b)
+{
+    if (!json_is_true(json_object_get(b, "over")))
+        return 0;
+    const char *w = json_string_value(json_object_get(b, "winner"));
+    put_lit(o, "<span>Game over: ");
+    if (w) {
+        htmlout_esc(o, w);
+        put_lit(o, " wins");
+    } else {
+        htmlout_str(o, json_is_true(json_object_get(b, "draw")) ? "a draw" : "no winner");
+    }
+    put_lit(o, "</span>");
+    return 1;
+}
+
 /* A pile as a zone box: its label, its top card face up, its count. */
 static void put_pile(jtext *o, const cards *db, const char *label, const json_t *pile)
 {
@@ -477,17 +494,7 @@ static void put_seats(jtext *o, const cards *db, const json_t *b)
     size_t i;
 
     put_lit(o, "<div class=\"board\"><div class=\"moment\">");
-    if (json_is_true(json_object_get(b, "over"))) {
-        const char *w = json_string_value(json_object_get(b, "winner"));
-        put_lit(o, "<span>Game over: ");
-        if (w) {
-            htmlout_esc(o, w);
-            put_lit(o, " wins");
-        } else {
-            put_lit(o, "a draw");
-        }
-        put_lit(o, "</span>");
-    } else if (next) {
+    if (!put_game_over(o, b) && next) {
         put_lit(o, "<span>");
         htmlout_esc(o, next);
         put_lit(o, " flips next</span>");
@@ -538,17 +545,7 @@ static void put_board(jtext *o, const cards *db, const json_t *b)
     const char *window = json_string_value(json_object_get(b, "window"));
 
     put_lit(o, "<div class=\"board\"><div class=\"moment\">");
-    if (json_is_true(json_object_get(b, "over"))) {
-        const char *w = json_string_value(json_object_get(b, "winner"));
-        put_lit(o, "<span>Game over: ");
-        if (w) {
-            htmlout_esc(o, w);
-            put_lit(o, " wins");
-        } else {
-            htmlout_str(o, json_is_true(json_object_get(b, "draw")) ? "a draw" : "no winner");
-        }
-        put_lit(o, "</span>");
-    }
+    put_game_over(o, b);
     if (json_integer_value(round))
         htmlout_fmt(o, "<span>Round %" JSON_INTEGER_FORMAT "</span>", json_integer_value(round));
     else
