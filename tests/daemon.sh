@@ -92,6 +92,31 @@ snap_corpus() {
     done
 }
 
+# batch_verdicts LOG: every verdict `arbiter verify --json` gives LOG that is
+# not ok, one JSON object a line, judged with the card database its header
+# names (card_db_of, lib.sh).
+batch_verdicts() {
+    "$ARBITER" verify --cards "$(card_db_of "$1")" --json "$1" | jq -c '.verdicts[]'
+}
+
+# live_equals_batch LIVE WHAT FILE...: LIVE holds the verdicts `arbiter send
+# --json` printed for the logs FILE... (each with a match id of its own); for
+# each log, the live verdicts of its match that are not ok are, verdict for
+# verdict and in order, its batch_verdicts (openlog.md 10: live = batch).
+# One pass/fail line, WHAT naming the logs.
+live_equals_batch() {
+    local live=$1 what=$2 f m bad=0
+    shift 2
+    for f in "$@"; do
+        m=$(head -n 1 "$f" | jq -r .match)
+        jq -c --arg m "$m" 'select(.match == $m and .status != "ok")' "$live" >"$TMP/l"
+        batch_verdicts "$f" >"$TMP/b"
+        cmp -s "$TMP/l" "$TMP/b" || { bad=$((bad + 1)); echo "  live and batch differ for $f:"; diff "$TMP/b" "$TMP/l" | head -5; }
+    done
+    [ $bad -eq 0 ] && pass "live verdicts = batch verdicts for all $# $what" ||
+        fail "$bad of $# $what judged differently live"
+}
+
 # store_check_all ACKED FILE...: the store ($STORE) read back, read-only
 # (beside a daemon or not), with `arbiter audit` against the logs FILE... streamed to it
 # and the verdicts the tables received (ACKED, `arbiter send --json`):
@@ -118,7 +143,7 @@ store_check_all() {
             ([.timeline[].seq] == [range(0; $n)])' "$TMP/a" >/dev/null ||
             { bad=$((bad + 1)); echo "  $m: not stored whole and once: $(jq -c '{chain, judged_again, n: (.timeline | length)}' "$TMP/a")"; }
         jq -c --arg m "$m" '.timeline[] | {k: "\($m)#\(.seq)", v: .verdict}' "$TMP/a" >>"$TMP/stored.jsonl"
-        "$ARBITER" verify --json "$f" | jq -c '.verdicts[]' >"$TMP/b"
+        batch_verdicts "$f" >"$TMP/b"
         jq -c '.timeline[].verdict | select(.status != "ok")' "$TMP/a" >"$TMP/s"
         cmp -s "$TMP/b" "$TMP/s" || { bad=$((bad + 1)); echo "  $m: stored verdicts are not the batch verdicts"; }
     done

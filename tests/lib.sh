@@ -20,6 +20,22 @@ finish() {
     [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
 }
 
+# CARD_DBS: the card database files a script judges logs with (an array; arbiterd
+# takes several --cards and picks, for each match, the one its header names).
+# card_db_of LOG: the file of CARD_DBS whose "<set>@<version>" is the `cards` of
+# LOG's header (its first line, JSON), else $ARBITER_CARDS.
+CARD_DBS=()
+declare -A CARD_DB_NAME=()
+card_db_of() {
+    local want db
+    want=$(head -n 1 "$1" | jq -r '.cards // empty' 2>/dev/null)
+    for db in "${CARD_DBS[@]}"; do
+        [ -n "${CARD_DB_NAME[$db]:-}" ] || CARD_DB_NAME[$db]=$(jq -r '"\(.set)@\(.version)"' "$db")
+        [ "${CARD_DB_NAME[$db]}" = "$want" ] && { printf '%s\n' "$db"; return; }
+    done
+    printf '%s\n' "$ARBITER_CARDS"
+}
+
 # option_names: the option names in stdin ("--json", "-j"; man pages' "\-\-json"
 # too), one per line, sorted; --help and --version, every command's, left out
 # (e2e_man.sh and e2e_completion.sh hold their lists to --help with it).

@@ -8,7 +8,7 @@
  * The value lives in the card's own bytes for this format (card.own), laid
  * out as classic_card (classic.h).  fixtures/cards/standard.json is the
  * standard 52; a custom Snap deck is a database of its own, whose cards
- * match by whatever values it gives them (RULINGS A9).
+ * match by whatever values it gives them (RULINGS A12).
  */
 #include <stddef.h>
 
