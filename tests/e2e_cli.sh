@@ -20,6 +20,19 @@ for c in cards deck convert; do
     expect_rc 0 "arbiter $c --help" "$ARBITER" "$c" --help
     grep -q "usage: arbiter $c" "$TMP/out" && pass "$c --help shows usage" || fail "$c --help: $(head -3 "$TMP/out")"
 done
+# arbiter cards: the census, and the formats a database serves
+F="$top_srcdir/fixtures/cards"
+expect_rc 0 "arbiter cards --json core.json" "$ARBITER" cards --json "$F/core.json"
+jq -e '(keys_unsorted == ["set","version","hash","cards","by_kind","by_class","formats"]) and .cards == 120
+    and ([.by_kind[]] | add) == 120 and ([.by_class[]] | add) == 120 and .formats == ["snap","advanced","master"]' \
+    "$TMP/out" >/dev/null && pass "cards --json: core's census, keys in order; it serves the Mintayn formats" ||
+    fail "cards --json core.json: $(cat "$TMP/out")"
+expect_rc 0 "arbiter cards --json standard.json" "$ARBITER" cards --json "$F/standard.json"
+jq -e '.cards == 52 and ([.by_kind[]] | add) == 0 and ([.by_class[]] | add) == 0 and .formats == ["classic"]' \
+    "$TMP/out" >/dev/null && pass "cards --json: the standard 52 are playing cards (no kind, no class), for classic" ||
+    fail "cards --json standard.json: $(cat "$TMP/out")"
+expect_rc 0 "arbiter cards standard.json" "$ARBITER" cards "$F/standard.json"
+grep -qx 'serves  classic' "$TMP/out" && pass "cards: 'serves  classic'" || fail "cards standard.json: $(tail -n 2 "$TMP/out")"
 expect_rc 2 "convert: one file" "$ARBITER" convert a.jsonl
 expect_rc 2 "convert: unknown extension" "$ARBITER" convert a.txt b.mlog
 expect_rc 2 "convert: missing input" "$ARBITER" convert "$TMP/nope.jsonl" "$TMP/x.mlog"

@@ -15,6 +15,7 @@
 
 #include "src/cli/cli.h"
 #include "src/core/carddb.h"
+#include "verifiers/verifier.h"
 
 #define ERR_MAX (256 * 1024)
 
@@ -28,12 +29,15 @@ static void usage(FILE *f)
     fprintf(f, "usage: arbiter cards [--json] [FILE]\n"
                "\n"
                "Load a card database and print its set, version, content hash\n"
-               "(BLAKE2b-256 of the file) and the number of cards by kind and class.\n"
+               "(BLAKE2b-256 of the file), the formats it serves (every card has that\n"
+               "format's fields) and the number of Mintayn cards by kind and class (a\n"
+               "playing card, as of classic Snap, has neither).\n"
                "FILE defaults to $ARBITER_CARDS, else fixtures/cards/core.json,\n"
                "else the installed core.json.\n"
                "\n"
                "  --json   print one JSON object:\n"
-               "           {\"set\",\"version\",\"hash\",\"cards\",\"by_kind\",\"by_class\"}\n"
+               "           {\"set\",\"version\",\"hash\",\"cards\",\"by_kind\",\"by_class\",\n"
+               "            \"formats\"}\n"
                "  --help   show this help\n"
                "\n"
                "exit codes: 0 valid database, 2 bad usage or an unreadable or broken\n"
@@ -45,6 +49,8 @@ static void count(const cards *db, census *c)
     memset(c, 0, sizeof *c);
     for (size_t i = 0; i < cards_count(db); i++) {
         const card *cd = cards_at(db, i);
+        if (card_standalone(cd))
+            continue;   /* a playing card: no kind, no class */
         c->by_kind[cd->kind]++;
         c->by_class[cd->cls]++;
     }
@@ -60,17 +66,28 @@ static void print_text(const cards *db, const char *hash, const census *c)
     printf("by class:\n");
     for (int k = 0; k < CLASS_COUNT; k++)
         printf("  %-16s %zu\n", card_class_name((card_class)k), c->by_class[k]);
+    printf("serves  ");
+    int n = 0;
+    const verifier_ops *ops;
+    for (size_t i = 0; (ops = verifier_engine_at(i)); i++)
+        if (cards_serve(db, ops->format))
+            printf("%s%s", n++ ? ", " : "", ol_format_name(ops->format));
+    printf("%s\n", n ? "" : "no format");
 }
 
 /* Keys are set in a fixed order and jansson keeps insertion order, so the
  * output is byte-stable for a given database. */
 static int print_json(const cards *db, const char *hash, const census *c)
 {
-    json_t *o = json_object(), *kinds = json_object(), *classes = json_object();
+    json_t *o = json_object(), *kinds = json_object(), *classes = json_object(), *formats = json_array();
     char *text = NULL;
     int rc = CLI_INTERNAL;
-    if (!o || !kinds || !classes)
+    const verifier_ops *ops;
+    if (!o || !kinds || !classes || !formats)
         goto done;
+    for (size_t i = 0; (ops = verifier_engine_at(i)); i++)
+        if (cards_serve(db, ops->format) && json_array_append_new(formats, json_string(ol_format_name(ops->format))))
+            goto done;
     for (int k = 0; k < CARD_KIND_COUNT; k++)
         if (json_object_set_new(kinds, card_kind_name((card_kind)k),
                                 json_integer((json_int_t)c->by_kind[k])) < 0)
@@ -84,7 +101,8 @@ static int print_json(const cards *db, const char *hash, const census *c)
         || json_object_set_new(o, "hash", json_string(hash)) < 0
         || json_object_set_new(o, "cards", json_integer((json_int_t)cards_count(db))) < 0
         || json_object_set(o, "by_kind", kinds) < 0
-        || json_object_set(o, "by_class", classes) < 0)
+        || json_object_set(o, "by_class", classes) < 0
+        || json_object_set(o, "formats", formats) < 0)
         goto done;
     if (!(text = json_dumps(o, JSON_COMPACT)))
         goto done;
@@ -95,6 +113,7 @@ done:
     json_decref(o);
     json_decref(kinds);
     json_decref(classes);
+    json_decref(formats);
     return rc;
 }
 
