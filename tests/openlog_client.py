@@ -873,6 +873,7 @@ class ClassicTable:
         self.mode = hdr.get("hidden")
         self.after = {}
         self.problems = []
+        self.partial = []         # the seqs of penalties paid in part (A7)
         stacks = {p: [] for p in self.seats}
         piles = {p: [] for p in self.seats}
         common, pot = [], []
@@ -928,6 +929,7 @@ class ClassicTable:
                         continue
                     if not stacks[p]:
                         out.add(p)          # A7: paid what it held, and is eliminated
+                        self.partial.append(seq)
                         break
                     stacks[to].append(stacks[p].pop(0))
             elif t == "turn_over" and p in stacks:
@@ -1012,13 +1014,14 @@ def pile_of(cards):
     return {"count": len(cards), "top": cards[-1] if cards else None}
 
 
-def classic_points(events, verdicts):
+def classic_points(events, verdicts, table):
     """The seqs worth a board: the end of the deal, every ruling, the first two
-    of each resolution (and the event before the first `out`), four seqs where
-    the table has settled every call (an accepted flip comes next), the middle
-    and the end."""
+    of each resolution (and the event before the first `out`), each penalty
+    paid in part (A7: who gets a card depends on where the payer sits), four
+    seqs where the table has settled every call (an accepted flip comes next),
+    the middle and the end."""
     N = len(events)
-    points = {N // 2, N - 1}
+    points = {N // 2, N - 1} | set(table.partial)
     deals = [ev["seq"] for ev, v in zip(events, verdicts)
              if ev.get("type") == "deal" and isinstance(v, dict) and v.get("status") in APPLIED]
     if deals:
@@ -1187,7 +1190,7 @@ def check_state_classic(q, M, events, verdicts, secrets, summary, arbiter=None, 
                "foreseen" % events[0].get("cards"))
     for pr in table.problems:
         R.note("table kept from the log: " + pr)
-    points = classic_points(events, verdicts)
+    points = classic_points(events, verdicts, table)
     views = ["judge", "public"] + table.seats
     R.info("state (classic, %d players) checked at seqs %s in views %s"
            % (len(table.seats), points, ", ".join(views)))
