@@ -30,13 +30,31 @@
 #                                        legal: two mana a Mana Step, a
 #                                        mana_remove of one of two Obscura
 #                                        mana, one of them spent; p2 concedes)
+# and classic Snap games of fixtures/classic/ (SPEC.md 7.6, the standard card
+# database loaded beside $ARBITER_CARDS, the client told it with --cards):
+#   legal-commit-2p-draw              (2 players, commit, a pile each: a draw)
+#   legal-open-3p-common-dealer-3     (3 players, open, the common pile, p3 deals)
+#   legal-announced-3p-piles-mixup    (3 players, announced, a pile each, 673
+#                                      events: two events pages a view)
+#   legal-commit-4p-piles-partial-penalty (4, commit: a penalty paid in part, A7)
+#   legal-commit-6p-common-tie-window-250 (6, commit, the common pile)
+#   legal-open-8p-common-two-decks    (8 players, open, the common pile, 2 decks)
+#   legal-announced-8p-two-decks      (8 players, announced, a pile each, 2,161
+#                                      events: events pages, verify refused past
+#                                      1,000 events)
+#   illegal-classic_piles.match-piles-to-the-second-caller (classic:piles.match at 25)
+#   illegal-classic_deck.decks-card-dealt-twice (classic:deck.decks at 2: its
+#                                      sentence names a card the public may not see)
+#   illegal-classic_end.winner-claim-wrong-winner (mismatch classic:end.winner at 83)
+# (the illegal ones share their match id with a legal game: each goes under a
+# renamed id, "<id>.client"),
 # through the client (the Advanced and Master logs were written by hand from
 # the rulebooks and logformat/SPEC.md 7.2 and 7.4, checked with `arbiter
 # verify`), stops the daemon with SIGTERM (it must exit 0) and passes only if
-# the client passed on all seven.  With $ARBITER (default
+# the client passed on every log.  With $ARBITER (default
 # $top_builddir/arbiter) the client also holds the daemon to the command
 # line: live verdicts, summary and verify op as `arbiter verify --json`,
-# Advanced and Master boards as `arbiter replay --json`; with
+# Advanced, Master and classic boards as `arbiter replay --json`; with
 # $ARBITER_CARDS it knows the card names, and no public text may name a card
 # not yet revealed.  As a sanity check of the run itself, a legal log must get
 # no illegal verdict and an illegal one the rule it is run with (the Advanced
@@ -51,6 +69,7 @@ set -u
 : "${ARBITER:=$top_builddir/arbiter}"
 : "${ARBITER_CARDS:=$top_srcdir/fixtures/cards/core.json}"
 export ARBITER_CARDS
+STANDARD="$top_srcdir/fixtures/cards/standard.json"
 PY=/usr/bin/python3
 CLIENT="$top_srcdir/tests/openlog_client.py"
 
@@ -73,7 +92,7 @@ trap cleanup EXIT
 
 IN="ipc://$TMP/ingest" FEED="ipc://$TMP/feed" QUERY="ipc://$TMP/query"
 "$ARBITERD" --db "$TMP/db" --ingest "$IN" --feed "$FEED" --query "$QUERY" \
-    --log-level warn 2>"$TMP/arbiterd.err" &
+    --cards "$ARBITER_CARDS" --cards "$STANDARD" --log-level warn 2>"$TMP/arbiterd.err" &
 pid=$!
 # ready when the ipc files exist (the client's own sockets reconnect anyway)
 for _ in $(seq 50); do
@@ -97,16 +116,23 @@ else
     echo "# no arbiter command at $ARBITER: the client does not compare with it"
 fi
 
-# run_log FILE WANT_RULE [SEQS]: FILE under $top_srcdir; WANT_RULE "" for a
-# legal log, else an extended regular expression for the rule; with SEQS
-# ("4" or "4 11 17"), the log must get exactly those illegal verdicts, each
-# citing WANT_RULE.
+# run_log FILE WANT_RULE [SEQS [STATUS]]: FILE under $top_srcdir; WANT_RULE ""
+# for a legal log, else an extended regular expression for the rule; with SEQS
+# ("4" or "4 11 17"), the log must get exactly those STATUS (default illegal)
+# verdicts, each citing WANT_RULE.  $CARDS (default $ARBITER_CARDS) is the
+# client's card database; with $RENAME the log goes under the match id
+# "<id>.client" (a copy in $TMP).
 run_log() {
-    local log="$top_srcdir/$1" want="$2" seq="${3:-}" name out rc got s
+    local log="$top_srcdir/$1" want="$2" seq="${3:-}" st="${4:-illegal}" name out rc got s
     name=$(basename "$1" .jsonl)
     out="$TMP/$name.out"
+    if [ -n "${RENAME:-}" ]; then
+        sed 's/^{"match":"\([^"]*\)"/{"match":"\1.client"/' "$log" >"$TMP/$name.jsonl"
+        log="$TMP/$name.jsonl"
+    fi
     rc=0
-    "$PY" "$CLIENT" ${withcli[@]+"${withcli[@]}"} --ingest "$IN" --feed "$FEED" --query "$QUERY" "$log" >"$out" 2>&1 || rc=$?
+    "$PY" "$CLIENT" ${withcli[@]+"${withcli[@]}"} --cards "${CARDS:-$ARBITER_CARDS}" \
+        --ingest "$IN" --feed "$FEED" --query "$QUERY" "$log" >"$out" 2>&1 || rc=$?
     if [ "$rc" -eq 0 ]; then
         pass "$name: the client found the daemon as openlog.md says"
     else
@@ -122,20 +148,20 @@ run_log() {
             pass "$name: no illegal verdict"
         fi
     elif [ -z "$seq" ]; then
-        if grep -Eq "^[0-9]+ illegal $want " "$out"; then
-            pass "$name: illegal citing $want"
+        if grep -Eq "^[0-9]+ $st $want " "$out"; then
+            pass "$name: $st citing $want"
         else
-            fail "$name: no verdict 'illegal $want': $(grep -E '^[0-9]+ ' "$out" | grep -v ' ok ' | head -3)"
+            fail "$name: no verdict '$st $want': $(grep -E '^[0-9]+ ' "$out" | grep -v ' ok ' | head -3)"
         fi
     else
-        got=$(grep -E '^[0-9]+ illegal ' "$out" | cut -d' ' -f1 | tr '\n' ' ')
+        got=$(grep -E "^[0-9]+ $st " "$out" | cut -d' ' -f1 | tr '\n' ' ')
         for s in $seq; do
-            grep -Eq "^$s illegal $want " "$out" || got="$got(seq $s: not $want)"
+            grep -Eq "^$s $st $want " "$out" || got="$got(seq $s: not $want)"
         done
         if [ "$got" = "$seq " ]; then
-            pass "$name: illegal verdicts at seqs $seq: $(grep -E '^[0-9]+ illegal ' "$out" | cut -d' ' -f3 | tr '\n' ' ')"
+            pass "$name: $st verdicts at seqs $seq: $(grep -E "^[0-9]+ $st " "$out" | cut -d' ' -f3 | tr '\n' ' ')"
         else
-            fail "$name: not exactly 'illegal $want' at seqs $seq: got seqs $got; $(grep -E '^[0-9]+ ' "$out" | grep -v ' ok ' | head -3)"
+            fail "$name: not exactly '$st $want' at seqs $seq: got seqs $got; $(grep -E '^[0-9]+ ' "$out" | grep -v ' ok ' | head -3)"
         fi
     fi
 }
@@ -147,6 +173,16 @@ run_log tests/advanced-client-illegal.jsonl 'advanced:[A-Za-z0-9._-]+' 4
 run_log tests/master-client-legal.jsonl ""
 run_log tests/master-client-illegal.jsonl 'master:[A-Za-z0-9._-]+' "4 11 17 22 25"
 run_log tests/master-client-announced.jsonl ""
+
+C=fixtures/classic
+for f in legal-commit-2p-draw legal-open-3p-common-dealer-3 legal-announced-3p-piles-mixup \
+         legal-commit-4p-piles-partial-penalty legal-commit-6p-common-tie-window-250 \
+         legal-open-8p-common-two-decks legal-announced-8p-two-decks; do
+    CARDS="$STANDARD" run_log "$C/$f.jsonl" ""
+done
+CARDS="$STANDARD" RENAME=1 run_log "$C/illegal-classic_piles.match-piles-to-the-second-caller.jsonl" classic:piles.match 25
+CARDS="$STANDARD" RENAME=1 run_log "$C/illegal-classic_deck.decks-card-dealt-twice.jsonl" classic:deck.decks 2
+CARDS="$STANDARD" RENAME=1 run_log "$C/illegal-classic_end.winner-claim-wrong-winner.jsonl" classic:end.winner 83 mismatch
 
 kill -TERM "$pid"
 rc=0; wait "$pid" || rc=$?

@@ -67,6 +67,37 @@ For them the client also checks
     "committed" / null (by mode) to the owner and the judge; `mana.ready` per
     class within what the log's payments allow (a card that paid is spent until
     its controller's next turn begins, SPEC 7.4).
+Classic Snap logs (header `format: "classic"`, 2 to 8 players p1..pN) are read
+from SPEC.md 7.6, 7.7, classic-snap.md and verifiers/classic/RULINGS.md (the
+rulings, a document), arbiterd(8) and arbiter-replay(1)'s classic board (A
+CLASSIC SNAP BOARD), still without any source: the hidden zone is each
+player's face-down stack, whose cards (hrefs, top first) the table's `deal`,
+`take` and `turn_over` name for the seat in `player`; a `flip` reveals its top
+card.  For them the client also checks
+  - the public view (feed, events): every stack href null (open, announced) or
+    the commitment as sent (commit), never a card id -- not even of a card seen
+    face up before, whose place in a reshuffled stack is hidden -- and no nonce;
+    with the database (--cards) every card of the deck is hidden until flipped,
+    by id and by name, in events, verdicts and boards;
+  - the p1..pN views of `events` (arbiterd(8)): pN's own stack hrefs as sent,
+    the others' as the public sees them; every other field as sent; a
+    verdict's sentence as stored, or with "a hidden card" for a card its event
+    hides from that view (arbiterd(8) VIEWS);
+  - `state` in the judge, public and every player's view at several seqs (the
+    end of the deal, each ruling, the first resolutions of each kind, four
+    seqs where the table has settled every call, the middle, the end) against
+    the table the client keeps from the log (stack, pile, common pile, pot,
+    who is out, who flips next, over/winner/draw): the stack counts of every
+    player; `stack_cards` only in the judge's and the owner's view, top first,
+    the id / "committed" / null by mode; each discard pile's (or the common
+    pile's) count and top; the pot's count, its top a matching card of the
+    last disputed piles; out for whom the table announced or the rulebook
+    eliminates at once (A7, no card left), and in for the others where the
+    next flip shows every consequence announced (A4); a draw foreseen as A8
+    says; the other views' boards the judge's but for the stacks' cards; the
+    last board's winner, over and draw the summary's (arbiter-records(5));
+  - events are read page by page (`next`), and a verify query of more than
+    1,000 events must be refused (arbiterd(8) LIMITS).
 For Advanced and Master, `state` in the public and player views is also the
 judge's board with the hidden cards (hand, Mana Zone) masked -- arbiter-replay(1): "face-
 up monsters, the chain, the attack, graveyards and counts are public in every
@@ -115,15 +146,23 @@ REVEALING = ("flip", "unlock", "spell", "counter", "promote", "evolve", "prime",
 FROM_HAND = ("summon", "spell", "counter", "evolve", "prime", "discard")
 # SPEC 7.4: "Master is Advanced's family" -- one hand, Monster Zones, `lp`
 DUEL = ("advanced", "master")
+# SPEC 7.6: classic Snap's hidden zone is each player's face-down stack; the
+# table's `deal`, `take` and `turn_over` name its cards (hrefs, top first) and
+# the seat in `player` whose stack they go to
+STACKED = ("deal", "take", "turn_over")
+# the formats whose views arbiterd(8) defines seat by seat (p1..pN): each
+# player's own hidden cards as sent, the others' as the public sees them
+SEATED = DUEL + ("classic",)
 CLASSES = ("coreon", "fluxion", "synaphera", "obscura", "aetherion")
 # arbiter-replay(1) (AN ADVANCED BOARD, A MASTER BOARD): the board's step and window
 STEPS = {"advanced": ("setup", "select", "main", "position", "evolve", "attack", "end", "over"),
          "master": ("setup", "select", "main", "position", "evolve", "attack", "end", "over",
                     "mana", "summon")}
 WINDOWS = (None, "spell", "attack", "counter")
-RULE_RE = re.compile(r"^(snap|advanced|master|openlog):[A-Za-z0-9._-]+$")
+RULE_RE = re.compile(r"^(snap|advanced|master|classic|openlog):[A-Za-z0-9._-]+$")
 MATCH_RE = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 TIMEOUT_MS = 5000
+VERIFY_MAX = 1000      # arbiterd(8) LIMITS: events in one verify query
 
 
 class Report:
@@ -176,7 +215,18 @@ def hidden_hrefs(ev):
             out += [("cards[%d]" % i, v) for i, v in enumerate(ev["cards"])]
     elif t == "mana" and "card" in ev:
         out.append(("card", ev["card"]))          # SPEC 7.4: the hand card's href
+    elif t in STACKED and isinstance(ev.get("cards"), list):
+        out += [("cards[%d]" % i, v) for i, v in enumerate(ev["cards"])]   # SPEC 7.6
     return out
+
+
+def owner_of(ev):
+    """The seat whose hidden zone an event's hrefs are in: SPEC 7.6, the
+    `player` of a classic deal, take or turn_over (the table announces them);
+    else who announced it (a select, a mana)."""
+    if ev.get("type") in STACKED and ev.get("by") == "table":
+        return ev.get("player")
+    return ev.get("by")
 
 
 def walk(obj, path="", skip_deck=True):
@@ -200,14 +250,16 @@ def strings(obj):
 
 
 def card_db(path):
-    """{id: card} of a card database (fixtures/cards/README.md 1-2), or {}."""
+    """({id: card}, "set@version") of a card database (fixtures/cards/README.md
+    1-2), or ({}, None)."""
     try:
         with open(path, encoding="utf-8") as f:
             db = json.load(f)
-        return {c["id"]: c for c in db["cards"]
-                if isinstance(c.get("id"), str) and isinstance(c.get("name"), str)}
+        return ({c["id"]: c for c in db["cards"]
+                 if isinstance(c.get("id"), str) and isinstance(c.get("name"), str)},
+                "%s@%s" % (db.get("set"), db.get("version")))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return {}
+        return {}, None
 
 
 class Secrets:
@@ -222,6 +274,10 @@ class Secrets:
         self.nonces = set()
         self.revealed_at = {}        # card id -> first seq it was shown
         self.hidden_at = {}          # card id -> first seq it went in an href
+        if self.format == "classic":
+            # SPEC 7.6: the deck is every card of the header's database; each
+            # is hidden until a flip shows it (a seat has no decklist)
+            self.universe.update(self.cards)
         players = events[0].get("players") if events else None
         if isinstance(players, dict):
             for p in players.values():
@@ -290,13 +346,14 @@ def check_public_event(pub, orig, secrets, where):
     seq = orig.get("seq")
     for b in leaks(pub, secrets, seq, where):
         R.fail("public view leaks (9: no unrevealed identities, no nonces)", b)
-    if secrets.format in DUEL:
-        check_duel_hidden(pub, orig, None, where)
+    if secrets.format in SEATED:
+        check_view_hidden(pub, orig, None, where)
     # hrefs: null, or a commitment {"c": hex} and nothing else -- never a card id
     for path, v in hidden_hrefs(pub):
         ok = v is None or (isinstance(v, dict) and set(v) == {"c"})
-        if isinstance(v, str) and v not in secrets.unrevealed(seq):
-            ok = True            # a card already revealed publicly
+        if isinstance(v, str) and v not in secrets.unrevealed(seq) and secrets.format != "classic":
+            ok = True            # a card already revealed publicly (SPEC 7.6: a classic
+                                 # stack's order is hidden whoever saw its cards face up)
         R.check(ok, "public href is null or a commitment (6, 9)",
                 "%s %s = %s" % (where, path, short(v, 120)))
     # a revealing event keeps its public card (6)
@@ -329,7 +386,7 @@ def check_own_href(got, orig, key, want_own, view, me, where):
     it: the owner's as sent; another's as the public sees it -- null, or the
     commitment as sent (arbiterd(8), 7.2, 7.4)."""
     g, o = got.get(key), orig[key]
-    if orig.get("by") == me:
+    if owner_of(orig) == me:
         R.check(g == o, "the %s view shows %s's own %s as sent (arbiterd(8))" % (view, me, want_own),
                 "%s: %s = %s, sent %s" % (where, key, short(g, 120), short(o, 120)))
         return
@@ -343,7 +400,7 @@ def check_own_href(got, orig, key, want_own, view, me, where):
     for path, gi, oi in pairs:
         want = oi if isinstance(oi, dict) else None
         R.check(gi == want, "the %s view hides %s's %s: an href is null, or the commitment "
-                "as sent (arbiterd(8), 7.2, 7.4)" % (view, orig.get("by"), want_own),
+                "as sent (arbiterd(8), 7.2, 7.4, 7.6)" % (view, owner_of(orig), want_own),
                 "%s: %s = %s, sent %s" % (where, path, short(gi, 90), short(oi, 90)))
 
 
@@ -352,12 +409,15 @@ def check_own_href(got, orig, key, want_own, view, me, where):
 VIEW_HIDES = ("cards", "card", "nonce", "players")
 
 
-def check_duel_hidden(got, orig, me, where):
-    """An Advanced or Master event as view `me` shows it (None: public; "p1"/"p2").
+def check_view_hidden(got, orig, me, where):
+    """An Advanced, Master or classic event as view `me` shows it (None: public;
+    "p1".."pN").
 
     arbiterd(8): public -- no card id a hidden zone holds (hrefs null), no nonce, no
     decklist, commitments {"c": hex} stay; pN -- that player's own hidden cards
-    and decklist too.  SPEC 7.4: a mana card's class is public, always."""
+    and decklist too.  SPEC 7.4: a mana card's class is public, always.  SPEC
+    7.6: a classic stack's hrefs are its `player`'s hidden cards, whoever
+    announced them (the table)."""
     if not isinstance(got, dict):
         return
     view = me or "public"
@@ -380,6 +440,8 @@ def check_duel_hidden(got, orig, me, where):
         check_own_href(got, orig, "cards", "hand (select hrefs)", view, me, where)
     if t == "mana" and "card" in orig:
         check_own_href(got, orig, "card", "Mana Zone (mana href)", view, me, where)
+    if t in STACKED and isinstance(orig.get("cards"), list):
+        check_own_href(got, orig, "cards", "face-down stack (%s hrefs)" % t, view, me, where)
     for k in orig:
         if k not in VIEW_HIDES:
             R.check(got.get(k) == orig[k], "the %s view keeps every public field as sent (SPEC "
@@ -407,6 +469,7 @@ def check_duel_hidden(got, orig, me, where):
 
 
 REPLAY_META = ("match", "seq", "view", "verdicts", "note")
+CARDS_ARGS = []      # --cards FILE for `arbiter replay` and `arbiter verify`, when given
 
 
 class DuelZones:
@@ -531,7 +594,8 @@ def board_of(r):
 
 def replay_board(arbiter, log, at, view):
     try:
-        cp = subprocess.run([arbiter, "replay", log, "--at", str(at), "--view", view, "--json"],
+        cp = subprocess.run([arbiter, "replay", log, "--at", str(at), "--view", view, "--json"]
+                            + CARDS_ARGS,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
     except (OSError, subprocess.TimeoutExpired) as e:
         return None, str(e)
@@ -680,7 +744,6 @@ def compare_replay(b, arbiter, log, at, view, where):
 
 def check_state_duel(q, M, events, verdicts, secrets, summary, arbiter=None, log=None):
     """`state` of an Advanced or Master match in every view (arbiterd(8), arbiter-replay(1))."""
-    N = len(events)
     master = secrets.format == "master"
     zones = DuelZones(events, verdicts, secrets.mode, secrets.cards)
     for pr in zones.problems:
@@ -688,58 +751,460 @@ def check_state_duel(q, M, events, verdicts, secrets, summary, arbiter=None, log
     points = state_points(events, verdicts)
     R.info("state (%s) checked at seqs %s in views public, p1, p2, judge"
            % (secrets.format, points))
-    last = None
+
+    def board(at, view, b, judge, where):
+        R.check(b.get("step") in STEPS[secrets.format] and b.get("window") in WINDOWS,
+                "a %s board's step and window are arbiter-replay(1)'s" % secrets.format,
+                "%s: step %r, window %r" % (where, b.get("step"), b.get("window")))
+        for p in ("p1", "p2"):
+            check_board_player(b, p, view, zones, at, where)
+            if master:
+                check_board_mana(b, p, view, zones, at, where)
+        check_claim_lp(b, events[at], verdicts[at], where)
+        if judge is not None:
+            mv, mj = masked(b), masked(judge)
+            diff = sorted(k for k in set(mv) | set(mj) if mv.get(k) != mj.get(k))
+            if diff == ["players"]:
+                diff = ["players.%s.%s" % (p, k) for p in mj["players"]
+                        for k in set(mv["players"].get(p) or {}) | set(mj["players"][p])
+                        if (mv["players"].get(p) or {}).get(k) != mj["players"][p].get(k)]
+            R.check(not diff, "the %s board is the judge's but for the hidden cards (arbiter-replay(1): "
+                    "face-up monsters, the chain, the attack, graveyards, counts%s are "
+                    "public in every view)" % (view, ", mana classes and readiness"
+                                               if master else ""),
+                    "%s: %s differ" % (where, diff))
+
+    check_boards(q, M, len(events), points, ("judge", "public", "p1", "p2"), secrets, dict,
+                 board, summary, arbiter, log)
+
+
+def check_boards(q, M, N, points, views, secrets, players_type, board, summary, arbiter, log):
+    """Ask `state` at each point in each view, judge first (arbiterd(8): the
+    board after that event, as arbiter replay --json draws it), with the checks
+    every format shares; `board(at, view, b, judge, where)` checks the format's
+    own (judge: the judge's board of that seq, None in the judge view); with
+    --arbiter each board is the command's; the summary is the last board's."""
+    last = judge = None
     for at in points:
-        boards = {}
-        for view in ("judge", "public", "p1", "p2"):
+        for view in views:
             where = "state view=%s at %d" % (view, at)
             r = q.ask({"op": "state", "match": M, "at": at, "view": view}, where)
             if r is None or not R.check(r.get("ok") is True, "state answers ok:true", short(r)):
                 continue
             b = board_of(r)
-            if not R.check(isinstance(b, dict) and isinstance(b.get("players"), dict),
+            if not R.check(isinstance(b, dict) and isinstance(b.get("players"), players_type),
                            "the state reply holds a board with players (arbiterd(8): as "
                            "arbiter replay --json draws it)", "%s: %s" % (where, short(r, 300))):
                 continue
-            boards[view] = b
-            R.check(b.get("step") in STEPS[secrets.format] and b.get("window") in WINDOWS,
-                    "a %s board's step and window are arbiter-replay(1)'s" % secrets.format,
-                    "%s: step %r, window %r" % (where, b.get("step"), b.get("window")))
             R.check(r.get("seq", b.get("seq")) == at and b.get("seq", at) == at,
                     "the state is the board after the event asked for (arbiterd(8))",
                     "%s: seq %r (reply) / %r (board)" % (where, r.get("seq"), b.get("seq")))
             if view == "public":
                 for x in leaks(b, secrets, at, where):
                     R.fail("the public state shows no hidden identity (9)", x)
-            for p in ("p1", "p2"):
-                check_board_player(b, p, view, zones, at, where)
-                if master:
-                    check_board_mana(b, p, view, zones, at, where)
-            check_claim_lp(b, events[at], verdicts[at], where)
-            if view != "judge" and "judge" in boards:
-                mv, mj = masked(b), masked(boards["judge"])
-                diff = sorted(k for k in set(mv) | set(mj) if mv.get(k) != mj.get(k))
-                if diff == ["players"]:
-                    diff = ["players.%s.%s" % (p, k) for p in mj["players"]
-                            for k in set(mv["players"].get(p) or {}) | set(mj["players"][p])
-                            if (mv["players"].get(p) or {}).get(k) != mj["players"][p].get(k)]
-                R.check(not diff, "the %s board is the judge's but for the hidden cards (arbiter-replay(1): "
-                        "face-up monsters, the chain, the attack, graveyards, counts%s are "
-                        "public in every view)" % (view, ", mana classes and readiness"
-                                                   if master else ""),
-                        "%s: %s differ" % (where, diff))
+            if view == "judge":
+                judge = (at, b)
+            board(at, view, b, judge[1] if view != "judge" and judge and judge[0] == at
+                  else None, where)
             if arbiter and log:
                 compare_replay(b, arbiter, log, at, view, where)
             if at == N - 1 and view == "judge":
                 last = b
-    if last is not None and isinstance(summary, dict):
-        R.check(summary.get("winner") == last.get("winner"),
-                "the match winner is the last board's (9: summary)",
-                "summary %r, board %r" % (summary.get("winner"), last.get("winner")))
-        if "finished" in summary:
-            R.check(summary.get("finished") == last.get("over"),
-                    "the match is finished when the last board is over",
-                    "summary finished %r, board over %r" % (summary.get("finished"), last.get("over")))
+    check_last_board(summary, last)
+
+
+def check_last_board(summary, last):
+    """The match summary (9; arbiter-records(5)) against the last board."""
+    if last is None or not isinstance(summary, dict):
+        return
+    R.check(summary.get("winner") == last.get("winner"),
+            "the match winner is the last board's (9: summary)",
+            "summary %r, board %r" % (summary.get("winner"), last.get("winner")))
+    if "finished" in summary:
+        R.check(summary.get("finished") == last.get("over"),
+                "the match is finished when the last board is over",
+                "summary finished %r, board over %r" % (summary.get("finished"), last.get("over")))
+    R.check((summary.get("draw") is True) == (last.get("draw") is True),
+            "the summary has draw:true exactly when the last board is a draw "
+            "(arbiter-records(5): draw; arbiter-replay(1))",
+            "summary draw %r, board draw %r" % (summary.get("draw"), last.get("draw")))
+
+
+# ---------------------------------------------------------------- classic Snap
+
+# arbiter-replay(1) (A CLASSIC SNAP BOARD): the board's variant, by the
+# common_pile lever (SPEC 5)
+CLASSIC_VARIANT = {False: "own_piles", True: "common_pile"}
+APPLIED = ("ok", "warning")
+
+
+class ClassicTable:
+    """The table of a classic Snap log as the log itself says it stands, after each seq.
+
+    SPEC 7.6: a `deal` gives `player` their face-down stack (hrefs, top first);
+    a `flip` turns the top card of its player's stack face up onto their
+    discard pile (the common pile in the common-pile variant); a `take` puts the
+    piles it names (the common pile when it names none) and, with `pot`, the
+    snap pot under the taker's stack, in the new order its `cards` give; a `pot`
+    sets the disputed piles aside on the snap pot, their matching cards on top;
+    a `penalty` gives the top card of the player's stack to each player still
+    in, starting on their left, each under that player's stack, until the stack
+    runs out (RULINGS A7); a `turn_over` makes the player's discard pile their
+    new stack; an `out`, and a judge's game_loss, eliminate.  Only events the
+    engine applied (ok, warning) count (8).  Who is out: whom the table
+    announced, and whom the rulebook eliminates at once -- a player who cannot
+    pay a penalty in full (A7), a player of the pile-each variant left without
+    any card; arbiter-replay(1) says the board may know an elimination before
+    the table announces it (in the common-pile variant, A11: when the turn
+    passes to a player without cards)."""
+
+    def __init__(self, events, verdicts, cards=None):
+        hdr = events[0]
+        self.seats = seats(hdr)
+        rules = hdr.get("rules") if isinstance(hdr.get("rules"), dict) else {}
+        # RULINGS A12: a card's matching value is the database's; SPEC 7.6: the
+        # deck is every card of it, `decks` times
+        self.value = {c: (x.get("classic") or {}).get("value") for c, x in (cards or {}).items()}
+        decks = rules.get("decks", 1)
+        self.deck = {c: decks for c in self.value} if isinstance(decks, int) else {}
+        self.common = rules.get("common_pile") is True
+        self.dealer = rules.get("dealer", 1)
+        self.first = rules.get("first", 0)
+        self.mode = hdr.get("hidden")
+        self.after = {}
+        self.problems = []
+        self.partial = []         # the seqs of penalties paid in part (A7)
+        stacks = {p: [] for p in self.seats}
+        piles = {p: [] for p in self.seats}
+        common, pot = [], []
+        pot_tops = set()          # the pot's top is one of these (the disputed piles' tops)
+        out, dealt = set(), set()
+        last = None               # who flipped last
+        end = None                # the accepted claim: ("winner", seat) or ("draw", True)
+        for ev, v in zip(events, verdicts):
+            seq, t, p = ev.get("seq"), ev.get("type"), ev.get("player")
+            if seq == 0 or not (isinstance(v, dict) and v.get("status") in APPLIED):
+                self.after[seq] = self.after[seq - 1] if seq else self._snap(
+                    stacks, piles, common, pot, pot_tops, out, dealt, last, end)
+                continue
+            cards = ev.get("cards") if isinstance(ev.get("cards"), list) else []
+            if t == "deal" and p in stacks:
+                stacks[p] = list(cards)
+                dealt.add(p)
+            elif t == "flip" and ev.get("by") in stacks:
+                by = ev["by"]
+                if stacks[by]:
+                    stacks[by].pop(0)
+                else:
+                    self.problems.append("seq %s: %s flipped with no face-down card, yet the "
+                                         "engine accepted it" % (seq, by))
+                (common if self.common else piles[by]).append(ev.get("card"))
+                last = by
+            elif t == "take" and p in stacks:
+                taken = self._piles(ev, piles, common)
+                n = sum(len(x) for x in taken) + (len(pot) if ev.get("pot") is True else 0)
+                if n != len(cards):
+                    self.problems.append("seq %s: %s takes %d cards, the piles%s hold %d, yet "
+                                         "the engine accepted it" % (
+                                             seq, p, len(cards),
+                                             " and the pot" if ev.get("pot") else "", n))
+                for x in taken:
+                    del x[:]
+                if ev.get("pot") is True:
+                    del pot[:]
+                    pot_tops = set()
+                stacks[p] += cards
+            elif t == "pot":
+                taken = [x for x in self._piles(ev, piles, common) if x]
+                if taken:
+                    pot_tops = {x[-1] for x in taken}
+                for x in taken:
+                    pot += x
+                    del x[:]
+            elif t == "penalty" and p in stacks:
+                i = self.seats.index(p)
+                for k in range(1, len(self.seats)):
+                    to = self.seats[(i + k) % len(self.seats)]
+                    if to in out:
+                        continue
+                    if not stacks[p]:
+                        out.add(p)          # A7: paid what it held, and is eliminated
+                        self.partial.append(seq)
+                        break
+                    stacks[to].append(stacks[p].pop(0))
+            elif t == "turn_over" and p in stacks:
+                if len(cards) != len(piles[p]):
+                    self.problems.append("seq %s: %s turns over %d cards, the discard pile "
+                                         "holds %d, yet the engine accepted it" % (
+                                             seq, p, len(cards), len(piles[p])))
+                del piles[p][:]
+                stacks[p] += cards
+            elif t == "out" and p in stacks:
+                out.add(p)
+            elif t == "judge" and ev.get("ruling") == "game_loss" and ev.get("player") in stacks:
+                out.add(ev["player"])
+            elif t == "claim":
+                end = ("draw", True) if ev.get("draw") is True else ("winner", ev.get("winner"))
+            if t in ("take", "pot") and self.drawn(pot, pot_tops, out):
+                end = end or ("draw", True)
+            elif t in ("take", "pot", "penalty") and not self.common:
+                # classic-snap.md: a player who loses all of their cards to
+                # another player's "Snap!" is eliminated (with a pile each,
+                # no face-down card and an empty discard pile)
+                out.update(x for x in self.seats if not stacks[x] and not piles[x])
+            self.after[seq] = self._snap(stacks, piles, common, pot, pot_tops, out, dealt,
+                                         last, end)
+
+    def drawn(self, pot, pot_tops, out):
+        """RULINGS A8: at least two players in, cards in the snap pot, and no
+        match can happen again -- no value held by two cards outside the pot,
+        none outside of the pot's top's value.  Unknown without the database."""
+        if not self.deck or not pot or len(self.seats) - len(out) < 2:
+            return False
+        left = dict(self.deck)
+        for c in pot:
+            left[c] = left.get(c, 0) - 1
+        vals = {}
+        for c, n in left.items():
+            vals[self.value.get(c)] = vals.get(self.value.get(c), 0) + max(n, 0)
+        top = {self.value.get(c) for c in pot_tops}
+        return len(top) == 1 and all(n < 2 for n in vals.values()) and vals.get(top.pop(), 0) == 0
+
+    def _piles(self, ev, piles, common):
+        """The discard piles an event names (`piles`, seats), or the common pile."""
+        names = ev.get("piles")
+        if not isinstance(names, list):
+            return [common] if self.common else []
+        return [piles[x] for x in names if x in piles]
+
+    @staticmethod
+    def _snap(stacks, piles, common, pot, pot_tops, out, dealt, last, end):
+        return {"stacks": {p: list(s) for p, s in stacks.items()},
+                "piles": {p: list(s) for p, s in piles.items()},
+                "common": list(common), "pot": len(pot), "pot_tops": set(pot_tops),
+                "out": set(out), "dealt": len(dealt), "last": last, "end": end}
+
+    def hidden(self, owner, view, href):
+        """A stack card as a view sees it (arbiter-replay(1): HIDDEN)."""
+        if view not in ("judge", owner):
+            return None
+        if self.mode == "open":
+            return href
+        return "committed" if self.mode == "commit" else None
+
+    def next_seat(self, at):
+        """Who flips next (arbiter-replay(1): next), while the game goes on."""
+        s = self.after[at]
+        n = len(self.seats)
+        if s["dealt"] < n:
+            return None
+        if s["last"] is None:
+            if isinstance(self.first, int) and 1 <= self.first <= n:
+                return self.seats[self.first - 1]
+            return self.seats[self.dealer % n] if isinstance(self.dealer, int) else None
+        i = self.seats.index(s["last"])
+        for k in range(1, n + 1):
+            cand = self.seats[(i + k) % n]
+            if cand not in s["out"]:
+                return cand
+        return None
+
+
+def pile_of(cards):
+    return {"count": len(cards), "top": cards[-1] if cards else None}
+
+
+def classic_points(events, verdicts, table):
+    """The seqs worth a board: the end of the deal, every ruling, the first two
+    of each resolution (and the event before the first `out`), each penalty
+    paid in part (A7: who gets a card depends on where the payer sits), four
+    seqs where the table has settled every call (an accepted flip comes next),
+    the middle and the end."""
+    N = len(events)
+    points = {N // 2, N - 1} | set(table.partial)
+    deals = [ev["seq"] for ev, v in zip(events, verdicts)
+             if ev.get("type") == "deal" and isinstance(v, dict) and v.get("status") in APPLIED]
+    if deals:
+        points.add(max(deals))
+    seen = {}
+    for ev, v in zip(events, verdicts):
+        st = v.get("status") if isinstance(v, dict) else None
+        t = ev.get("type")
+        if st in ("illegal", "mismatch"):
+            points.add(ev["seq"])
+        if st in APPLIED and t in ("take", "pot", "penalty", "turn_over", "out"):
+            seen[t] = seen.get(t, 0) + 1
+            if seen[t] <= 2:
+                points.add(ev["seq"])
+                if t == "out" and seen[t] == 1:
+                    points.add(ev["seq"] - 1)
+    settled = [s for s in range(1, N) if settled_at(events, verdicts, s)]
+    points.update(settled[i * len(settled) // 4] for i in range(4) if settled)
+    return sorted(p for p in points if 0 < p < N)
+
+
+def settled_at(events, verdicts, at):
+    """True when the table has announced every consequence by `at`: its next
+    event is a flip the engine accepted (RULINGS A4: no flip until the last
+    consequence; SPEC 7.6: the table announces each elimination).  Not so before
+    the claim: the last elimination, which ends the game, needs no `out`."""
+    if at + 1 >= len(events):
+        return False
+    ev, v = events[at + 1], verdicts[at + 1]
+    return ev.get("type") == "flip" and isinstance(v, dict) and v.get("status") in APPLIED
+
+
+def unseen_stacks(b, view):
+    """A classic board with what only some views see taken out: every stack's
+    cards (arbiter-replay(1): stack_cards only where the view may see the stack)."""
+    out = json.loads(json.dumps(b))
+    out.pop("view", None)
+    out.pop("verdicts", None)      # their sentences are drawn in the view (arbiterd(8))
+    for pl in out.get("players") or []:
+        if isinstance(pl, dict):
+            pl.pop("stack_cards", None)
+    return out
+
+
+def check_classic_board(b, table, view, at, events, verdicts, where):
+    """One classic board against the table the log gives (arbiter-replay(1))."""
+    s = table.after[at]
+    R.check(b.get("format") == "classic" and b.get("variant") == CLASSIC_VARIANT[table.common],
+            "a classic board names its format and variant (arbiter-replay(1))",
+            "%s: format %r, variant %r, the header's common_pile %s" % (
+                where, b.get("format"), b.get("variant"), table.common))
+    R.check(b.get("view", view) == view, "the board is drawn in the view asked for",
+            "%s: view %r" % (where, b.get("view")))
+    pls = b.get("players")
+    if not R.check(isinstance(pls, list) and [x.get("seat") if isinstance(x, dict) else None
+                                              for x in pls] == table.seats,
+                   "a classic board's players are one per seat, p1 first (arbiter-replay(1))",
+                   "%s: players %s" % (where, short(pls, 200))):
+        return
+    for pl in pls:
+        p = pl["seat"]
+        stack = s["stacks"][p]
+        R.check(pl.get("stack") == len(stack),
+                "stack is the face-down cards the log leaves the player (SPEC 7.6: deal, flip, "
+                "take, penalty, turn_over)",
+                "%s: %s stack %r, the log gives %d" % (where, p, pl.get("stack"), len(stack)))
+        if view in ("judge", p):
+            want = [table.hidden(p, view, h) for h in stack]
+            R.check(pl.get("stack_cards") == want,
+                    "the %s view shows %s's stack top first as the engine knows it "
+                    "(arbiter-replay(1): HIDDEN, the id in open mode, \"committed\" in commit "
+                    "mode, null announced)" % (view, p),
+                    "%s: %s stack_cards %s, the log gives %s" % (
+                        where, p, short(pl.get("stack_cards"), 160), short(want, 160)))
+        else:
+            R.check("stack_cards" not in pl,
+                    "the %s view shows no card of %s's stack (arbiter-replay(1), arbiterd(8))"
+                    % (view, p), "%s: %s stack_cards %s" % (where, p, short(pl.get("stack_cards"), 160)))
+        if table.common:
+            R.check("pile" not in pl, "the common-pile variant has no discard pile each",
+                    "%s: %s pile %s" % (where, p, short(pl.get("pile"))))
+        else:
+            R.check(pl.get("pile") == pile_of(s["piles"][p]),
+                    "pile is the player's discard pile: its count and face-up top (SPEC 7.6: "
+                    "flip, take, pot, turn_over)",
+                    "%s: %s pile %s, the log gives %s" % (
+                        where, p, short(pl.get("pile")), pile_of(s["piles"][p])))
+        if p in s["out"]:
+            R.check(pl.get("out") is True, "a player the table announced out, or the rulebook "
+                    "eliminates at once (A7; no card left with a pile each), is out",
+                    "%s: %s out %r" % (where, p, pl.get("out")))
+        elif settled_at(events, verdicts, at):
+            R.check(pl.get("out") is False,
+                    "once the table has announced every consequence, a player it did not "
+                    "announce out is in (SPEC 7.6: out; arbiter-replay(1))",
+                    "%s: %s out %r" % (where, p, pl.get("out")))
+        else:
+            R.check(isinstance(pl.get("out"), bool), "out is a bool", "%s: %s" % (where, short(pl)))
+    if table.common:
+        R.check(b.get("common_pile") == pile_of(s["common"]),
+                "common_pile is the common discard pile: its count and top (SPEC 7.6)",
+                "%s: common_pile %s, the log gives %s" % (
+                    where, short(b.get("common_pile")), pile_of(s["common"])))
+    else:
+        R.check("common_pile" not in b, "the pile-each variant has no common pile",
+                "%s: common_pile %s" % (where, short(b.get("common_pile"))))
+    pot = b.get("pot") if isinstance(b.get("pot"), dict) else {}
+    R.check(pot.get("count") == s["pot"] and (
+        pot.get("top") is None if not s["pot"] else pot.get("top") in s["pot_tops"]),
+        "pot is the snap pot: its count, and on top a matching card of the last disputed "
+        "piles (SPEC 7.6: pot, take)",
+        "%s: pot %s, the log gives %d cards, top one of %s" % (
+            where, short(b.get("pot")), s["pot"], sorted(s["pot_tops"])))
+    for k in ("calls_waiting", "consequences_due"):
+        R.check(isinstance(b.get(k), int) and not isinstance(b.get(k), bool) and b[k] >= 0,
+                "%s is a count (arbiter-replay(1))" % k, "%s: %s %r" % (where, k, b.get(k)))
+    if settled_at(events, verdicts, at):
+        R.check(b.get("consequences_due") == 0,
+                "no consequence is due when the engine accepts the next flip (RULINGS A4)",
+                "%s: consequences_due %r before seq %d's flip" % (
+                    where, b.get("consequences_due"), at + 1))
+    over = b.get("over")
+    R.check(isinstance(over, bool) and isinstance(b.get("draw"), bool)
+            and (b.get("winner") is None or b.get("winner") in table.seats),
+            "over and draw are bools, winner a seat or null (arbiter-replay(1))",
+            "%s: over %r, winner %r, draw %r" % (where, over, b.get("winner"), b.get("draw")))
+    if settled_at(events, verdicts, at) and over is False:
+        R.check(b.get("next") == table.next_seat(at),
+                "next is who flips next: clockwise from the last to flip, skipping players "
+                "out; first the `first` lever's seat or the dealer's left (arbiter-replay(1), "
+                "RULINGS A14)", "%s: next %r, the log gives %r" % (
+                    where, b.get("next"), table.next_seat(at)))
+    if over is True:
+        R.check(b.get("next") is None, "nobody flips next once the game is over",
+                "%s: next %r" % (where, b.get("next")))
+    if over is True and b.get("winner") in table.seats:
+        R.check(all(pl.get("out") is (pl.get("seat") != b["winner"]) for pl in pls),
+                "a won game leaves the winner in and every other player out (classic-snap.md: "
+                "once all but one player has been eliminated, the remaining player wins)",
+                "%s: winner %r, out %s" % (where, b["winner"],
+                                           {pl.get("seat"): pl.get("out") for pl in pls}))
+    if s["end"] is not None:
+        kind, who = s["end"]
+        R.check(over is True and (b.get("draw") is True and b.get("winner") is None
+                                  if kind == "draw" else b.get("winner") == who),
+                "after the claim the engine accepted, the board is over with the claim's "
+                "outcome (SPEC 7.6: a claim that disagrees is a mismatch)",
+                "%s: over %r, winner %r, draw %r; claim %s %r" % (
+                    where, over, b.get("winner"), b.get("draw"), kind, who))
+    if "verdicts" not in b:
+        return                     # the daemon's board leaves the replay's verdicts out
+    want_v = [(v.get("seq"), v.get("status"), v.get("rule")) for v in verdicts[:at + 1]
+              if isinstance(v, dict) and v.get("status") != "ok"]
+    got_v = [(v.get("seq"), v.get("status"), v.get("rule")) for v in b.get("verdicts") or []
+             if isinstance(v, dict)]
+    R.check(got_v == want_v, "the board's verdicts are every verdict so far that is not ok "
+            "(arbiter-replay(1))", "%s: %s, live %s" % (where, short(got_v), short(want_v)))
+
+
+def check_state_classic(q, M, events, verdicts, secrets, summary, arbiter=None, log=None):
+    """`state` of a classic Snap match in every view, p1..pN (arbiterd(8),
+    arbiter-replay(1) A CLASSIC SNAP BOARD), against the table the log gives."""
+    table = ClassicTable(events, verdicts, secrets.cards)
+    if not table.deck:
+        R.note("no card database for %r: a draw the snap pot locks away (RULINGS A8) is not "
+               "foreseen" % events[0].get("cards"))
+    for pr in table.problems:
+        R.note("table kept from the log: " + pr)
+    points = classic_points(events, verdicts, table)
+    views = ["judge", "public"] + table.seats
+    R.info("state (classic, %d players) checked at seqs %s in views %s"
+           % (len(table.seats), points, ", ".join(views)))
+
+    def board(at, view, b, judge, where):
+        check_classic_board(b, table, view, at, events, verdicts, where)
+        if judge is not None:
+            mv, mj = unseen_stacks(b, view), unseen_stacks(judge, "judge")
+            diff = sorted(k for k in set(mv) | set(mj) if mv.get(k) != mj.get(k))
+            R.check(not diff, "the %s board is the judge's but for the stacks' cards "
+                    "(arbiter-replay(1): counts, piles, the pot are public)" % view,
+                    "%s: %s differ" % (where, diff))
+
+    check_boards(q, M, len(events), points, views, secrets, list, board, summary, arbiter, log)
 
 
 # ---------------------------------------------------------------- verdicts
@@ -921,10 +1386,11 @@ class Query:
                     "got %s" % found["msgpack"][1])
         return found
 
+    def encode(self, req):
+        return msgpack.packb(req) if self.encoding == "msgpack" else json.dumps(req).encode()
+
     def ask(self, req, where):
-        payload = (msgpack.packb(req) if self.encoding == "msgpack"
-                   else json.dumps(req).encode())
-        fr = self._ask(payload)
+        fr = self._ask(self.encode(req))
         if not R.check(fr is not None, where + ": the query is answered (9)",
                        "no reply to %s within %d ms" % (short(req, 120), TIMEOUT_MS)):
             return None
@@ -980,12 +1446,13 @@ def main():
     ap.add_argument("--query", required=True)
     ap.add_argument("--window", type=int, default=8, help="events in flight (default 8)")
     ap.add_argument("--arbiter", help="the arbiter command: compare the live verdicts, the "
-                    "summary and the verify op with `arbiter verify --json`, and each Advanced "
-                    "and Master state board with `arbiter replay --json` (needs ARBITER_CARDS or "
-                    "its default)")
+                    "summary and the verify op with `arbiter verify --json`, and each Advanced, "
+                    "Master and classic state board with `arbiter replay --json` (with --cards "
+                    "FILE, given to both)")
     ap.add_argument("--cards", default=os.environ.get("ARBITER_CARDS"),
-                    help="the card database (default $ARBITER_CARDS): with it, no public text "
-                    "may name a card not yet revealed")
+                    help="the card database the log's header names (default $ARBITER_CARDS): "
+                    "with it, no public text may name a card not yet revealed, and a classic "
+                    "game's deck and matching values are known")
     ap.add_argument("log")
     a = ap.parse_args()
 
@@ -1007,9 +1474,15 @@ def main():
         print("openlog_client: bad match id %r" % M, file=sys.stderr)
         return 2
     N = len(events)
-    cards = card_db(a.cards) if a.cards else {}
+    if a.cards:
+        CARDS_ARGS[:] = ["--cards", a.cards]
+    cards, tag = card_db(a.cards) if a.cards else ({}, None)
     if a.cards and not cards:
         R.note("no card database read from %s: card names are not checked" % a.cards)
+    elif cards and tag != events[0].get("cards"):
+        R.note("the card database %s is %s, the header names %r: card names are not checked"
+               % (a.cards, tag, events[0].get("cards")))
+        cards = {}
     secrets = Secrets(events, cards)
     R.info("log %s: match %s, %d events, hidden mode %s" % (a.log, M, N, secrets.mode))
 
@@ -1089,7 +1562,7 @@ def main():
     R.check(seen == sorted(seen), "the feed is in seq order", "feed seqs %s" % seen)
     R.info("feed checked: two frames, topic = match id, {event, verdict}, no key "
            "`nonce`, no nonce value, no card id of an href (bench slots/card, "
-           "select and lock cards, mana card) nor any unrevealed card id anywhere (also in "
+           "select and lock cards, mana card, classic stack cards) nor any unrevealed card id anywhere (also in "
            "msg), hrefs null or {c} only, revealing events keep `card`")
 
     # -- 4. the query socket
@@ -1107,6 +1580,9 @@ def main():
     if secrets.format in DUEL:
         check_state_duel(q, M, events, verdicts, secrets, summary,
                              a.arbiter, os.path.abspath(a.log))
+    elif secrets.format == "classic":
+        check_state_classic(q, M, events, verdicts, secrets, summary,
+                            a.arbiter, os.path.abspath(a.log))
     else:
         check_state(q, M, events, secrets)
     check_list(q, M, events, summary)
@@ -1174,6 +1650,12 @@ def check_match(q, M, events, verdicts, tally):
             R.check(found["winner"] == ev["winner"],
                     "match winner agrees with the claim the engine accepted (7)",
                     "winner %r, seq %s claimed %r" % (found["winner"], ev["seq"], ev["winner"]))
+        if ev.get("type") == "claim" and ev.get("draw") is True:
+            dr, _p = find_key(r, "draw")
+            R.check(found["winner"] is None and dr is True,
+                    "an accepted claim of a draw leaves the match no winner and draw:true "
+                    "(SPEC 7.6; arbiter-records(5): draw)",
+                    "winner %r, draw %r; seq %s claimed a draw" % (found["winner"], dr, ev["seq"]))
         if ev.get("type") == "concede" and ev.get("by") in sits and len(sits) == 2:
             other = sits[1] if ev["by"] == sits[0] else sits[0]
             R.check(found["winner"] == other,
@@ -1188,7 +1670,7 @@ def check_match(q, M, events, verdicts, tally):
                     "players.%s.deck = %s" % (p, short(x.get("deck"), 80)))
     fin, _p = find_key(r, "finished")
     out = {"status": found["status"], "winner": found["winner"], "finished": fin}
-    for k in ("events", "unverified"):
+    for k in ("events", "unverified", "draw"):
         v, p = find_key(r, k)
         if p is not None:
             out[k] = v
@@ -1203,19 +1685,41 @@ def seats(header):
     return sorted(keys, key=lambda k: int(k[1:]))
 
 
+def events_pages(q, M, frm, to, view, where):
+    """Every stored event from..to in a view, page by page (arbiterd(8): events:
+    1,000 events or about 128 KiB a page; `next` is the `from` of the following
+    page, null when there is none): (the first reply, [items]) or (None, None)."""
+    first, items, pages = None, [], 0
+    while True:
+        r = q.ask({"op": "events", "match": M, "from": frm, "to": to, "view": view},
+                  "%s from %d" % (where, frm))
+        if r is None or not R.check(r.get("ok") is True, "events answers ok:true", short(r)):
+            return None, None
+        first = first or r
+        pages += 1
+        _p, got = find_list_of_maps(r, lambda x: "event" in x or "seq" in x)
+        items += got or []
+        nxt = r.get("next")
+        if nxt is None:
+            break
+        if not R.check(isinstance(nxt, int) and nxt > frm and got and pages < 10000,
+                       "events' next is the from of the following page, past this one "
+                       "(arbiterd(8))", "%s: from %d, next %r" % (where, frm, nxt)):
+            break
+        frm = nxt
+    if pages > 1:
+        R.info("%s: %d pages" % (where, pages))
+    return first, (items or None)
+
+
 def check_events(q, M, events, verdicts, secrets):
     N = len(events)
     by_seq = {ev["seq"]: ev for ev in events}
-    adv = secrets.format in DUEL
+    adv = secrets.format in SEATED
     for view in ["public", "judge"] + (seats(events[0]) if adv else ["p1"]):
-        r = q.ask({"op": "events", "match": M, "from": 0, "to": N - 1, "view": view},
-                  "events view=%s" % view)
-        if r is None or not R.check(r.get("ok") is True, "events answers ok:true",
-                                    short(r)):
-            continue
-        _p, items = find_list_of_maps(r, lambda x: "event" in x or "seq" in x)
-        if not R.check(items is not None, "events reply holds a list of events",
-                       short(r, 400)):
+        r, items = events_pages(q, M, 0, N - 1, view, "events view=%s" % view)
+        if r is None or not R.check(items is not None, "events reply holds a list of events",
+                                    short(r, 400)):
             continue
         evs = [event_of(x) for x in items]
         seqs = [e.get("seq") for e, _v in evs]
@@ -1245,8 +1749,8 @@ def check_events(q, M, events, verdicts, secrets):
             elif adv:
                 # arbiterd(8) defines them: the public view plus the player's own
                 # hidden cards and decklist
-                check_duel_hidden(e, orig, view, where)
-                if v is not None and orig.get("by") != view:
+                check_view_hidden(e, orig, view, where)
+                if v is not None and owner_of(orig) != view:
                     for b in leaks(v, secrets, seq, where + " verdict"):
                         R.fail("the %s view leaks in a verdict (arbiterd(8))" % view, b)
             elif view == "p1":
@@ -1258,8 +1762,30 @@ def check_events(q, M, events, verdicts, secrets):
                             R.note("%s: p1's view shows p2's unrevealed %s = %r "
                                    "(9 does not define the p1 view)" % (where, path, hv))
             if v is not None and seq < len(verdicts) and isinstance(verdicts[seq], dict):
-                R.check(v == verdicts[seq], "events carry the stored verdict",
+                R.check(v == verdicts[seq] or (view != "judge" and redacted(
+                    v, verdicts[seq], orig, view, secrets)),
+                        "events carry the stored verdict (arbiterd(8): its sentence drawn in "
+                        "the view, \"a hidden card\" for a card its event hides from it)",
                         "%s: %s vs ingest %s" % (where, short(v), short(verdicts[seq])))
+
+
+def redacted(v, stored, orig, view, secrets):
+    """True when verdict v is `stored` with its sentence drawn in `view`
+    (arbiterd(8) VIEWS): every key the same but msg, where each "a hidden card"
+    stands for a card the event hides from that view (its hrefs, not the
+    view's own), by id or name."""
+    if not isinstance(v, dict) or {k: x for k, x in v.items() if k != "msg"} != \
+            {k: x for k, x in stored.items() if k != "msg"}:
+        return False
+    msg, full = v.get("msg"), stored.get("msg")
+    if not isinstance(msg, str) or not isinstance(full, str) or "a hidden card" not in msg:
+        return False
+    if owner_of(orig) == view:
+        return False
+    hid = {h for _p, h in hidden_hrefs(orig) if isinstance(h, str)}
+    words = hid | {secrets.names[c] for c in hid if c in secrets.names}
+    m = re.fullmatch("(.+?)".join(re.escape(x) for x in msg.split("a hidden card")), full)
+    return m is not None and all(g in words for g in m.groups())
 
 
 def check_state(q, M, events, secrets):
@@ -1330,14 +1856,14 @@ def check_list(q, M, events, summary):
 def cli_verify(arbiter, log):
     """`arbiter verify --json LOG`: the batch report (arbiter-verify(1))."""
     try:
-        cp = subprocess.run([arbiter, "verify", "--json", "-j", "1", log],
+        cp = subprocess.run([arbiter, "verify", "--json", "-j", "1", log] + CARDS_ARGS,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
         return json.loads(cp.stdout.decode().splitlines()[0]), None
     except (OSError, subprocess.TimeoutExpired, ValueError, IndexError) as e:
         return None, str(e)
 
 
-REPORT_KEYS = ("match", "format", "engine", "status", "winner", "finished", "events",
+REPORT_KEYS = ("match", "format", "engine", "status", "winner", "finished", "draw", "events",
                "counts", "unverified", "verdicts")
 
 
@@ -1354,11 +1880,14 @@ def check_against_cli(q, M, events, verdicts, summary, arbiter, log):
             "live verdicts are the batch ones, byte for byte (10)",
             "arbiter verify: %s; live: %s" % (short(cli.get("verdicts")), short(live_bad)))
     if isinstance(summary, dict):
-        for k in ("status", "winner", "finished", "events", "counts", "unverified"):
-            if k in summary:
-                R.check(summary[k] == cli.get(k),
+        for k in ("status", "winner", "finished", "draw", "events", "counts", "unverified"):
+            if k in summary or (k == "draw" and k in cli):
+                R.check(summary.get(k) == cli.get(k),
                         "the match summary says what arbiter verify says (9, 10)",
-                        "%s: summary %s, arbiter verify %s" % (k, short(summary[k]), short(cli.get(k))))
+                        "%s: summary %s, arbiter verify %s" % (k, short(summary.get(k)),
+                                                               short(cli.get(k))))
+    if len(events) > VERIFY_MAX:
+        return                     # refused, as check_verify saw
     r = q.ask({"op": "verify", "log": events}, "verify (against the command line)")
     if r is None or r.get("ok") is not True:
         return
@@ -1371,7 +1900,19 @@ def check_against_cli(q, M, events, verdicts, summary, arbiter, log):
 
 def check_verify(q, M, events, verdicts, tally):
     r = q.ask({"op": "verify", "log": events}, "verify")
-    if r is None or not R.check(r.get("ok") is True, "verify answers ok:true", short(r)):
+    if r is None:
+        return
+    if len(events) > VERIFY_MAX:
+        # arbiterd(8) LIMITS: a verify query, 1,000 events; past it {"ok":false}
+        R.check(r.get("ok") is False, "a verify query of more than %d events is refused "
+                "(arbiterd(8): limits)" % VERIFY_MAX, "%d events: %s" % (len(events), short(r)))
+        R.info("verify of %d events refused: %r" % (len(events), r.get("error")))
+        return
+    if not R.check(r.get("ok") is True, "verify answers ok:true (arbiterd(8): a list of at "
+                   "most 1,000 events; a query request of at most 512 KiB)",
+                   "%d events, a %s request of %d bytes: %s" % (
+                       len(events), q.encoding, len(q.encode({"op": "verify", "log": events})),
+                       short(r))):
         return
     _p, vs = find_list_of_maps(r, lambda x: "status" in x and "seq" in x)
     if vs is None:
@@ -1467,10 +2008,8 @@ def check_resend(ctx, ep, q, M, events, frames, verdicts, tally, feed):
             else:
                 R.note("match counts after the probes changed: %s; 9 does not say whether "
                        "duplicate/conflict/gap/malformed replies are counted" % c)
-    r = q.ask({"op": "events", "match": M, "from": 0, "to": N + 200, "view": "judge"},
-              "events after probes")
-    if r is not None and r.get("ok") is True:
-        _p, items = find_list_of_maps(r, lambda x: "event" in x or "seq" in x)
+    r, items = events_pages(q, M, 0, N + 200, "judge", "events after probes")
+    if r is not None:
         seqs = [event_of(x)[0].get("seq") for x in (items or [])]
         R.check(seqs == list(range(N)), "the probes stored nothing new (8: no, not stored)",
                 "stored seqs now %s" % seqs)

@@ -60,8 +60,8 @@ static const char usage_text[] =
     "  --json        one JSON object, keys in this order:\n"
     "                {\"match\",\"seq\",\"view\",\"round\",\"turn\",\"step\",\"window\",\n"
     "                 \"chain\",\"attack\",\"trigger\",\"players\",\"over\",\"winner\",\n"
-    "                 \"verdicts\",\"note\"} for Snap; Advanced and Master draw\n"
-    "                their own board (arbiter-replay(1))\n"
+    "                 \"verdicts\",\"note\"} for Snap; Advanced, Master and\n"
+    "                classic Snap draw their own board (arbiter-replay(1))\n"
     "\n"
     "exit: 0 board shown (whatever the verdicts), 1 the match never started,\n"
     "2 bad usage or a log that cannot be read or has no engine, 3 internal error.\n";
