@@ -46,8 +46,12 @@
 #   illegal-classic_deck.decks-card-dealt-twice (classic:deck.decks at 2: its
 #                                      sentence names a card the public may not see)
 #   illegal-classic_end.winner-claim-wrong-winner (mismatch classic:end.winner at 83)
+#   illegal-openlog_6-flip-not-the-top-card (openlog:6 at 3: a flip of a card
+#                                      that is not the top one; the card that is
+#                                      there is face down, and no view but the
+#                                      judge's may read its name)
 # (the illegal ones share their match id with a legal game: each goes under a
-# renamed id, "<id>.client"),
+# renamed id, "<id>.client", or "<id>.client-top" where two share one),
 # through the client (the Advanced and Master logs were written by hand from
 # the rulebooks and logformat/SPEC.md 7.2 and 7.4, checked with `arbiter
 # verify`), stops the daemon with SIGTERM (it must exit 0) and passes only if
@@ -121,13 +125,13 @@ fi
 # ("4" or "4 11 17"), the log must get exactly those STATUS (default illegal)
 # verdicts, each citing WANT_RULE.  $CARDS (default $ARBITER_CARDS) is the
 # client's card database; with $RENAME the log goes under the match id
-# "<id>.client" (a copy in $TMP).
+# "<id>.<RENAME>" (a copy in $TMP).
 run_log() {
     local log="$top_srcdir/$1" want="$2" seq="${3:-}" st="${4:-illegal}" name out rc got s
     name=$(basename "$1" .jsonl)
     out="$TMP/$name.out"
     if [ -n "${RENAME:-}" ]; then
-        sed 's/^{"match":"\([^"]*\)"/{"match":"\1.client"/' "$log" >"$TMP/$name.jsonl"
+        sed 's/^{"match":"\([^"]*\)"/{"match":"\1.'"$RENAME"'"/' "$log" >"$TMP/$name.jsonl"
         log="$TMP/$name.jsonl"
     fi
     rc=0
@@ -180,9 +184,10 @@ for f in legal-commit-2p-draw legal-open-3p-common-dealer-3 legal-announced-3p-p
          legal-open-8p-common-two-decks legal-announced-8p-two-decks; do
     CARDS="$STANDARD" run_log "$C/$f.jsonl" ""
 done
-CARDS="$STANDARD" RENAME=1 run_log "$C/illegal-classic_piles.match-piles-to-the-second-caller.jsonl" classic:piles.match 25
-CARDS="$STANDARD" RENAME=1 run_log "$C/illegal-classic_deck.decks-card-dealt-twice.jsonl" classic:deck.decks 2
-CARDS="$STANDARD" RENAME=1 run_log "$C/illegal-classic_end.winner-claim-wrong-winner.jsonl" classic:end.winner 83 mismatch
+CARDS="$STANDARD" RENAME=client run_log "$C/illegal-classic_piles.match-piles-to-the-second-caller.jsonl" classic:piles.match 25
+CARDS="$STANDARD" RENAME=client run_log "$C/illegal-classic_deck.decks-card-dealt-twice.jsonl" classic:deck.decks 2
+CARDS="$STANDARD" RENAME=client run_log "$C/illegal-classic_end.winner-claim-wrong-winner.jsonl" classic:end.winner 83 mismatch
+CARDS="$STANDARD" RENAME=client-top run_log "$C/illegal-openlog_6-flip-not-the-top-card.jsonl" openlog:6 3
 
 kill -TERM "$pid"
 rc=0; wait "$pid" || rc=$?

@@ -973,7 +973,7 @@ Test(snap, snap_9_9_the_locked_supports_after_a_removed_one_move_up)
     ok("\"type\":\"lock\",\"by\":\"p1\",\"cards\":[\"cor-firewall\"]");   /* closes the window */
     ok("\"type\":\"end\",\"by\":\"p1\"");
     illegal_saying("\"type\":\"unlock\",\"by\":\"p2\",\"lock\":0,\"card\":\"obs-grave-whisper\"", "openlog:6",
-                   "reveals Grave Whisper, but the card there is Eclipse Ritual");
+                   "reveals Grave Whisper, which is not the card there");
     illegal_saying("\"type\":\"unlock\",\"by\":\"p2\",\"lock\":2,\"card\":\"obs-soul-reap\"", "snap:9.6",
                    "they hold 2, numbered 0 to 1");
     ok("\"type\":\"unlock\",\"by\":\"p2\",\"lock\":1,\"card\":\"obs-soul-reap\"");

@@ -151,9 +151,11 @@ int openlog_reveal(openlog_judgement *j, const openlog_card *h, const char *id, 
 
     if (!c)
         return OPENLOG_ILLEGAL(j, "openlog:cards", "The card \"%s\" is not in the card database.", id);
+    /* the card that is there stays unnamed: it is hidden from everyone but
+     * its owner and the judge, and the sentence goes to every view (the
+     * judge's board shows it) */
     if (h->card && h->card != c)
-        return OPENLOG_ILLEGAL(j, "openlog:6", "%s reveals %s, but the card there is %s.", where, c->name,
-                               h->card->name);
+        return OPENLOG_ILLEGAL(j, "openlog:6", "%s reveals %s, which is not the card there.", where, c->name);
     if (h->has_commit && !commit_matches(h, id, nonce))
         return OPENLOG_ILLEGAL(j, "openlog:commit", "%s reveals %s, which does not match the card committed there.",
                                where, c->name);
