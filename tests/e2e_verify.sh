@@ -348,4 +348,17 @@ out=$(cd "$top_srcdir" && ARBITER_CARDS=fixtures/cards/core.json "$ARBITER" veri
 check '[ "$rc" -eq 1 ] && [ "$(jq -r ".verdicts[0].rule" <<<"$out")" = openlog:cards ]' \
     "\$ARBITER_CARDS=fixtures/cards/core.json: the classic log is judged with core alone, openlog:cards"
 
+# arbiterd without --cards holds the same databases (arbiterd(8)): its
+# verify op judges the classic log legal too.
+. "$(dirname "$0")/daemon.sh"
+cd "$top_srcdir" || exit 1
+DAEMON_ENV=(-u ARBITER_CARDS)
+if daemon_start; then
+    jq -cs '{op: "verify", log: .}' "$classic" >"$TMP/classic.req"
+    st=$("$ARBITER" query --endpoint "$EP_Q" "$(cat "$TMP/classic.req")" | jq -r .report.status)
+    check '[ "$st" = legal ]' "arbiterd without --cards: its verify op judges the classic log legal" "got '$st'"
+    daemon_stop >/dev/null
+else
+    fail "arbiterd starts without --cards"
+fi
 finish
