@@ -9,7 +9,8 @@
 # the engine finds illegal is the engine's business, so the checks compare
 # an edited log with its original instead of hard-coding verdicts.  Legal
 # games of the Snap engine (fixtures/snap/legal-*.jsonl), when present, must
-# verify legal.  No jq or python: the JSON is picked apart with grep and sed.
+# verify legal, and without --cards each log is judged with the database its
+# header names.  The JSON is picked apart with grep, sed and jq.
 . "$(dirname "$0")/lib.sh"
 
 CARDS="$top_srcdir/fixtures/cards/core.json"
@@ -314,4 +315,50 @@ run --json --cards "$top_srcdir/fixtures/cards/core-1.0.0.json" "$TMP/core-1.0.0
 check '[ "$rc" -eq 0 ] && [ "$(jq -r .status <<<"$out")" = legal ]' "a core@1.0.0 log verifies with fixtures/cards/core-1.0.0.json"
 run --json "$TMP/core-1.0.0.jsonl"
 check '[ "$rc" -eq 1 ] && grep -q openlog:cards <<<"$out"' "a core@1.0.0 log against core@1.1.0: its header is refused (openlog:cards)"
+
+# ---- no --cards, no $ARBITER_CARDS: each log is judged with the database it names -------------
+# As a judge runs it, from the top of the source tree: a classic Snap log
+# (standard@1), a Snap log (core@1.1.0) and the core@1.0.0 log above, in one
+# command, on threads sharing the shelf; a name no database has is still
+# judged against core (openlog:cards); --cards or $ARBITER_CARDS still
+# judge every log with their one file.
+classic=$(ls "$top_srcdir"/fixtures/classic/legal-*.jsonl | head -n 1)
+snap=$top_srcdir/fixtures/snap/legal-open-blocker-disruptor.jsonl
+sed 's/"cards":"core@1\.1\.0"/"cards":"nothing@9"/' "$snap" >"$TMP/nothing.jsonl"
+shelf() {   # shelf ARGS...: arbiter ARGS... from the top of the tree, without $ARBITER_CARDS
+    rc=0
+    out=$(cd "$top_srcdir" && env -u ARBITER_CARDS "$ARBITER" "$@" 2>"$TMP/stderr") || rc=$?
+    err=$(cat "$TMP/stderr")
+}
+shelf verify --json -j 3 "$classic" "$snap" "$TMP/core-1.0.0.jsonl"
+got=$(jq -r '"\(.format) \(.status)"' <<<"$out" | tr '\n' ' ')
+check '[ "$rc" -eq 0 ] && [ "$got" = "classic legal snap legal snap legal " ]' \
+    "no --cards: a standard@1, a core@1.1.0 and a core@1.0.0 log, each judged with its database, all legal" "exit $rc, got '$got' $err"
+shelf verify --json "$TMP/nothing.jsonl"
+check '[ "$rc" -eq 1 ] && [ "$(jq -r ".verdicts[0].rule" <<<"$out")" = openlog:cards ] && grep -q "this database is core@1.1.0" <<<"$out"' \
+    "no --cards: a log naming a database nobody has is judged against core, openlog:cards"
+shelf replay "$classic" --at 10
+check '[ "$rc" -eq 0 ] && [[ $out != *openlog:cards* ]] && [ -n "$out" ]' \
+    "no --cards: arbiter replay draws a classic log's board at seq 10" "exit $rc: $err"
+shelf verify --json --cards fixtures/cards/core.json "$classic"
+check '[ "$rc" -eq 1 ] && [ "$(jq -r ".verdicts[0].rule" <<<"$out")" = openlog:cards ]' \
+    "--cards fixtures/cards/core.json: the classic log is judged with core alone, openlog:cards"
+rc=0
+out=$(cd "$top_srcdir" && ARBITER_CARDS=fixtures/cards/core.json "$ARBITER" verify --json "$classic" 2>/dev/null) || rc=$?
+check '[ "$rc" -eq 1 ] && [ "$(jq -r ".verdicts[0].rule" <<<"$out")" = openlog:cards ]' \
+    "\$ARBITER_CARDS=fixtures/cards/core.json: the classic log is judged with core alone, openlog:cards"
+
+# arbiterd without --cards holds the same databases (arbiterd(8)): its
+# verify op judges the classic log legal too.
+. "$(dirname "$0")/daemon.sh"
+cd "$top_srcdir" || exit 1
+DAEMON_ENV=(-u ARBITER_CARDS)
+if daemon_start; then
+    jq -cs '{op: "verify", log: .}' "$classic" >"$TMP/classic.req"
+    st=$("$ARBITER" query --endpoint "$EP_Q" "$(cat "$TMP/classic.req")" | jq -r .report.status)
+    check '[ "$st" = legal ]' "arbiterd without --cards: its verify op judges the classic log legal" "got '$st'"
+    daemon_stop >/dev/null
+else
+    fail "arbiterd starts without --cards"
+fi
 finish

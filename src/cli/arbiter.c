@@ -88,6 +88,16 @@ void cli_error(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
+/* "arbiter: card database ..." with every problem in err; CLI_BADINPUT. */
+static int cards_error(char *err, const char *path)
+{
+    size_t k = strlen(err);
+    while (k > 0 && err[k - 1] == '\n')
+        err[--k] = '\0';
+    cli_error("card database %s", err[0] ? err : path);
+    return CLI_BADINPUT;
+}
+
 int cli_load_cards(const char *path, cards **db)
 {
     char err[8192];
@@ -95,11 +105,18 @@ int cli_load_cards(const char *path, cards **db)
         path = carddb_default_path();
     if (carddb_load_file(path, db, err, sizeof err) == 0)
         return CLI_OK;
-    size_t k = strlen(err);
-    while (k > 0 && err[k - 1] == '\n')
-        err[--k] = '\0';
-    cli_error("card database %s", err[0] ? err : path);
-    return CLI_BADINPUT;
+    return cards_error(err, path);
+}
+
+int cli_load_shelf(const char *path, carddb_shelf **shelf)
+{
+    char err[8192];
+    const char *const *paths = &path;
+    int n = path ? 1 : carddb_default_paths(&paths);
+    err[0] = '\0';
+    if (carddb_shelf_load(paths, n, shelf, err, sizeof err) == 0)
+        return CLI_OK;
+    return cards_error(err, paths[0]);
 }
 
 int cli_print_json(json_t *j)

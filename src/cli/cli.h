@@ -35,6 +35,13 @@ int cmd_store(int argc, char **argv);
 struct cards;
 int cli_load_cards(const char *path, struct cards **db);
 
+/* The databases of a command that judges logs, each log with the one its
+ * header names: the one at `path` alone, or with NULL the default shelf
+ * (carddb_default_paths(): $ARBITER_CARDS alone, else core, standard and
+ * core-1.0.0).  Reported and returned as cli_load_cards(). */
+struct carddb_shelf;
+int cli_load_shelf(const char *path, struct carddb_shelf **shelf);
+
 /* Print a JSON value compactly on one line of stdout (keys in insertion
  * order) and release it; NULL (out of memory) is reported.  Returns
  * CLI_OK or CLI_INTERNAL. */

@@ -55,8 +55,11 @@ static const char usage_text[] =
     "                  p1..p8  that player's own hidden cards, none of the others'\n"
     "                          (a seat the match has)\n"
     "                  judge   every hidden card the engine knows (snap.md 16.4)\n"
-    "  --cards FILE  the card database (default: $ARBITER_CARDS, else\n"
-    "                fixtures/cards/core.json here, else the installed copy)\n"
+    "  --cards FILE  judge with this card database, which the header must name;\n"
+    "                without it, with the one the header names of core.json,\n"
+    "                standard.json and core-1.0.0.json (fixtures/cards/ here,\n"
+    "                else the installed copies); $ARBITER_CARDS names one file\n"
+    "                to use instead of those three\n"
     "  --json        one JSON object, keys in this order:\n"
     "                {\"match\",\"seq\",\"view\",\"round\",\"turn\",\"step\",\"window\",\n"
     "                 \"chain\",\"attack\",\"trigger\",\"players\",\"over\",\"winner\",\n"
@@ -337,7 +340,7 @@ static int show(const replay_opts *o, const verify_report *rep, const verifier *
 int cmd_replay(int argc, char **argv)
 {
     replay_opts o;
-    cards *db = NULL;
+    carddb_shelf *shelf = NULL;
     verify_report *rep = NULL;
     verifier *vf = NULL;
     int rc;
@@ -353,14 +356,14 @@ int cmd_replay(int argc, char **argv)
         fputs(usage_text, stderr);
         return CLI_BADINPUT;
     }
-    if (cli_load_cards(o.cards, &db) != CLI_OK)
+    if (cli_load_shelf(o.cards, &shelf) != CLI_OK)
         return CLI_BADINPUT;
-    if (verify_file_until(db, o.path, o.at, &rep, &vf) != VERIFY_OK) {
+    if (verify_file_until(shelf, o.path, o.at, &rep, &vf) != VERIFY_OK) {
         cli_error("%s: out of memory while replaying", o.path);
         rc = CLI_INTERNAL;
         goto done;
     }
-    rc = show(&o, rep, vf, db);
+    rc = show(&o, rep, vf, rep->db);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         cli_error("cannot write the board");
         rc = CLI_INTERNAL;
@@ -368,6 +371,6 @@ int cmd_replay(int argc, char **argv)
 done:
     verifier_destroy(&vf);
     verify_report_destroy(&rep);
-    cards_destroy(&db);
+    carddb_shelf_destroy(&shelf);
     return rc;
 }

@@ -43,9 +43,11 @@ static const char usage_text[] =
     "through the rules engine of its format and judge every event: ok, warning,\n"
     "illegal, mismatch, duplicate, conflict, gap or malformed (openlog.md 8).\n"
     "\n"
-    "  --cards FILE  the card database (default: $ARBITER_CARDS, else\n"
-    "                fixtures/cards/core.json here, else the installed copy);\n"
-    "                it must be the one the log's header names\n"
+    "  --cards FILE  judge with this card database, which the header must name;\n"
+    "                without it, with the one the header names of core.json,\n"
+    "                standard.json and core-1.0.0.json (fixtures/cards/ here,\n"
+    "                else the installed copies); $ARBITER_CARDS names one file\n"
+    "                to use instead of those three\n"
     "  -j N          verify N files at once (default: the online CPUs)\n"
     "  --json        one JSON object per file and line, keys in this order:\n"
     "                {\"file\",\"match\",\"format\",\"engine\",\"status\",\"winner\",\n"
@@ -84,7 +86,7 @@ typedef struct {
 } verify_slot;
 
 typedef struct {
-    const cards *db;
+    const carddb_shelf *shelf;   /* read-only: shared by the workers */
     char **paths;
     int n;
     verify_slot *slots;
@@ -302,7 +304,7 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&pool->mu);
         if (i < 0)
             break;
-        if (verify_file(pool->db, pool->paths[i], &r) != VERIFY_OK)
+        if (verify_file(pool->shelf, pool->paths[i], &r) != VERIFY_OK)
             r = NULL;
         pthread_mutex_lock(&pool->mu);
         pool->slots[i].report = r;
@@ -337,14 +339,14 @@ static int print_one(verify_progress *p, const char *path, const verify_report *
 }
 
 /* -j 1: no threads at all, so a debugger or a sanitizer sees one stack. */
-static int run_inline(const cards *db, const verify_opts *o, verify_progress *p, int sum[3])
+static int run_inline(const carddb_shelf *shelf, const verify_opts *o, verify_progress *p, int sum[3])
 {
     int rc = CLI_OK, illegal = 0, unreadable = 0;
 
     for (int i = 0; i < o->n_paths; i++) {
         verify_report *r = NULL;
         progress_show(p, i, o->n_paths, illegal, unreadable);
-        if (verify_file(db, o->paths[i], &r) != VERIFY_OK)
+        if (verify_file(shelf, o->paths[i], &r) != VERIFY_OK)
             r = NULL;
         illegal += r && r->status == VERIFY_ILLEGAL;
         unreadable += !r || r->status == VERIFY_UNREADABLE;
@@ -354,7 +356,7 @@ static int run_inline(const cards *db, const verify_opts *o, verify_progress *p,
     return rc;
 }
 
-static int run_pool(const cards *db, const verify_opts *o, int jobs, verify_progress *p,
+static int run_pool(const carddb_shelf *shelf, const verify_opts *o, int jobs, verify_progress *p,
                     int sum[3])
 {
     verify_pool pool;
@@ -362,7 +364,7 @@ static int run_pool(const cards *db, const verify_opts *o, int jobs, verify_prog
     int started = 0, rc = CLI_OK;
 
     memset(&pool, 0, sizeof pool);
-    pool.db = db;
+    pool.shelf = shelf;
     pool.paths = o->paths;
     pool.n = o->n_paths;
     pool.slots = calloc((size_t)o->n_paths, sizeof *pool.slots);
@@ -392,7 +394,7 @@ static int run_pool(const cards *db, const verify_opts *o, int jobs, verify_prog
     if (started == 0) {
         pthread_cond_destroy(&pool.cv);
         pthread_mutex_destroy(&pool.mu);
-        rc = run_inline(db, o, p, sum);
+        rc = run_inline(shelf, o, p, sum);
         goto done;
     }
     for (int i = 0; i < pool.n; i++) {
@@ -433,7 +435,7 @@ int cmd_verify(int argc, char **argv)
 {
     verify_opts o;
     verify_progress p = {0, 0, 0};
-    cards *db = NULL;
+    carddb_shelf *shelf = NULL;
     int sum[3] = {0, 0, 0}, jobs, rc;
 
     if (parse_opts(argc, argv, &o) < 0)
@@ -447,14 +449,14 @@ int cmd_verify(int argc, char **argv)
         fputs(usage_text, stderr);
         return CLI_BADINPUT;
     }
-    if (cli_load_cards(o.cards, &db) != CLI_OK)
+    if (cli_load_shelf(o.cards, &shelf) != CLI_OK)
         return CLI_BADINPUT;
     jobs = o.jobs ? o.jobs : default_jobs();
     if (jobs > o.n_paths)
         jobs = o.n_paths;
     p.on = !o.quiet && isatty(STDERR_FILENO);
     p.shared = isatty(STDOUT_FILENO);
-    rc = jobs <= 1 ? run_inline(db, &o, &p, sum) : run_pool(db, &o, jobs, &p, sum);
+    rc = jobs <= 1 ? run_inline(shelf, &o, &p, sum) : run_pool(shelf, &o, jobs, &p, sum);
     progress_clear(&p);
     if (!o.json && !o.quiet)
         printf("verified %d file%s: %d legal, %d illegal, %d unreadable\n", o.n_paths,
@@ -463,6 +465,6 @@ int cmd_verify(int argc, char **argv)
         cli_error("cannot write the report");
         rc = worst(rc, CLI_INTERNAL);
     }
-    cards_destroy(&db);
+    carddb_shelf_destroy(&shelf);
     return rc;
 }

@@ -26,6 +26,14 @@
  *
  * The content hash is BLAKE2b-256 of the exact bytes given, so the identity
  * of a database does not depend on how jansson reads it.
+ *
+ * A judge handed a log should not have to know which database it names:
+ * the command line holds a small shelf (the databases this project ships,
+ * carddb_default_paths()) and each log is judged with the one its header
+ * names.  Nothing is guessed: a name no database on the shelf has is judged
+ * with the first, whose name differs, so the header is openlog:cards as
+ * before.  The daemon's cardset (src/record) names databases the same way,
+ * through carddb_is_named().
  */
 #include <assert.h>
 #include <errno.h>
@@ -880,15 +888,85 @@ done:
     return rc;
 }
 
+/* The shelf's files, in the order a header's name is looked up (the first
+ * is the fallback), under a directory. */
+#define SHELF_FILES(dir) {dir "/core.json", dir "/standard.json", dir "/core-1.0.0.json"}
+
+int carddb_default_paths(const char *const **paths)
+{
+    static const char *const local[] = SHELF_FILES("fixtures/cards");
+    static const char *const installed[] = SHELF_FILES(ARBITER_DATADIR);
+    static const char *env_path;
+    const char *env = getenv("ARBITER_CARDS");
+    _Static_assert(sizeof local / sizeof *local <= CARDDB_SHELF_MAX, "the default shelf fits a shelf");
+
+    if (env && *env) {   /* one file, named by the judge: nothing else */
+        env_path = env;
+        *paths = &env_path;
+        return 1;
+    }
+    *paths = access(local[0], R_OK) == 0 ? local : installed;
+    return (int)(sizeof local / sizeof *local);
+}
+
 const char *carddb_default_path(void)
 {
-    static const char local[] = "fixtures/cards/core.json";
-    const char *env = getenv("ARBITER_CARDS");
-    if (env && *env)
-        return env;
-    if (access(local, R_OK) == 0)
-        return local;
-    return ARBITER_DATADIR "/core.json";
+    const char *const *paths;
+    carddb_default_paths(&paths);
+    return paths[0];
+}
+
+int carddb_is_named(const cards *db, const char *named)
+{
+    const char *set = cards_set(db);
+    size_t k = strlen(set);
+    return named && !strncmp(named, set, k) && named[k] == '@' && !strcmp(named + k + 1, cards_version(db));
+}
+
+struct carddb_shelf {
+    cards *dbs[CARDDB_SHELF_MAX];
+    int n;
+};
+
+int carddb_shelf_load(const char *const *paths, int n, carddb_shelf **out, char *err, size_t errlen)
+{
+    int rc = CARDS_OK;
+
+    *out = NULL;
+    if (n < 1 || n > CARDDB_SHELF_MAX) {
+        snprintf(err, errlen, "a shelf holds from 1 to %d card databases, not %d", CARDDB_SHELF_MAX, n);
+        return CARDS_EARG;
+    }
+    carddb_shelf *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return CARDS_ENOMEM;
+    }
+    for (int i = 0; i < n && rc == CARDS_OK; i++)
+        if ((rc = carddb_load_file(paths[i], &s->dbs[i], err, errlen)) == CARDS_OK)
+            s->n++;
+    if (rc != CARDS_OK)
+        carddb_shelf_destroy(&s);   /* all or nothing */
+    *out = s;
+    return rc;
+}
+
+const cards *carddb_shelf_pick(const carddb_shelf *s, const char *named)
+{
+    for (int i = 0; i < s->n; i++)
+        if (carddb_is_named(s->dbs[i], named))
+            return s->dbs[i];
+    return s->dbs[0];
+}
+
+void carddb_shelf_destroy(carddb_shelf **s)
+{
+    if (!s || !*s)
+        return;
+    for (int i = 0; i < (*s)->n; i++)
+        cards_destroy(&(*s)->dbs[i]);
+    free(*s);
+    *s = NULL;
 }
 
 void carddb_hash_hex(const uint8_t hash[32], char out[65])

@@ -41,6 +41,7 @@
 #include <jansson.h>
 
 #include "logformat/olcodec.h"
+#include "src/core/carddb.h"
 #include "src/core/verify.h"
 #include "verifiers/verifier.h"
 
@@ -53,7 +54,9 @@ typedef struct {
 /* The state of one verification; lives for one verify_reader() call, or
  * as long as a verify_session (the daemon keeps one per live match). */
 struct verify_session {
-    const cards *db;
+    const cards *db;           /* the database judging: a file's is picked
+                                  from `shelf` by its header's name       */
+    const carddb_shelf *shelf; /* a file's; NULL for a session            */
     verify_report *rep;
     size_t cap;                /* capacity of rep->verdicts               */
     verifier *vf;              /* NULL until a header is accepted          */
@@ -177,19 +180,19 @@ static int store(verify_run *run, const char *raw, size_t len, const olverdict *
 static int judge_header(verify_run *run, const olevent *ev, const char *raw, size_t len)
 {
     verify_report *rep = run->rep;
-    const char *set = cards_set(run->db), *version = cards_version(run->db);
     const char *named = ev->header.cards ? ev->header.cards : "";
-    size_t k = strlen(set);
     olverdict v;
     int rc;
 
     memset(&v, 0, sizeof v);
     snprintf(rep->match, sizeof rep->match, "%s", ev->match);
     rep->format = ol_format_name(ev->header.format) ? ol_format_name(ev->header.format) : "";
-    if (strncmp(named, set, k) || named[k] != '@' || strcmp(named + k + 1, version)) {
+    if (run->shelf)   /* a file: the header picks its database */
+        run->db = rep->db = carddb_shelf_pick(run->shelf, named);
+    if (!carddb_is_named(run->db, named)) {
         olverdict_set(&v, ev->match, ev->seq, OL_V_ILLEGAL, "openlog:cards",
                       "The log was judged with %s but this database is %s@%s.",
-                      named, set, version);
+                      named, cards_set(run->db), cards_version(run->db));
         run->refused = 1;
         run->have_header = 1;
         return store(run, raw, len, &v);
@@ -337,7 +340,7 @@ static verify_report *report_new(const char *name)
  * the reader ends, reading must stop (no engine, I/O error), or the event
  * at seq `until` has been stored.  On success the report goes to *out and,
  * when vf_out is not NULL, the engine (possibly NULL) to *vf_out. */
-static int run_reader(const cards *db, olreader *r, const char *name, uint64_t until,
+static int run_reader(const carddb_shelf *shelf, olreader *r, const char *name, uint64_t until,
                       verify_report **out, verifier **vf_out)
 {
     verify_run run;
@@ -347,9 +350,11 @@ static int run_reader(const cards *db, olreader *r, const char *name, uint64_t u
     if (vf_out)
         *vf_out = NULL;
     memset(&run, 0, sizeof run);
-    run.db = db;
+    run.shelf = shelf;
+    run.db = carddb_shelf_pick(shelf, NULL);   /* until a header names one */
     if (!(run.rep = report_new(name)))
         return VERIFY_ENOMEM;
+    run.rep->db = run.db;
     /* Room for a whole game at once (~60-150 events), rather than growing
      * from 16 through three copies. */
     if (reserve(&run.rep->verdicts, &run.cap, 128, sizeof *run.rep->verdicts) ||
@@ -496,6 +501,7 @@ int verify_session_new(const cards *db, const char *name, verify_session **out)
         free(s);
         return VERIFY_ENOMEM;
     }
+    s->rep->db = db;
     *out = s;
     return VERIFY_OK;
 }
@@ -594,13 +600,13 @@ void verify_session_destroy(verify_session **s)
     *s = NULL;
 }
 
-int verify_reader(const cards *db, olreader *r, const char *name, verify_report **out)
+int verify_reader(const carddb_shelf *shelf, olreader *r, const char *name, verify_report **out)
 {
-    return run_reader(db, r, name, UINT64_MAX, out, NULL);
+    return run_reader(shelf, r, name, UINT64_MAX, out, NULL);
 }
 
 /* Open `path` and run the loop; an unopenable file is a report, not an error. */
-static int run_file(const cards *db, const char *path, uint64_t until, verify_report **out,
+static int run_file(const carddb_shelf *shelf, const char *path, uint64_t until, verify_report **out,
                     verifier **vf_out)
 {
     olreader *r = NULL;
@@ -621,23 +627,24 @@ static int run_file(const cards *db, const char *path, uint64_t until, verify_re
         if (!rep)
             return VERIFY_ENOMEM;
         rep->status = VERIFY_UNREADABLE;
+        rep->db = carddb_shelf_pick(shelf, NULL);
         snprintf(rep->error, sizeof rep->error, "%s",
                  err.msg[0] ? err.msg : "The file cannot be read.");
         *out = rep;
         return VERIFY_OK;
     }
-    rc = run_reader(db, r, path, until, out, vf_out);
+    rc = run_reader(shelf, r, path, until, out, vf_out);
     olreader_destroy(&r);
     return rc;
 }
 
-int verify_file(const cards *db, const char *path, verify_report **out)
+int verify_file(const carddb_shelf *shelf, const char *path, verify_report **out)
 {
-    return run_file(db, path, UINT64_MAX, out, NULL);
+    return run_file(shelf, path, UINT64_MAX, out, NULL);
 }
 
-int verify_file_until(const cards *db, const char *path, uint64_t at_seq, verify_report **out,
+int verify_file_until(const carddb_shelf *shelf, const char *path, uint64_t at_seq, verify_report **out,
                       verifier **vf_out)
 {
-    return run_file(db, path, at_seq, out, vf_out);
+    return run_file(shelf, path, at_seq, out, vf_out);
 }

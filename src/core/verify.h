@@ -23,7 +23,9 @@
  *                                           next expected seq goes up by one
  *
  * The header: its `cards` ("set@version") must name the database given
- * here, checked in this file *before* verifier_new(): otherwise the header
+ * here -- for a file, the one of the shelf given that it names, else the
+ * shelf's first (carddb_shelf_pick()) -- checked in this file *before*
+ * verifier_new(): otherwise the header
  * is illegal (openlog:cards), no verifier is made, the match cannot start,
  * and every later event that would have been applied is illegal citing the
  * same rule.  Else verifier_new() judges it (ok, or illegal for an illegal
@@ -45,6 +47,7 @@
 
 #include "logformat/olstream.h"
 #include "logformat/olverdict.h"
+#include "src/core/carddb.h"
 #include "verifiers/cards.h"
 #include "verifiers/verifier.h"
 
@@ -91,21 +94,27 @@ typedef struct {
     size_t n_verdicts;
     uint64_t next_seq;           /* the next seq expected: the events stored
                                     in the match are seqs 0..next_seq-1       */
+    const cards *db;             /* the database judging: a session's; for a
+                                    file the one its header picked from the
+                                    shelf, the shelf's first before a header
+                                    or when none has the header's name.
+                                    Borrowed: it lives as long as the shelf  */
 } verify_report;
 
 /* Verify the log at `path` (".mlog" or ".jsonl" by extension; "-" is stdin,
- * read as JSON Lines) against the card database `db`, which the caller
- * chose and which must outlive the call only.
+ * read as JSON Lines) against the card database of `shelf` its header
+ * names (the shelf's first when none has that name: the header is then
+ * openlog:cards).  The shelf must outlive the report (report->db).
  *
  * Returns VERIFY_OK with a new report in *out -- also for a file that
  * cannot be opened (status VERIFY_UNREADABLE, no verdicts) -- or
  * VERIFY_ENOMEM with *out NULL.  Thread-safe for distinct outputs. */
-int verify_file(const cards *db, const char *path, verify_report **out);
+int verify_file(const carddb_shelf *shelf, const char *path, verify_report **out);
 
 /* The same over a reader the caller opened (olreader_new over a buffer,
  * for instance); `name` labels the report.  The reader is read to its end
  * (or until an unverifiable header) but not destroyed. */
-int verify_reader(const cards *db, olreader *r, const char *name, verify_report **out);
+int verify_reader(const carddb_shelf *shelf, olreader *r, const char *name, verify_report **out);
 
 /* The same as verify_file(), judged by the same loop, but reading stops
  * once the event at seq `at_seq` has been stored (ok, warning, illegal or
@@ -114,9 +123,9 @@ int verify_reader(const cards *db, olreader *r, const char *name, verify_report 
  * report->next_seq <= at_seq.  When vf_out is not NULL the engine, as it
  * stands after that event, goes to *vf_out (NULL when no engine was made:
  * no header, a header naming another database, no engine for the format);
- * the caller destroys it with verifier_destroy() before `db`.  This is
+ * the caller destroys it with verifier_destroy() before the shelf.  This is
  * `arbiter replay --at SEQ`. */
-int verify_file_until(const cards *db, const char *path, uint64_t at_seq, verify_report **out,
+int verify_file_until(const carddb_shelf *shelf, const char *path, uint64_t at_seq, verify_report **out,
                       verifier **vf_out);
 
 /* The report as `arbiter verify --json` prints it (arbiter-verify(1) documents

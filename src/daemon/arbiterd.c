@@ -248,8 +248,12 @@ static int parse_options(int argc, char **argv, options *o)
             return -1;
         }
     }
-    if (!o->n_card_files)
-        o->card_files[o->n_card_files++] = carddb_default_path();
+    if (!o->n_card_files) {   /* the shelf of `arbiter verify` */
+        const char *const *paths;
+        int n = carddb_default_paths(&paths);
+        for (int i = 0; i < n && i < CARD_FILES_MAX; i++)
+            o->card_files[o->n_card_files++] = paths[i];
+    }
     return 0;
 }
 

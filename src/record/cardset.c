@@ -157,12 +157,9 @@ int cardset_ensure_stored(cardset *cs, store *st, MDB_txn *txn, const cards *db)
 
 const cards *cardset_named(const cardset *cs, const char *named)
 {
-    for (int i = cs->n - 1; named && i >= 0; i--) {
-        const char *set = cards_set(cs->dbs[i].db);
-        size_t k = strlen(set);
-        if (!strncmp(named, set, k) && named[k] == '@' && !strcmp(named + k + 1, cards_version(cs->dbs[i].db)))
+    for (int i = cs->n - 1; named && i >= 0; i--)
+        if (carddb_is_named(cs->dbs[i].db, named))
             return cs->dbs[i].db;
-    }
     return cs->n ? cs->dbs[0].db : NULL;
 }
 
