@@ -129,7 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int as_json = size && data[0] == '{';
     if (as_json)
         req = json_loadb((const char *)data, size, 0, NULL);
-    else if (olcodec_msgpack_to_json(data, size, (ol_origin){0, 0}, &req, NULL) != OL_OK)
+    else if (olcodec_msgpack_to_json_max(data, size, QUERY_REQUEST_MAX, (ol_origin){0, 0}, &req, NULL) != OL_OK)
         req = NULL;
     if (json_is_object(req)) {
         const gate_peer judge_peer = {.role = KEYS_JUDGE, .anonymous = 1, .fd = -1},

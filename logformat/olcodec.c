@@ -224,6 +224,8 @@ typedef struct {
     const char *why;       /* building: the first fault that only a built
                               tree shows (a repeated key, a non-finite
                               float), reported once the scan is through   */
+    size_t max;            /* the largest message: OL_EVENT_MAX for an
+                              event, more for a query (msgpack_tree)      */
 } scanner;
 
 static int scan_fail(scanner *s, size_t off, const char *fmt, ...)
@@ -242,7 +244,7 @@ static int scan_fail(scanner *s, size_t off, const char *fmt, ...)
 static int scan_truncated(scanner *s, size_t at, size_t need)
 {
     if (s->len < s->avail)
-        return scan_fail(s, at, "the event is larger than %d bytes", OL_EVENT_MAX);
+        return scan_fail(s, at, "the event is larger than %zu bytes", s->max);
     return scan_fail(s, at, "truncated MessagePack: %zu more byte%s needed, the input ends",
                      need, need == 1 ? "" : "s");
 }
@@ -348,7 +350,7 @@ static int scan_container(scanner *s, size_t start, size_t hdr, uint64_t count,
     uint64_t min_bytes = is_map ? count * 2 : count;
     if (count > left || min_bytes > left) {
         if (s->len < s->avail)
-            return scan_fail(s, start, "the event is larger than %d bytes", OL_EVENT_MAX);
+            return scan_fail(s, start, "the event is larger than %zu bytes", s->max);
         return scan_fail(s, start, "%s declares %llu %s but only %llu bytes follow",
                          is_map ? "a map" : "an array", (unsigned long long)count,
                          is_map ? "entries" : "elements", (unsigned long long)left);
@@ -480,16 +482,15 @@ static int scan_value(scanner *s, int depth, int is_key, olval *out)
 
 static int scan_build(const uint8_t *buf, size_t len, int exact, size_t *used,
                       ol_origin origin, olerror *err, olpos *pos, olarena *arena, olval *root,
-                      const char **why)
+                      const char **why, size_t max)
 {
-    scanner s = {buf, len, len, 0, origin, err, pos, arena, NULL};
+    scanner s = {buf, len, len, 0, origin, err, pos, arena, NULL, max};
     if (len == 0)
         return scan_fail(&s, 0, "an empty message; an event is a MessagePack map");
-    if (exact && len > OL_EVENT_MAX)
-        return scan_fail(&s, 0, "the event is %zu bytes; an event is at most %d bytes",
-                         len, OL_EVENT_MAX);
-    if (s.len > OL_EVENT_MAX)
-        s.len = OL_EVENT_MAX;
+    if (exact && len > max)
+        return scan_fail(&s, 0, "the event is %zu bytes; an event is at most %zu bytes", len, max);
+    if (s.len > max)
+        s.len = max;
     int rc = scan_value(&s, 0, 0, root);
     if (rc)
         return rc;
@@ -503,9 +504,9 @@ static int scan_build(const uint8_t *buf, size_t len, int exact, size_t *used,
 }
 
 static int scan(const uint8_t *buf, size_t len, int exact, size_t *used,
-                ol_origin origin, olerror *err, olpos *pos)
+                ol_origin origin, olerror *err, olpos *pos, size_t max)
 {
-    return scan_build(buf, len, exact, used, origin, err, pos, NULL, NULL, NULL);
+    return scan_build(buf, len, exact, used, origin, err, pos, NULL, NULL, NULL, max);
 }
 
 /* ---- the fast path --------------------------------------------------
@@ -673,7 +674,7 @@ static int fast_build(const uint8_t *buf, size_t len, int exact, size_t *used, o
 int olcodec_scan(const uint8_t *buf, size_t len, int exact, size_t *used,
                  ol_origin origin, olerror *err)
 {
-    return scan(buf, len, exact, used, origin, err, NULL);
+    return scan(buf, len, exact, used, origin, err, NULL, OL_EVENT_MAX);
 }
 
 /* ------------------------------------------------------------------ */
@@ -769,11 +770,11 @@ static int from_object(const msgpack_object *o, json_t **out, const char **why)
 }
 
 /* Scan, unpack and convert one MessagePack object of exactly len bytes. */
-static int msgpack_tree(const uint8_t *buf, size_t len, ol_origin origin,
+static int msgpack_tree(const uint8_t *buf, size_t len, size_t max, ol_origin origin,
                         json_t **out, olpos *pos, olerror *err)
 {
     size_t used = 0, off = 0;
-    int rc = scan(buf, len, 1, &used, origin, err, pos);
+    int rc = scan(buf, len, 1, &used, origin, err, pos, max);
     if (rc)
         return rc;
     msgpack_unpacked u;
@@ -798,7 +799,13 @@ static int msgpack_tree(const uint8_t *buf, size_t len, ol_origin origin,
 int olcodec_msgpack_to_json(const uint8_t *buf, size_t len, ol_origin origin,
                             json_t **out, olerror *err)
 {
-    return msgpack_tree(buf, len, origin, out, NULL, err);
+    return msgpack_tree(buf, len, OL_EVENT_MAX, origin, out, NULL, err);
+}
+
+int olcodec_msgpack_to_json_max(const uint8_t *buf, size_t len, size_t max, ol_origin origin,
+                                json_t **out, olerror *err)
+{
+    return msgpack_tree(buf, len, max, origin, out, NULL, err);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2042,7 +2049,7 @@ static int decode_msgpack(const uint8_t *buf, size_t len, int stream, ol_origin 
     size_t n = 0;
     int rc = OL_OK;
     if (!fast_build(buf, stream && len > OL_EVENT_MAX ? OL_EVENT_MAX : len, !stream, &n, ev->arena, &root))
-        rc = scan_build(buf, len, !stream, &n, origin, err, NULL, ev->arena, &root, &why);
+        rc = scan_build(buf, len, !stream, &n, origin, err, NULL, ev->arena, &root, &why, OL_EVENT_MAX);
     if (rc) {
         olevent_destroy(&ev);
         return rc;
@@ -2360,7 +2367,7 @@ json_t *olcodec_to_json(const olevent *ev)
         /* decoded from MessagePack: the tree of those bytes, made now */
         json_t *j = NULL;
         olerror err;
-        return msgpack_tree(ev->wire, ev->wire_len, (ol_origin){0, 0}, &j, NULL, &err) ? NULL : j;
+        return msgpack_tree(ev->wire, ev->wire_len, OL_EVENT_MAX, (ol_origin){0, 0}, &j, NULL, &err) ? NULL : j;
     }
     return typed_json(ev);
 }

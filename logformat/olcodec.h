@@ -132,5 +132,10 @@ json_t *olverdict_to_json(const olverdict *v, const olverdict *stored);
 int olcodec_json_to_msgpack(const json_t *j, char **out, size_t *len);
 int olcodec_msgpack_to_json(const uint8_t *buf, size_t len, ol_origin origin,
                             json_t **out, olerror *err);
+/* olcodec_msgpack_to_json with every limit above but the size: at most
+ * `max` bytes (a query, which may carry a whole log to verify, is larger
+ * than an event). */
+int olcodec_msgpack_to_json_max(const uint8_t *buf, size_t len, size_t max, ol_origin origin,
+                                json_t **out, olerror *err);
 
 #endif

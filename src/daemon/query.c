@@ -616,7 +616,8 @@ static json_t *read_request(daemon_ctx *d, zmq_msg_t *f, int frames, reply_route
         return reply_error("A query is one frame (after a REQ socket's empty delimiter): this message has %d.", frames);
     if (to->as_json)
         req = json_loadb(buf, len, 0, NULL);
-    else if (olcodec_msgpack_to_json((const uint8_t *)buf, len, (ol_origin){0, 0}, &req, NULL) != OL_OK)
+    else if (olcodec_msgpack_to_json_max((const uint8_t *)buf, len, QUERY_REQUEST_MAX, (ol_origin){0, 0}, &req,
+                                         NULL) != OL_OK)
         req = NULL;
     if (!json_is_object(req)) {
         json_decref(req);
