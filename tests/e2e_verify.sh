@@ -335,7 +335,7 @@ got=$(jq -r '"\(.format) \(.status)"' <<<"$out" | tr '\n' ' ')
 check '[ "$rc" -eq 0 ] && [ "$got" = "classic legal snap legal snap legal " ]' \
     "no --cards: a standard@1, a core@1.1.0 and a core@1.0.0 log, each judged with its database, all legal" "exit $rc, got '$got' $err"
 shelf verify --json "$TMP/nothing.jsonl"
-check '[ "$rc" -eq 1 ] && [ "$(jq -r ".verdicts[0].rule" <<<"$out")" = openlog:cards ] && grep -q "this database is core@1.1.0" <<<"$out"' \
+check '[ "$rc" -eq 1 ] && [ "$(jq -r ".verdicts[0].rule" <<<"$out")" = openlog:cards ] && grep -q "the one at hand is core@1.1.0" <<<"$out"' \
     "no --cards: a log naming a database nobody has is judged against core, openlog:cards"
 shelf replay "$classic" --at 10
 check '[ "$rc" -eq 0 ] && [[ $out != *openlog:cards* ]] && [ -n "$out" ]' \

@@ -191,8 +191,9 @@ static int judge_header(verify_run *run, const olevent *ev, const char *raw, siz
         run->db = rep->db = carddb_shelf_pick(run->shelf, named);
     if (!carddb_is_named(run->db, named)) {
         olverdict_set(&v, ev->match, ev->seq, OL_V_ILLEGAL, "openlog:cards",
-                      "The log was judged with %s but this database is %s@%s.",
-                      named, cards_set(run->db), cards_version(run->db));
+                      "The header names the card database %s, but the one at hand is %s@%s: judge the log "
+                      "with the database it was played with.",
+                      named[0] ? named : "(none)", cards_set(run->db), cards_version(run->db));
         run->refused = 1;
         run->have_header = 1;
         return store(run, raw, len, &v);
