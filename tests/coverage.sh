@@ -8,12 +8,13 @@
 # must be measured the same way.  This builds the tree a second time in DIR
 # with gcc's --coverage at -O0 (so every branch gcov counts is one the source
 # shows), never touching the plain build, runs the engine suites
-# (tests/test_snap*, tests/test_advanced*, tests/test_master*, tests/test_cards,
-# tests/test_deck, tests/test_verifier: the seam, openlog.c and the boards)
-# and the end-to-end scripts of the Snap engine (e2e_snap_fixtures: every
-# fixture game; e2e_replay: the board drawings; e2e_rule_coverage: the rule
-# catalogue)
-# against that build's arbiter, then asks gcov (no other
+# (tests/test_snap*, tests/test_advanced*, tests/test_master*,
+# tests/test_classic*, tests/test_cards, tests/test_deck, tests/test_verifier:
+# the seam, openlog.c and the boards) and the end-to-end scripts of the
+# engines (e2e_snap_fixtures, e2e_advanced_fixtures, e2e_classic_fixtures:
+# every fixture game, the classic ones through arbiterd too; e2e_replay: the
+# board drawings; e2e_rule_coverage: the rule catalogue) against that build's
+# arbiter and arbiterd, then asks gcov (no other
 # tool needed) for each file of verifiers/: lines executed, branches taken
 # at least once.  The per-file table and the totals are printed and kept in
 # DIR/coverage.txt; the annotated sources (*.gcov) are left in DIR/gcov/.
@@ -24,10 +25,11 @@ dir=${2:-build-coverage}
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 suites="tests/test_snap tests/test_snap_rulings tests/test_snap_arbiter tests/test_cards tests/test_deck tests/test_verifier"
-for f in "$src"/tests/test_advanced*.c "$src"/tests/test_master*.c; do   # the duel engines' suites, where the tree has them
+for f in "$src"/tests/test_advanced*.c "$src"/tests/test_master*.c "$src"/tests/test_classic*.c; do   # the other engines' suites, where the tree has them
     [ -e "$f" ] && suites="$suites tests/$(basename "$f" .c)"
 done
 e2e="tests/e2e_snap_fixtures.sh tests/e2e_advanced_fixtures.sh tests/e2e_replay.sh tests/e2e_rule_coverage.sh"
+[ -e "$src/tests/e2e_classic_fixtures.sh" ] && e2e="$e2e tests/e2e_classic_fixtures.sh"
 
 say() { printf '==> %s\n' "$*"; }
 
@@ -35,8 +37,8 @@ if [ ! -f "$dir/Makefile" ] || [ "$src/configure" -nt "$dir/config.status" ]; th
     say "configure $dir (CFLAGS=-O0 --coverage)"
     (cd "$dir" && "$src/configure" --quiet --disable-sanitizers CFLAGS="-O0 -g --coverage")
 fi
-say "make -C $dir (the engine suites and arbiter)"
-make -s -C "$dir" -j"${JOBS:-2}" arbiter $suites >/dev/null
+say "make -C $dir (the engine suites, arbiter and arbiterd)"
+make -s -C "$dir" -j"${JOBS:-2}" arbiter arbiterd $suites >/dev/null
 
 # Counters from an earlier run would add up: start from zero.
 find "$dir" -name '*.gcda' -delete
@@ -49,7 +51,8 @@ for s in $suites; do
 done
 for t in $e2e; do
     say "$t"
-    (cd "$src" && top_srcdir=$src ARBITER=$dir/arbiter ARBITER_CARDS=$src/fixtures/cards/core.json \
+    (cd "$src" && top_srcdir=$src top_builddir=$dir ARBITER=$dir/arbiter ARBITERD=$dir/arbiterd \
+        ARBITER_CARDS=$src/fixtures/cards/core.json \
         bash "$t") | tail -n 1 || status=1
 done
 [ $status -eq 0 ] || { echo "coverage: a test failed, the figures below undercount" >&2; }

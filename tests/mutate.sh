@@ -46,6 +46,7 @@ case $fmt in
     snap) suites="tests/test_snap tests/test_snap_rulings tests/test_snap_arbiter" ;;
     advanced) suites="tests/test_advanced" ;;
     master) suites="tests/test_master" ;;
+    classic) suites="tests/test_classic" ;;
     *)
         case $file in
             verifiers/duel*) fmt=advanced; suites="tests/test_advanced tests/test_master" ;;   # the duel's two formats
