@@ -38,11 +38,14 @@ static const char *who(const classic_state *s, int p)
 const char *classic_value_key(const card *c, size_t *len)
 {
     const classic_card *cc = (const classic_card *)(const void *)c->own[OL_FORMAT_CLASSIC];
-    const char *end = memchr(cc->value, 0, sizeof cc->value);
-    *len = end ? (size_t)(end - cc->value) : sizeof cc->value;
+    *len = strnlen(cc->value, sizeof cc->value);
     return cc->value;
 }
 
+/* A card's index in types[]; -1 for a card of no deck here.  Every card
+ * the engine is given comes from the match's own database, all of whose
+ * cards are types (classic_start), so the -1 and the checks for it are a
+ * guard, never met. */
 static int type_of(const classic_state *s, const card *c)
 {
     for (int i = 0; i < s->n_types; i++)
@@ -85,7 +88,10 @@ static int alive(const classic_state *s)
     return n;
 }
 
-/* The next player still in, clockwise (on the left) from p. */
+/* The next player still in, clockwise (on the left) from p; p itself
+ * when no one else is in.  (Never called with every player out: a flip's
+ * player is in, settle() asks while two are, the board only before the
+ * end.) */
 static int left_of(const classic_state *s, int p)
 {
     for (int k = 1; k <= s->n; k++) {
@@ -134,9 +140,11 @@ static void eliminate(classic_state *s, int p)
  * (simple.out, A11) -- once no call waits. */
 static void settle(classic_state *s)
 {
+    /* (m.over is a guard: no handler settles after the end -- classic_apply
+     * refuses every action then, and do_judge settles only before it) */
     if (s->m.over || !s->deal_done)
         return;
-    if (locked(s) && alive(s) > 1) {
+    if (locked(s) && alive(s) > 1) {   /* (a pot exists only in play, with two players in or more) */
         openlog_end_draw(&s->m);   /* a draw between the survivors, before anyone is out */
         return;
     }
@@ -144,7 +152,9 @@ static void settle(classic_state *s)
         if (!s->out[p] && !s->common && !cards_held(s, p))
             eliminate(s, p);
     if (s->common && !s->n_calls && s->i_due >= s->n_due) {
-        for (int guard = 0; guard < s->n && alive(s) > 1; guard++) {
+        /* ends: each turn either finds a card or puts one more player out
+         * (classic_next_to_flip names a player still in) */
+        while (alive(s) > 1) {
             int q = classic_next_to_flip(s);
             if (s->stack[q].n)
                 break;
@@ -226,10 +236,11 @@ int classic_start(classic_state *s, const cards *db, const olevent *header, olve
 
 /* ---- hidden cards -------------------------------------------------------- */
 
+/* The pool entry of `type` (a card of the deck) in `batch`, or -1. */
 static int pool_find(const classic_state *s, int type, uint16_t batch)
 {
     for (int i = 0; i < s->n_pool; i++)
-        if (s->pool[i].batch == batch && (type < 0 || s->pool[i].type == type))
+        if (s->pool[i].batch == batch && s->pool[i].type == type)
             return i;
     return -1;
 }
@@ -396,14 +407,24 @@ static void window_reset(classic_state *s)
     s->n_flips = 0;
 }
 
+/* piles_of() of a table naming players' discard piles in the common-pile
+ * version, which has none: no set of piles of this match. */
+#define NO_SUCH_PILES 0xffff
+
 /* "p1's and p2's piles", "the common pile", "p3's pile and the snap pot". */
 static void piles_words(const classic_state *s, uint16_t piles, int pot, char *out, size_t cap)
 {
     size_t used = 0;
     int k = 0, total = 0;
+    if (piles == NO_SUCH_PILES) {
+        olverdict_format(out, cap, "players' own discard piles");
+        return;
+    }
     out[0] = 0;
     for (int p = 0; p < CLASSIC_PILES; p++)
         total += (piles >> p) & 1;
+    /* (the longest list, eight players' piles, is some 60 bytes: the bound
+     * is a guard for a smaller cap) */
     for (int p = 0; p < CLASSIC_PILES && used + 1 < cap; p++) {
         if (!((piles >> p) & 1))
             continue;
@@ -416,10 +437,10 @@ static void piles_words(const classic_state *s, uint16_t piles, int pot, char *o
         used += strlen(out + used);
         k++;
     }
-    if (!total)
-        olverdict_format(out, cap, "no pile");
     if (pot)
         olverdict_format(out + strlen(out), cap - strlen(out), "%sthe snap pot", total ? " and " : "");
+    else if (!total)
+        olverdict_format(out, cap, "no pile");
 }
 
 static const char *word(int pot_word)
@@ -512,8 +533,10 @@ static void do_deal(judge *j)
         return;
     int p = (int)ev->player;
     if (s->deal_done || s->dealt[p]) {
-        FAIL(j, "classic:deal.one_at_a_time", "The table deals %s a %s stack; every player is dealt one stack, "
-             "before play.", who(s, p), s->dealt[p] ? "second" : "new");
+        /* once the deal is done every seat has its stack (the seam refuses a
+         * seat past the players, openlog:3): this one is a second */
+        FAIL(j, "classic:deal.one_at_a_time", "The table deals %s a second stack; every player is dealt one stack, "
+             "before play.", who(s, p));
         return;
     }
     int total = (int)ev->n_cards;
@@ -711,7 +734,7 @@ static uint16_t piles_of(const classic_state *s, const olevent *ev)
 {
     uint16_t m = 0;
     if (s->common)
-        return ev->n_piles ? 0xffff : (uint16_t)(1u << CLASSIC_COMMON);
+        return ev->n_piles ? NO_SUCH_PILES : (uint16_t)(1u << CLASSIC_COMMON);
     for (size_t i = 0; i < ev->n_piles; i++)
         m |= (uint16_t)(1u << ev->piles[i]);
     return m;
@@ -775,7 +798,7 @@ static void do_take(judge *j)
     uint16_t named = piles_of(s, ev);
     if (named != d->piles || (ev->pot != 0) != (d->pot != 0)) {
         char said[160];
-        piles_words(s, named == 0xffff ? 0 : named, ev->pot, said, sizeof said);
+        piles_words(s, named, ev->pot, said, sizeof said);
         FAIL(j, d->pot_word ? "classic:pot.snap_pot" : s->common ? "classic:snap.first_caller" : "classic:piles.match",
              "The table gives %s %s; the %s at %llu ms takes %s.", who(s, p), said, word(d->pot_word),
              (unsigned long long)d->at, piles);
@@ -805,13 +828,14 @@ static void do_pot(judge *j)
     if (named != d->piles) {
         char want[160], said[160];
         piles_words(s, d->piles, 0, want, sizeof want);
-        piles_words(s, named == 0xffff ? 0 : named, 0, said, sizeof said);
+        piles_words(s, named, 0, said, sizeof said);
         FAIL(j, d->pot_word ? "classic:pot.grows" : "classic:pot.tie", "The table sets aside %s; the tie disputed %s.",
              said, want);
         return;
     }
-    /* the matching cards on top: each pile's cards in order, its top last */
-    int value = -1;
+    /* the matching cards on top: each pile's cards in order, its top last;
+     * a pot answers a right call, so at least one pile goes */
+    int value = 0;
     for (int p = 0; p < CLASSIC_PILES; p++) {
         if (!((d->piles >> p) & 1))
             continue;
@@ -821,8 +845,7 @@ static void do_pot(judge *j)
         s->pot.n = (uint16_t)(s->pot.n + z->n);
         z->n = 0;
     }
-    if (value >= 0)
-        s->pot_value = (uint8_t)value;
+    s->pot_value = (uint8_t)value;
     due_done(s);
     settle(s);
 }
@@ -907,22 +930,32 @@ static void do_out(judge *j)
              who(s, p), cards_held(s, p));
 }
 
+/* What the engine finds of the end, for a claim's sentence: "the game
+ * still going on", "a draw", "a win for p2 (ben)". */
+static void end_words(const classic_state *s, char *out, size_t cap)
+{
+    if (!s->m.over)
+        olverdict_format(out, cap, "the game still going on");
+    else if (s->m.draw)
+        olverdict_format(out, cap, "a draw");
+    else
+        olverdict_format(out, cap, "a win for %s", who(s, s->m.winner));
+}
+
 static void do_claim(judge *j)
 {
     classic_state *s = j->s;
     const olevent *ev = j->o.ev;
+    char found[96];
+    end_words(s, found, sizeof found);
     if (ev->has_winner && (!s->m.over || s->m.winner != (int)ev->winner)) {
-        openlog_fail(&j->o, OL_V_MISMATCH, "classic:end.winner", "The table claims %s won; the engine finds %s%s.",
-                     ol_player_name(ev->winner),
-                     !s->m.over ? "the game still going on" : s->m.draw ? "a draw" : "a win for ",
-                     s->m.over && !s->m.draw ? who(s, s->m.winner) : "");
+        openlog_fail(&j->o, OL_V_MISMATCH, "classic:end.winner", "The table claims %s won; the engine finds %s.",
+                     ol_player_name(ev->winner), found);
         return;
     }
     if (ev->has_draw && ev->draw != (s->m.over && s->m.draw)) {
-        openlog_fail(&j->o, OL_V_MISMATCH, "classic:end.draw", "The table claims %s; the engine finds %s%s.",
-                     ev->draw ? "a draw" : "no draw",
-                     !s->m.over ? "the game still going on" : s->m.draw ? "a draw" : "a win for ",
-                     s->m.over && !s->m.draw ? who(s, s->m.winner) : "");
+        openlog_fail(&j->o, OL_V_MISMATCH, "classic:end.draw", "The table claims %s; the engine finds %s.",
+                     ev->draw ? "a draw" : "no draw", found);
         return;
     }
     if (ev->has_defeated || ev->has_lp)
@@ -974,10 +1007,10 @@ void classic_apply(classic_state *s, const olevent *ev, olverdict *v)
     }
     if (openlog_over(&s->m, ev, v, "classic:end.winner", "The game is over; nothing is played after its end."))
         return;
-    if (handlers[ev->type])    /* after the end, another format's type gets here */
+    if (handlers[ev->type])    /* the seam refuses other formats' types; a direct caller may not */
         handlers[ev->type](&j);
     else
-        FAIL(&j, "openlog:7", "A %s is not an action of classic Snap.", ol_type_name(ev->type));
+        FAIL(&j, "openlog:7", "An event of type %s is not an action of classic Snap.", ol_type_name(ev->type));
 }
 
 /* ---- the seam ------------------------------------------------------------------ */
@@ -998,7 +1031,7 @@ static int ops_finished(const void *st, int *winner)
 static unsigned ops_round(const void *st)
 {
     const classic_state *s = st;
-    return s->deal_done ? 1 + s->n_flips_total / (s->n ? s->n : 1) : 0;
+    return s->deal_done ? 1 + s->n_flips_total / s->n : 0;   /* (n: 2 to 8, the seam's range) */
 }
 
 static void ops_unverified(const void *st, unsigned out[OL_PLAYERS_MAX])
@@ -1063,7 +1096,7 @@ const verifier_ops classic_verifier_ops = {
 
 int classic_check_invariants(const classic_state *s)
 {
-    if (!s->deal_done || s->refused)
+    if (!s->deal_done)   /* (a refused match deals nothing: classic_apply refuses its every event) */
         return 0;
     uint8_t seen[CLASSIC_CARDS_MAX] = {0};
     int total = 0, unknown = 0;
