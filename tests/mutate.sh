@@ -5,7 +5,9 @@
 #       FILE  default verifiers/snap/snap.c (relative to SRCDIR)
 #       N     mutants, default 80;  SEED  default 11 (printed)
 #   env: MUTATE_DIR (build-mutate), MUTATE_TIMEOUT (seconds per suite, 60),
-#        MUTATE_REPORT (default tests/MUTATION-<name>.md in SRCDIR),
+#        MUTATE_REPORT (default tests/MUTATION-<name>.md in SRCDIR; <name> is
+#        the file's, after its engine's when it is another file of an
+#        engine's folder: snap for snap/snap.c, classic-board for classic/board.c),
 #        MUTATE_NOTES (default tests/MUTATION-<name>.notes in SRCDIR),
 #        MUTATE_E2E=1 to run the format's fixtures too (e2e_<format>_fixtures.sh,
 #        slower)
@@ -38,10 +40,12 @@ n=${3:-80}
 seed=${4:-11}
 dir=${MUTATE_DIR:-build-mutate}
 limit=${MUTATE_TIMEOUT:-60}
+fmt=$(printf '%s' "$file" | sed -n 's|^verifiers/\([a-z]*\)/.*|\1|p')
 name=$(basename "$file" .c)
+# an engine's other files are named after it too: classic/board.c is classic-board
+[ -n "$fmt" ] && [ "$name" != "$fmt" ] && name=$fmt-$name
 report=${MUTATE_REPORT:-$src/tests/MUTATION-$name.md}
 notes=${MUTATE_NOTES:-$src/tests/MUTATION-$name.notes}
-fmt=$(printf '%s' "$file" | sed -n 's|^verifiers/\([a-z]*\)/.*|\1|p')
 case $fmt in
     snap) suites="tests/test_snap tests/test_snap_rulings tests/test_snap_arbiter" ;;
     advanced) suites="tests/test_advanced" ;;
