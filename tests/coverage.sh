@@ -17,7 +17,8 @@
 # arbiter and arbiterd, then asks gcov (no other
 # tool needed) for each file of verifiers/: lines executed, branches taken
 # at least once.  The per-file table and the totals are printed and kept in
-# DIR/coverage.txt; the annotated sources (*.gcov) are left in DIR/gcov/.
+# DIR/coverage.txt; the annotated sources are left in DIR/gcov/, one per file
+# (gcov -p: named after the whole path, as every engine has a board.c).
 # COVERAGE_MIN_BRANCHES=N makes it fail when the total is below N percent.
 set -euo pipefail
 src=$(cd "${1:?usage: coverage.sh SRCDIR [DIR]}" && pwd)
@@ -64,20 +65,20 @@ files=$(cd "$src" && find verifiers -name '*.c' ! -path '*/gen/*' | sort)
 for f in $files; do
     obj=$dir/${f%.c}.o
     [ -f "${obj%.o}.gcda" ] || { echo "$f 0 0 0 0 (never run)"; continue; }
-    (cd "$dir/gcov" && gcov -b -o "$(dirname "$obj")" "$src/$f") 2>/dev/null | awk -v f="$f" '
+    (cd "$dir/gcov" && gcov -b -p -o "$(dirname "$obj")" "$src/$f") 2>/dev/null | awk -v f="$f" '
         /^File / { cur = $2; gsub(/\x27/, "", cur) }
         cur ~ ("/" f "$") && /^Lines executed:/ { split($2, a, "[:%]"); l = a[2]; ln = $4 }
         cur ~ ("/" f "$") && /^Taken at least once:/ { split($4, a, "[:%]"); b = a[2]; bn = $6 }
         END { printf "%s %d %d %d %d\n", f, ln * l / 100 + 0.5, ln, bn * b / 100 + 0.5, bn }'
 done | awk '
     function pct(a, b) { return b ? sprintf("%6.2f%%", 100 * a / b) : "     -" }
-    BEGIN { printf "%-28s %17s %19s\n", "file", "lines", "branches" }
-    { printf "%-28s %5d/%-5d %s %5d/%-5d %s\n", $1, $2, $3, pct($2, $3), $4, $5, pct($4, $5)
+    BEGIN { printf "%-32s %17s %19s\n", "file", "lines", "branches" }
+    { printf "%-32s %5d/%-5d %s %5d/%-5d %s\n", $1, $2, $3, pct($2, $3), $4, $5, pct($4, $5)
       l += $2; ln += $3; b += $4; bn += $5 }
-    END { printf "%-28s %5d/%-5d %s %5d/%-5d %s\n", "verifiers/ (total)", l, ln, pct(l, ln), b, bn, pct(b, bn)
+    END { printf "%-32s %5d/%-5d %s %5d/%-5d %s\n", "verifiers/ (total)", l, ln, pct(l, ln), b, bn, pct(b, bn)
           printf "TOTAL_BRANCH_PCT %.2f\n", bn ? 100 * b / bn : 0 }' >"$dir/coverage.txt"
 grep -v '^TOTAL_BRANCH_PCT' "$dir/coverage.txt"
-echo "(annotated sources: $dir/gcov/*.gcov)"
+echo "(annotated sources: $dir/gcov/*#verifiers#*.gcov)"
 total=$(awk '/^TOTAL_BRANCH_PCT/ { print $2 }' "$dir/coverage.txt")
 if [ -n "${COVERAGE_MIN_BRANCHES:-}" ] && awk -v t="$total" -v m="$COVERAGE_MIN_BRANCHES" 'BEGIN { exit !(t < m) }'; then
     echo "coverage: verifiers/ at $total% of branches, below $COVERAGE_MIN_BRANCHES%" >&2

@@ -1590,3 +1590,41 @@ Test(classic, classic_penalty_pay_skips_a_player_out)
     cr_assert(board_has("{\"seat\":\"p2\",\"out\":true,\"stack\":0"));
     cr_assert(board_has("{\"seat\":\"p3\",\"out\":false,\"stack\":2,\"stack_cards\":[\"b-2\",\"c-2\"]"));
 }
+
+/* A6 at one millisecond: p1 and p2 flip a's at the same `at`; p2's,
+ * announced last, was flipped last and goes with the pot. */
+Test(classic, classic_pot_snap_pot_flipped_at_the_same_ms)
+{
+    cr_assert_eq(start(2, 2, 4, "open", "\"dealer\":2").status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-1\",\"a-3\",\"b-1\",\"b-2\"]"));
+    ok(DEAL("p2", "[\"a-2\",\"a-4\",\"b-3\",\"b-4\"]"));
+    the_as_tie();
+    ok(FLIP("p1", 300, "a-3"));
+    ok(FLIP("p2", 300, "a-4"));
+    ok(SNAP_POT("p1", 350));
+    illegal_says(TAKE("p1", "[\"p1\"]", "[\"a-3\",\"a-1\",\"a-2\"]") ",\"pot\":true", "classic:pot.snap_pot",
+                 "The table gives p1 (ann) p1's pile and the snap pot; the Snap Pot at 350 ms takes p2's pile and the "
+                 "snap pot.");
+    ok(TAKE("p1", "[\"p2\"]", "[\"a-4\",\"a-1\",\"a-2\"]") ",\"pot\":true");
+}
+
+/* A6 after a resolution: the engine keeps the order of the flips since the
+ * last one only; of piles whose a's were there before it, the first from
+ * p1 clockwise goes with the pot. */
+Test(classic, classic_pot_snap_pot_piles_from_before_the_resolution)
+{
+    cr_assert_eq(start(3, 2, 6, "open", "\"dealer\":3").status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-1\",\"a-3\",\"b-1\",\"b-4\"]"));
+    ok(DEAL("p2", "[\"a-2\",\"b-2\",\"b-5\",\"b-6\"]"));
+    ok(DEAL("p3", "[\"b-3\",\"a-4\",\"a-5\",\"a-6\"]"));
+    the_as_tie();
+    ok(FLIP("p3", 300, "b-3"));
+    ok(FLIP("p1", 400, "a-3"));
+    ok(SNAP("p2", 450));               /* p1's a matches only the pot: a penalty */
+    ok(FLIP("p2", 500, "b-2"));
+    ok(FLIP("p3", 600, "a-4"));
+    ok(PENALTY("p2"));                 /* b-5 to p3, b-6 to p1; a new window */
+    ok(SNAP_POT("p3", 700));
+    illegal(TAKE("p3", "[\"p3\"]", "[\"b-3\",\"a-4\",\"a-1\",\"a-2\"]") ",\"pot\":true", "classic:pot.snap_pot");
+    ok(TAKE("p3", "[\"p1\"]", "[\"a-3\",\"a-1\",\"a-2\"]") ",\"pot\":true");
+}

@@ -276,9 +276,8 @@ static int take_hrefs(judge *j, const olevent *ev, uint16_t batch, openlog_card 
 typedef struct {
     int16_t top[CLASSIC_PILES];
     int16_t second;                 /* the common pile's card under its top */
-    int8_t last_pile[CLASSIC_PILES]; /* order of the last flip onto each pile */
-    uint64_t last_at[CLASSIC_PILES];
-    uint8_t flipped[CLASSIC_PILES];
+    uint8_t order[CLASSIC_PILES];   /* 1 + the window's index of the last flip
+                                       onto each pile; 0: none in the window */
 } piles_at;
 
 static void piles_at_time(const classic_state *s, uint64_t at, piles_at *pa)
@@ -291,8 +290,7 @@ static void piles_at_time(const classic_state *s, uint64_t at, piles_at *pa)
         if (p == CLASSIC_COMMON)
             pa->second = pa->top[p];
         pa->top[p] = s->flips[i].type;
-        pa->last_at[p] = s->flips[i].at;
-        pa->flipped[p] = 1;
+        pa->order[p] = (uint8_t)(i + 1);   /* flips are in time order, one ms in log order (A2) */
     }
 }
 
@@ -312,7 +310,10 @@ static uint16_t snap_match(const classic_state *s, const piles_at *pa)
     return m;
 }
 
-/* The pile a Snap Pot! at `pa` takes with the pot (A6); 0: no match. */
+/* The pile a Snap Pot! at `pa` takes with the pot (A6): of those whose top
+ * matches it, the one flipped last -- of two flipped at the same ms, the
+ * one announced last; of piles whose tops were all there at the last
+ * resolution, the first from p1 clockwise.  0: no match. */
 static uint16_t pot_match(const classic_state *s, const piles_at *pa)
 {
     if (!s->pot.n)
@@ -323,7 +324,7 @@ static uint16_t pot_match(const classic_state *s, const piles_at *pa)
             continue;
         if (pa->top[p] < 0 || s->value[pa->top[p]] != s->pot_value)
             continue;
-        if (best < 0 || (pa->flipped[p] && (!pa->flipped[best] || pa->last_at[p] > pa->last_at[best])))
+        if (best < 0 || pa->order[p] > pa->order[best])
             best = p;
     }
     return best < 0 ? 0 : (uint16_t)(1u << best);
