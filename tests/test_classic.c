@@ -219,7 +219,8 @@ Test(classic, classic_deck_decks)
     cr_assert_eq(start(2, 4, 2, "open", "\"dealer\":2").status, OL_V_OK);
     illegal(DEAL("p1", "[\"a-1\",\"a-1\",\"b-1\",\"c-1\"]"), "classic:deck.decks");   /* one a-1 in a deck */
     ok(DEAL("p1", "[\"a-1\",\"b-1\",\"c-1\",\"d-1\"]"));
-    illegal(DEAL("p2", "[\"a-2\",\"c-2\",\"b-2\"]"), "classic:deck.decks");            /* not the whole deck */
+    illegal_says(DEAL("p2", "[\"a-2\",\"c-2\",\"b-2\"]"), "classic:deck.decks",            /* not the whole deck */
+                 "The table deals 7 cards in all; the deck of 1 deck holds 8, and every card is dealt.");
     ok(DEAL("p2", "[\"a-2\",\"c-2\",\"b-2\",\"d-2\"]"));
     /* two decks: every card twice */
     cr_assert_eq(start(2, 2, 1, "open", "\"decks\":2,\"dealer\":2").status, OL_V_OK);
@@ -436,7 +437,7 @@ Test(classic, classic_pot_tie)
     ok(SNAP("p2", 2300));
     ok(SNAP("p1", 2380));   /* 80 ms: within the tie window */
     illegal(TAKE("p2", "[\"p1\",\"p2\"]", "[\"a-1\",\"a-2\"]"), "classic:pot.tie");
-    illegal(POT("[\"p1\"]"), "classic:pot.tie");
+    illegal_says(POT("[\"p1\"]"), "classic:pot.tie", "The table sets aside p1's pile; the tie disputed p1's and p2's piles.");
     ok(POT("[\"p1\",\"p2\"]"));
     cr_assert(board_has("\"pot\":{\"count\":2,"));
     /* without a tie, a pot is wrong */
@@ -793,6 +794,15 @@ Test(classic, classic_players_two_to_eight_through_the_seam)
         ok(body);
     }
     ok(FLIP("p1", 10, "a-1"));
+    unsigned un[OL_PLAYERS_MAX];
+    int64_t score[OL_PLAYERS_MAX], base;
+    verifier_unverified(vf, un);
+    verifier_score(vf, score, &base);
+    cr_assert_eq(base, 8);
+    for (int p = 0; p < 8; p++) {   /* p1 has flipped its card: the others still hold one, yet to be seen */
+        cr_assert_eq(un[p], p > 0, "p%d", p + 1);
+        cr_assert_eq(score[p], 1, "p%d", p + 1);   /* p1's is on its discard pile */
+    }
     cr_assert(verifier_ops_of(OL_FORMAT_CLASSIC)->has_type(OL_SNAP_POT));
     cr_assert_not(verifier_ops_of(OL_FORMAT_CLASSIC)->has_type(OL_BENCH));
     illegal("\"type\":\"end\",\"by\":\"p2\"", "openlog:7");
@@ -991,6 +1001,8 @@ Test(classic, classic_deck_decks_the_engine_limits)
     cr_assert(strstr(v.msg, "The deck would be 432 cards (54 cards, 8 times)"), "%s", v.msg);
     v = start(2, 13, 4, "open", "\"decks\":8");   /* 52 cards, 8 times: 416, the most */
     cr_assert_eq(v.status, OL_V_OK, "%s", v.msg);
+    v = start(2, 16, 8, "open", "");              /* 128 kinds, the most */
+    cr_assert_eq(v.status, OL_V_OK, "%s", v.msg);
 }
 
 /* A database without a card makes no deck (the engine alone: the card
@@ -1118,6 +1130,7 @@ Test(classic, classic_end_winner_after_game_losses)
     cr_assert(board_has("{\"seat\":\"p1\",\"out\":false"));
     illegal_says(GAME_LOSS("table", "p2"), "openlog:3", "A game loss is announced by the judge.");
     illegal(GAME_LOSS("p1", "p2"), "openlog:3");
+    cr_assert(board_has("{\"seat\":\"p2\",\"out\":false"));   /* an illegal event changes nothing */
     int w = 0;
     ok(GAME_LOSS("judge", "p2"));
     cr_assert(board_has("{\"seat\":\"p2\",\"out\":true"));
@@ -1627,4 +1640,39 @@ Test(classic, classic_pot_snap_pot_piles_from_before_the_resolution)
     ok(SNAP_POT("p3", 700));
     illegal(TAKE("p3", "[\"p3\"]", "[\"b-3\",\"a-4\",\"a-1\",\"a-2\"]") ",\"pot\":true", "classic:pot.snap_pot");
     ok(TAKE("p3", "[\"p1\"]", "[\"a-3\",\"a-1\",\"a-2\"]") ",\"pot\":true");
+}
+
+/* Three right calls: p2's first, then p1's, then p3's; the table is told
+ * which of them came second. */
+Test(classic, classic_snap_first_caller_the_second_caller_is_told)
+{
+    cr_assert_eq(start(3, 4, 3, "open", "\"dealer\":3,\"common_pile\":true").status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-1\",\"b-1\",\"c-1\",\"d-1\"]"));
+    ok(DEAL("p2", "[\"a-2\",\"b-2\",\"c-2\",\"d-2\"]"));
+    ok(DEAL("p3", "[\"a-3\",\"b-3\",\"c-3\",\"d-3\"]"));
+    ok(FLIP("p1", 1000, "a-1"));
+    ok(FLIP("p2", 2000, "a-2"));
+    ok(SNAP("p2", 2100));
+    ok(SNAP("p1", 2250));
+    ok(SNAP("p3", 2400));
+    illegal_says("\"type\":\"take\",\"by\":\"table\",\"player\":\"p1\",\"cards\":[\"a-1\",\"a-2\"]",
+                 "classic:snap.first_caller", "p1 (ann) called Snap 150 ms after p2 (ben); p2 takes the common pile.");
+    illegal_says("\"type\":\"take\",\"by\":\"table\",\"player\":\"p3\",\"cards\":[\"a-1\",\"a-2\"]",
+                 "classic:snap.first_caller",
+                 "The table gives the cards to p3 (mia), but p2 (ben) called Snap first; p2 takes the common pile.");
+    ok("\"type\":\"take\",\"by\":\"table\",\"player\":\"p2\",\"cards\":[\"a-1\",\"a-2\"]");
+}
+
+/* A12 for every card: the database's first card (a-1, the engine's type 0)
+ * on the later seat's pile matches too. */
+Test(classic, classic_match_value_whichever_pile_holds_it)
+{
+    cr_assert_eq(start(2, 4, 2, "open", "\"dealer\":2").status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-2\",\"b-1\",\"c-1\",\"d-1\"]"));
+    ok(DEAL("p2", "[\"a-1\",\"c-2\",\"b-2\",\"d-2\"]"));
+    ok(FLIP("p1", 1000, "a-2"));
+    ok(FLIP("p2", 2000, "a-1"));
+    ok(SNAP("p1", 2100));
+    illegal(PENALTY("p1"), "classic:snap.first_caller");
+    ok(TAKE("p1", "[\"p1\",\"p2\"]", "[\"a-1\",\"a-2\"]"));
 }
