@@ -992,13 +992,13 @@ Test(classic, classic_deck_decks_the_engine_limits)
     olverdict v = start(2, 26, 5, "open", "");   /* 130 kinds of card */
     cr_assert_eq(v.status, OL_V_ILLEGAL);
     cr_assert_str_eq(v.rule, "classic:deck.decks");
-    cr_assert_str_eq(v.msg, "The deck would be 130 cards (130 cards, 1 times); arbiter judges decks of 1 to 416 "
+    cr_assert_str_eq(v.msg, "The deck would be 130 cards (1 deck of 130); arbiter judges decks of 1 to 416 "
                             "cards of at most 128 kinds.");
     illegal_says(DEAL("p1", "[\"a-1\"]"), "classic:deck.decks", "The match did not start: its header was refused.");
     v = start(2, 18, 3, "open", "\"decks\":8");   /* 54 cards, 8 times: 432 */
     cr_assert_eq(v.status, OL_V_ILLEGAL);
     cr_assert_str_eq(v.rule, "classic:deck.decks");
-    cr_assert(strstr(v.msg, "The deck would be 432 cards (54 cards, 8 times)"), "%s", v.msg);
+    cr_assert(strstr(v.msg, "The deck would be 432 cards (8 decks of 54);"), "%s", v.msg);
     v = start(2, 13, 4, "open", "\"decks\":8");   /* 52 cards, 8 times: 416, the most */
     cr_assert_eq(v.status, OL_V_OK, "%s", v.msg);
     v = start(2, 16, 8, "open", "");              /* 128 kinds, the most */

@@ -202,8 +202,9 @@ int classic_start(classic_state *s, const cards *db, const olevent *header, olve
     }
     if (n == 0 || n > CLASSIC_TYPES_MAX || n * s->decks > CLASSIC_CARDS_MAX) {
         olverdict_set(v, header->match, header->seq, OL_V_ILLEGAL, "classic:deck.decks",
-                      "The deck would be %zu cards (%zu cards, %u times); arbiter judges decks of 1 to %d cards of at "
-                      "most %d kinds.", n * s->decks, n, s->decks, CLASSIC_CARDS_MAX, CLASSIC_TYPES_MAX);
+                      "The deck would be %zu cards (%u deck%s of %zu); arbiter judges decks of 1 to %d cards of at "
+                      "most %d kinds.", n * s->decks, s->decks, s->decks > 1 ? "s" : "", n, CLASSIC_CARDS_MAX,
+                      CLASSIC_TYPES_MAX);
         s->refused = 1;
         s->refused_rule = "classic:deck.decks";
         return VERIFIER_OK;   /* a verdict, the refused header's */
