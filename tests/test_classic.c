@@ -368,6 +368,21 @@ Test(classic, classic_snap_first_caller)
     cr_assert(board_has("{\"seat\":\"p1\",\"out\":false,\"stack\":5"));
 }
 
+/* Three players, two cards each, a common pile: five flips, no match;
+ * p3 holds f-1, the last card, and flips next. */
+static void three_on_a_common_pile(void)
+{
+    cr_assert_eq(start(3, 6, 1, "open", "\"dealer\":3,\"common_pile\":true").status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-1\",\"b-1\"]"));
+    ok(DEAL("p2", "[\"c-1\",\"d-1\"]"));
+    ok(DEAL("p3", "[\"e-1\",\"f-1\"]"));
+    ok(FLIP("p1", 10, "a-1"));
+    ok(FLIP("p2", 20, "c-1"));
+    ok(FLIP("p3", 30, "e-1"));
+    ok(FLIP("p1", 40, "b-1"));
+    ok(FLIP("p2", 50, "d-1"));
+}
+
 Test(classic, classic_simple_out)
 {
     /* two cards each, common pile: p1 flips its last card, then p2; p1's
@@ -383,15 +398,7 @@ Test(classic, classic_simple_out)
     cr_assert(board_has("\"winner\":\"p2\""));
     illegal(FLIP("p1", 50, "a-1"), "classic:end.winner");
     /* three players: the empty player is out when the turn reaches them */
-    cr_assert_eq(start(3, 6, 1, "open", "\"dealer\":3,\"common_pile\":true").status, OL_V_OK);
-    ok(DEAL("p1", "[\"a-1\",\"b-1\"]"));
-    ok(DEAL("p2", "[\"c-1\",\"d-1\"]"));
-    ok(DEAL("p3", "[\"e-1\",\"f-1\"]"));
-    ok(FLIP("p1", 10, "a-1"));
-    ok(FLIP("p2", 20, "c-1"));
-    ok(FLIP("p3", 30, "e-1"));
-    ok(FLIP("p1", 40, "b-1"));
-    ok(FLIP("p2", 50, "d-1"));
+    three_on_a_common_pile();
     ok(FLIP("p3", 60, "f-1"));   /* p1's turn: no card, out; p2's: out; p3 wins */
     cr_assert(board_has("\"winner\":\"p3\""));
 }
@@ -1675,4 +1682,74 @@ Test(classic, classic_match_value_whichever_pile_holds_it)
     ok(SNAP("p1", 2100));
     illegal(PENALTY("p1"), "classic:snap.first_caller");
     ok(TAKE("p1", "[\"p1\",\"p2\"]", "[\"a-1\",\"a-2\"]"));
+}
+
+/* The canonical encoding (records keep its hash): the board at full sight,
+ * then what the board does not show -- each face-down card's batch and
+ * commitment, the zones by slot, the pool, the clock, the window's calls and
+ * flips, its starting piles and the consequences due.  Written out whole:
+ * a change to it is a new engine version (classic.h). */
+Test(classic, classic_state_encoding_is_the_board_and_what_it_hides)
+{
+    jtext t = {0};
+    /* commit mode, dealt: a commitment and batch 0 for each face-down card,
+     * and a-1 and a-2, not yet seen, in the pool */
+    cr_assert_eq(start(2, 1, 2, "commit", "\"dealer\":2").status, OL_V_OK);
+    ok(DEAL("p1", "[{\"c\":\"00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\"}]"));
+    ok(DEAL("p2", "[{\"c\":\"ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100\"}]"));
+    cr_assert_eq(verifier_encode(vf, &t), 0);
+    cr_assert_str_eq(t.buf,
+        "{\"format\":\"classic\",\"variant\":\"own_piles\",\"next\":\"p1\",\"players\":[{\"seat\":\"p1\",\"out\":false,"
+        "\"stack\":1,\"stack_cards\":[\"committed\"],\"pile\":{\"count\":0,\"top\":null}},{\"seat\":\"p2\",\"out\":false,"
+        "\"stack\":1,\"stack_cards\":[\"committed\"],\"pile\":{\"count\":0,\"top\":null}}],\"pot\":{\"count\":0,"
+        "\"top\":null},\"calls_waiting\":0,\"consequences_due\":0,\"over\":false,\"winner\":null,\"draw\":false}\n"
+        "{\"hidden\":[[0,\"00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\"],"
+        "[0,\"ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100\"]],"
+        "\"zones\":[[0],[1],[],[],[],[],[],[],[],[],[],[]],\"pool\":[0,0,1,0],\"clock\":[0,0,0,0,-1,0,1],"
+        "\"calls\":[],\"flips\":[],\"start\":[-1,-1,-1,-1,-1,-1,-1,-1,-1,-1],\"due\":[]}");
+    /* open mode, three calls waiting on two flips */
+    duo_match();
+    ok(SNAP("p2", 1500));
+    ok(SNAP_POT("p1", 2100));
+    ok(SNAP("p1", 2150));
+    cr_assert_eq(verifier_encode(vf, &t), 0);
+    cr_assert(strstr(t.buf, "\"calls_waiting\":3,\"consequences_due\":0,"), "%s", t.buf);
+    cr_assert(strstr(t.buf, "\n{\"hidden\":[[0,0,0],[0,0,0]],\"zones\":[[3,2,1],[7,6,5],[0],[4],[],[],[],[],[],[],[],[]],"
+                            "\"pool\":[],\"clock\":[2000,1,0,0,1,2,1],\"calls\":[[1500,1,0],[2100,0,1],[2150,0,0]],"
+                            "\"flips\":[[1000,0,0],[2000,1,1]],\"start\":[-1,-1,-1,-1,-1,-1,-1,-1,-1,-1],\"due\":[]}"),
+              "%s", t.buf);
+    /* the first penalty announced: p1's mix-up and p1's take are due */
+    ok(PENALTY("p2"));                 /* c-2 (slot 5) to p1 */
+    cr_assert_eq(verifier_encode(vf, &t), 0);
+    cr_assert(strstr(t.buf, "\"calls_waiting\":0,\"consequences_due\":2,"), "%s", t.buf);
+    cr_assert(strstr(t.buf, "\n{\"hidden\":[[0,0,0,0],[0,0]],\"zones\":[[5,3,2,1],[7,6],[0],[4],[],[],[],[],[],[],[],[]],"
+                            "\"pool\":[],\"clock\":[2000,1,2150,1,1,2,1],\"calls\":[],"
+                            "\"flips\":[[1000,0,0],[2000,1,1]],\"start\":[-1,-1,-1,-1,-1,-1,-1,-1,-1,-1],"
+                            "\"due\":[[2,0,0,1,1,0,0,2100],[0,0,0,0,0,3,1,2150]]}"),
+              "%s", t.buf);
+    jtext_free(&t);
+}
+
+/* The board in words at the end: the winner, and no one else, wins. */
+Test(classic, classic_end_winner_the_board_says_who_won)
+{
+    three_on_a_common_pile();
+    ok(SNAP("p1", 55));                /* wrong: d-1 on b-1 */
+    ok(SNAP("p3", 56));                /* wrong too */
+    jtext t = {0};
+    openlog_sight none;
+    memset(&none, 0, sizeof none);
+    cr_assert_eq(verifier_board_words(vf, &none, &t), 0);
+    cr_assert(strstr(t.buf, "Common pile: 5, top d-1.\nSnap pot: 0, top empty.\n2 calls wait for the table.\n"), "%s",
+              t.buf);
+    ok(PENALTY("p1"));                 /* p1 has no card: out */
+    ok(PENALTY("p3"));                 /* f-1 to p2 */
+    cr_assert_eq(verifier_board_words(vf, &none, &t), 0);
+    cr_assert_str_eq(t.buf, "Classic Snap, one common discard pile; the game is over.\n"
+                            "p1 (ann): out, 0 face-down cards.\n"
+                            "p2 (ben): 1 face-down card; wins.\n"
+                            "p3 (mia): out, 0 face-down cards.\n"
+                            "Common pile: 5, top d-1.\n"
+                            "Snap pot: 0, top empty.\n");
+    jtext_free(&t);
 }
