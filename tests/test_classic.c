@@ -417,6 +417,8 @@ Test(classic, classic_piles_match)
     illegal(TAKE("p2", "[\"p2\"]", "[\"a-2\"]"), "classic:piles.match");
     illegal_says(TAKE("p2", "[]", "[]"), "classic:piles.match",
                  "The table gives p2 (ben) no pile; the Snap at 2300 ms takes p1's and p2's piles.");
+    illegal_says(TAKE("p2", "[\"p1\",\"p2\"]", "[\"a-1\"]"), "classic:piles.match",
+                 "The take by p2 lists 1 cards; 2 are shuffled in.");
     ok(TAKE("p2", "[\"p1\",\"p2\"]", "[\"a-1\",\"a-2\"]"));
     cr_assert(board_has("\"stack\":5"));
 }
@@ -488,6 +490,8 @@ Test(classic, classic_pot_snap_pot)
     ok(SNAP_POT("p1", 5400));      /* later: loses, costs nothing */
     illegal(TAKE("p1", "[\"p1\"]", "[\"a-1\",\"a-2\",\"b-1\",\"a-3\"]") ",\"pot\":true", "classic:pot.snap_pot");
     illegal(TAKE("p2", "[\"p1\"]", "[\"b-1\",\"a-3\"]"), "classic:pot.snap_pot");   /* without the pot */
+    illegal_says(TAKE("p2", "[\"p1\"]", "[\"a-1\",\"a-2\",\"a-3\"]") ",\"pot\":true", "classic:pot.snap_pot",
+                 "The take by p2 lists 3 cards; 4 are shuffled in.");
     ok(TAKE("p2", "[\"p1\"]", "[\"a-1\",\"a-2\",\"b-1\",\"a-3\"]") ",\"pot\":true");
     cr_assert(board_has("\"pot\":{\"count\":0,"));
 }
@@ -712,7 +716,7 @@ Test(classic, classic_A3_a_later_right_call_costs_nothing)
     duo_match();
     ok(SNAP("p1", 2100));
     ok(SNAP("p2", 2900));
-    illegal(PENALTY("p2"), "classic:snap.first_caller");
+    illegal(PENALTY("p2"), "classic:piles.match");
     ok(TAKE("p1", "[\"p1\",\"p2\"]", "[\"a-1\",\"a-2\"]"));
     ok(FLIP("p1", 3000, "b-1"));     /* nothing else was due */
 }
@@ -877,19 +881,27 @@ Test(classic, classic_players_range_openlog_4)
     olevent_destroy(&h);
 }
 
-/* The engine alone, without the seam: st started on `db` for two players
- * (ann and ben) in `hidden` mode with levers `rules`; the header's verdict. */
-static olverdict start_direct(classic_state *st, const char *hidden, const char *rules)
+/* The engine alone, without the seam: st started on `db` for n players
+ * (start_direct: two) in `hidden` mode with levers `rules`; the header's
+ * verdict. */
+static olverdict start_direct_n(classic_state *st, int n, const char *hidden, const char *rules)
 {
-    char body[512];
+    char body[1024], players[512] = "";
+    for (int p = 0; p < n; p++)
+        snprintf(players + strlen(players), sizeof players - strlen(players), "%s\"p%d\":{\"id\":\"s%d\"}",
+                 p ? "," : "", p + 1, p + 1);
     snprintf(body, sizeof body, "\"type\":\"match\",\"by\":\"table\",\"format\":\"classic\",\"cards\":\"mini@1\","
-             "\"hidden\":\"%s\",\"players\":{\"p1\":{\"id\":\"ann\"},\"p2\":{\"id\":\"ben\"}},\"rules\":{%s}",
-             hidden, rules);
+             "\"hidden\":\"%s\",\"players\":{%s},\"rules\":{%s}", hidden, players, rules);
     olevent *h = decode(body, 0);
     olverdict v;
     cr_assert_eq(classic_start(st, db, h, &v), VERIFIER_OK);
     olevent_destroy(&h);
     return v;
+}
+
+static olverdict start_direct(classic_state *st, const char *hidden, const char *rules)
+{
+    return start_direct_n(st, 2, hidden, rules);
 }
 
 /* The engine alone: each event of `game` is ok and the invariants hold
@@ -1330,7 +1342,7 @@ Test(classic, classic_pot_tie_none_without_the_snap_pot)
  * it starts from, so that a call is still judged by the piles at its time
  * (A2).  Sixty-six flips of a-1 a-2 a-3 a-4 b-1 ... with no call, then a
  * Snap made between the second and the third: a-1 and a-2 matched then. */
-static void long_window(const char *levers, const char *due)
+static void long_window(const char *levers, const char *rule, const char *due)
 {
     char rules[128], nulls[34 * 5 + 3] = "[", body[256];
     snprintf(rules, sizeof rules, "\"dealer\":2%s", levers);
@@ -1348,13 +1360,13 @@ static void long_window(const char *levers, const char *due)
         ok(body);
     }
     ok(SNAP("p2", 25));
-    illegal_says(PENALTY("p2"), "classic:snap.first_caller", due);
+    illegal_says(PENALTY("p2"), rule, due);
 }
 
 Test(classic, classic_A2_a_long_window_folds_its_oldest_flips)
 {
-    long_window(",\"common_pile\":true", "The table announces a penalty, but next p2 (ben) takes the common pile.");
-    long_window("", "The table announces a penalty, but next p2 (ben) takes p1's and p2's piles.");
+    long_window(",\"common_pile\":true", "classic:snap.first_caller", "The table announces a penalty, but next p2 (ben) takes the common pile.");
+    long_window("", "classic:piles.match", "The table announces a penalty, but next p2 (ben) takes p1's and p2's piles.");
 }
 
 /* ---- which pile goes with the snap pot (A6) ------------------------------------------------ */
@@ -1680,7 +1692,7 @@ Test(classic, classic_match_value_whichever_pile_holds_it)
     ok(FLIP("p1", 1000, "a-2"));
     ok(FLIP("p2", 2000, "a-1"));
     ok(SNAP("p1", 2100));
-    illegal(PENALTY("p1"), "classic:snap.first_caller");
+    illegal(PENALTY("p1"), "classic:piles.match");
     ok(TAKE("p1", "[\"p1\",\"p2\"]", "[\"a-1\",\"a-2\"]"));
 }
 
@@ -1752,4 +1764,80 @@ Test(classic, classic_end_winner_the_board_says_who_won)
                             "Common pile: 5, top d-1.\n"
                             "Snap pot: 0, top empty.\n");
     jtext_free(&t);
+}
+
+/* The invariants of a table of eight, the most: every seat's stack counted
+ * once, the others' not at all. */
+Test(classic, classic_invariants_hold_for_eight_players)
+{
+    static const char *const game[] = {
+        DEAL("p1", "[\"a-1\"]"), DEAL("p2", "[\"b-1\"]"), DEAL("p3", "[\"c-1\"]"), DEAL("p4", "[\"d-1\"]"),
+        DEAL("p5", "[\"e-1\"]"), DEAL("p6", "[\"f-1\"]"), DEAL("p7", "[\"g-1\"]"), DEAL("p8", "[\"h-1\"]"),
+        FLIP("p1", 10, "a-1"), FLIP("p2", 20, "b-1"),
+    };
+    static classic_state st;
+    db = make_db(8, 1);
+    cr_assert_eq(start_direct_n(&st, 8, "open", "\"dealer\":8").status, OL_V_OK);
+    play_direct(&st, game, sizeof game / sizeof game[0]);
+    static classic_state broken;
+    broken = st;
+    broken.stack[7].n = 0;             /* p8's card lost */
+    cr_assert_eq(classic_check_invariants(&broken), 1);
+}
+
+/* The snap pot is set aside with the matching cards on top: its value is
+ * its top card's, whatever lies under it (b's on top of an a and a c). */
+Test(classic, classic_pot_tie_the_matching_cards_on_top)
+{
+    cr_assert_eq(start(2, 3, 3, "open", "\"dealer\":2").status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-1\",\"b-1\",\"b-3\",\"c-1\",\"c-3\"]"));
+    ok(DEAL("p2", "[\"c-2\",\"b-2\",\"a-2\",\"a-3\"]"));
+    ok(FLIP("p1", 100, "a-1"));
+    ok(FLIP("p2", 200, "c-2"));
+    ok(FLIP("p1", 300, "b-1"));
+    ok(FLIP("p2", 400, "b-2"));
+    ok(SNAP("p1", 450));
+    ok(SNAP("p2", 460));
+    ok(POT("[\"p1\",\"p2\"]"));
+    cr_assert(board_has("\"pot\":{\"count\":4,\"top\":\"b-2\"}"));
+    ok(FLIP("p1", 500, "b-3"));        /* a b: it matches the pot */
+    ok(SNAP_POT("p2", 550));
+    illegal(PENALTY("p2"), "classic:pot.snap_pot");
+    ok(TAKE("p2", "[\"p1\"]", "[\"b-3\",\"a-1\",\"b-1\",\"c-2\",\"b-2\"]") ",\"pot\":true");
+}
+
+/* A turn-over shuffles the discard pile alone: the snap pot stays aside. */
+Test(classic, classic_piles_turn_over_leaves_the_pot_aside)
+{
+    cr_assert_eq(start(2, 3, 2, "open", "\"dealer\":2").status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-1\",\"b-1\",\"c-1\"]"));
+    ok(DEAL("p2", "[\"a-2\",\"c-2\",\"b-2\"]"));
+    the_as_tie();
+    ok(FLIP("p1", 300, "b-1"));
+    ok(FLIP("p2", 400, "c-2"));
+    ok(FLIP("p1", 500, "c-1"));        /* p1 has no face-down card left */
+    ok(FLIP("p2", 600, "b-2"));
+    illegal_says(TURN_OVER("p1", "[\"c-1\",\"b-1\",\"a-1\",\"a-2\"]"), "classic:piles.turn_over",
+                 "The turned-over pile of p1 lists 4 cards; 2 are shuffled in.");
+    ok(TURN_OVER("p1", "[\"c-1\",\"b-1\"]"));
+    cr_assert(board_has("\"pot\":{\"count\":2,\"top\":\"a-2\"}"));
+    ok(FLIP("p1", 700, "c-1"));
+}
+
+/* A resolution announced wrong changes nothing -- not even the window the
+ * engine resolved to judge it: a call made after it, within the tie
+ * window, still ties. */
+Test(classic, classic_A4_a_wrong_announcement_resolves_nothing)
+{
+    uint8_t before[VERIFIER_HASH_BYTES], after[VERIFIER_HASH_BYTES];
+    duo_match();
+    ok(SNAP("p1", 2300));
+    cr_assert_eq(verifier_state_hash(vf, before), VERIFIER_OK);
+    illegal(TAKE("p2", "[\"p1\",\"p2\"]", "[\"a-1\",\"a-2\"]"), "classic:piles.match");
+    illegal(PENALTY("p1"), "classic:piles.match");
+    cr_assert_eq(verifier_state_hash(vf, after), VERIFIER_OK);
+    cr_assert_eq(memcmp(before, after, sizeof before), 0, "an illegal announcement changed the state");
+    cr_assert(board_has("\"calls_waiting\":1,\"consequences_due\":0"));
+    ok(SNAP("p2", 2350));              /* 50 ms after p1's: a tie */
+    ok(POT("[\"p1\",\"p2\"]"));
 }

@@ -464,6 +464,12 @@ static void due_words(const classic_state *s, const classic_due *d, char *out, s
         olverdict_format(out, cap, "%s takes %s", who(s, d->p), piles);
 }
 
+/* The rule that gives a take's cards to the first right caller. */
+static const char *take_rule(const classic_state *s, const classic_due *d)
+{
+    return d->pot_word ? "classic:pot.snap_pot" : s->common ? "classic:snap.first_caller" : "classic:piles.match";
+}
+
 /* The table's announcement is the next due consequence, or the verdict. */
 static const classic_due *next_due(judge *j, classic_due_kind kind)
 {
@@ -487,15 +493,34 @@ static const classic_due *next_due(judge *j, classic_due_kind kind)
     const char *r = d->kind == DUE_PENALTY ? "classic:penalty.pay"
                     : d->kind == DUE_POT   ? (d->pot_word ? "classic:pot.grows" : "classic:pot.tie")
                     : d->pot_word          ? "classic:pot.snap_pot"
-                    : kind == DUE_POT && !ties_possible(s) ? (s->prop ? "classic:prop" : "classic:pot.tie")
-                    : kind == DUE_POT      ? "classic:pot.tie"
-                                           : "classic:snap.first_caller";
+                    : kind == DUE_POT      ? (!ties_possible(s) && s->prop ? "classic:prop" : "classic:pot.tie")
+                                           : take_rule(s, d);
     for (int i = s->i_due + 1; i < s->n_due; i++)
         if ((classic_due_kind)s->due[i].kind == kind)
             r = "classic:A4";
     FAIL(j, r, "The table announces a %s, but next %s.",
          kind == DUE_PENALTY ? "penalty" : kind == DUE_POT ? "snap pot" : "take", want);
     return NULL;
+}
+
+/* What resolve_window() changes, to put back. */
+typedef struct {
+    uint8_t n_calls, n_due, i_due, has_resolved;
+    uint64_t resolved_at;
+} window_mark;
+
+static window_mark window_keep(const classic_state *s)
+{
+    return (window_mark){s->n_calls, s->n_due, s->i_due, s->has_resolved, s->resolved_at};
+}
+
+static void window_restore(classic_state *s, const window_mark *w)
+{
+    s->n_calls = w->n_calls;   /* resolve_window() reads calls[] and leaves it */
+    s->n_due = w->n_due;
+    s->i_due = w->i_due;
+    s->has_resolved = w->has_resolved;
+    s->resolved_at = w->resolved_at;
 }
 
 static void due_done(classic_state *s)
@@ -742,13 +767,14 @@ static uint16_t piles_of(const classic_state *s, const olevent *ev)
     return m;
 }
 
-/* Face-up cards shuffled into a new hidden order under `p`'s stack. */
-static int shuffle_in(judge *j, int p, const uint16_t *slots, int k, const char *what)
+/* Face-up cards shuffled into a new hidden order under `p`'s stack; a list
+ * of another length breaks `rule`, the rule that moves them. */
+static int shuffle_in(judge *j, int p, const uint16_t *slots, int k, const char *what, const char *rule)
 {
     classic_state *s = j->s;
     const olevent *ev = j->o.ev;
     if ((int)ev->n_cards != k)
-        return FAIL(j, "classic:snap.first_caller", "%s lists %zu cards; %d are shuffled in.", what, ev->n_cards, k);
+        return FAIL(j, rule, "%s lists %zu cards; %d are shuffled in.", what, ev->n_cards, k);
     uint16_t batch = s->next_batch, pool_before = s->n_pool;
     for (int i = 0; i < k; i++)
         s->pool[s->n_pool++] = (classic_candidate){s->up[slots[i]], batch};
@@ -786,9 +812,8 @@ static void do_take(judge *j)
     int p = (int)ev->player;
     char piles[160];
     piles_words(s, d->piles, d->pot, piles, sizeof piles);
+    const char *rule = take_rule(s, d);
     if (!((d->may_take >> p) & 1)) {
-        const char *rule = d->pot_word ? "classic:pot.snap_pot" : s->common ? "classic:snap.first_caller"
-                                                                           : "classic:piles.match";
         if (d->second == p)
             FAIL(j, rule, "%s called %s %llu ms after %s; %s takes %s.", who(s, p), word(d->pot_word),
                  (unsigned long long)(d->second_at - d->at), who(s, d->p), ol_player_name((ol_player)d->p), piles);
@@ -801,8 +826,7 @@ static void do_take(judge *j)
     if (named != d->piles || (ev->pot != 0) != (d->pot != 0)) {
         char said[160];
         piles_words(s, named, ev->pot, said, sizeof said);
-        FAIL(j, d->pot_word ? "classic:pot.snap_pot" : s->common ? "classic:snap.first_caller" : "classic:piles.match",
-             "The table gives %s %s; the %s at %llu ms takes %s.", who(s, p), said, word(d->pot_word),
+        FAIL(j, rule, "The table gives %s %s; the %s at %llu ms takes %s.", who(s, p), said, word(d->pot_word),
              (unsigned long long)d->at, piles);
         return;
     }
@@ -810,7 +834,7 @@ static void do_take(judge *j)
     int k = gather(s, d->piles, d->pot, slots);
     char what[80];
     olverdict_format(what, sizeof what, "The take by %s", ol_player_name((ol_player)p));
-    if (shuffle_in(j, p, slots, k, what))
+    if (shuffle_in(j, p, slots, k, what, rule))
         return;
     clear_piles(s, d->piles, d->pot);
     due_done(s);
@@ -913,7 +937,7 @@ static void do_turn_over(judge *j)
     int k = gather(s, (uint16_t)(1u << p), 0, slots);
     char what[80];
     olverdict_format(what, sizeof what, "The turned-over pile of %s", ol_player_name((ol_player)p));
-    if (shuffle_in(j, p, slots, k, what))
+    if (shuffle_in(j, p, slots, k, what, "classic:piles.turn_over"))
         return;
     s->pile[p].n = 0;
     /* no call waits: the next window starts from the piles as they are */
@@ -1009,10 +1033,17 @@ void classic_apply(classic_state *s, const olevent *ev, olverdict *v)
     }
     if (openlog_over(&s->m, ev, v, "classic:end.winner", "The game is over; nothing is played after its end."))
         return;
-    if (handlers[ev->type])    /* the seam refuses other formats' types; a direct caller may not */
-        handlers[ev->type](&j);
-    else
+    if (!handlers[ev->type]) {   /* the seam refuses other formats' types; a direct caller may not */
         FAIL(&j, "openlog:7", "An event of type %s is not an action of classic Snap.", ol_type_name(ev->type));
+        return;
+    }
+    /* Handlers change the state only once every check has passed -- but to
+     * judge the first consequence announced, next_due() resolves the window
+     * first; an announcement found wrong leaves it open, as it was. */
+    window_mark w = window_keep(s);
+    handlers[ev->type](&j);
+    if (j.o.failed)
+        window_restore(s, &w);
 }
 
 /* ---- the seam ------------------------------------------------------------------ */
