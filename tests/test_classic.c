@@ -543,6 +543,9 @@ Test(classic, classic_penalty_pay)
     ok(FLIP("p1", 100, "a-1"));
     ok(SNAP("p2", 150));               /* no match */
     illegal(PENALTY("p1"), "classic:penalty.pay");
+    illegal("\"type\":\"penalty\",\"by\":\"p2\",\"player\":\"p2\"", "openlog:3");   /* not the table's: nothing paid */
+    cr_assert(board_has("{\"seat\":\"p1\",\"out\":false,\"stack\":2,"));
+    cr_assert(board_has("\"calls_waiting\":1,\"consequences_due\":0"));
     ok(PENALTY("p2"));                 /* b-2 to p3, c-2 to p1: from p2's left */
     cr_assert(board_has("{\"seat\":\"p1\",\"out\":false,\"stack\":3,\"stack_cards\":[\"b-1\",\"c-1\",\"c-2\"]"));
     cr_assert(board_has("{\"seat\":\"p3\",\"out\":false,\"stack\":4,\"stack_cards\":[\"c-3\",\"a-3\",\"b-3\",\"b-2\"]"));
@@ -1090,21 +1093,37 @@ Test(classic, classic_openlog_3_the_table_resolves)
                  "The judge announced flip; only a player does.");
     ok(FLIP("p1", 1000, "a-1"));
     ok(FLIP("p2", 2000, "a-2"));
+    /* each consequence, the one due, announced by someone else: refused,
+     * and nothing of it done -- the table's own is then accepted */
     ok(SNAP("p1", 2100));
-    ok(SNAP("p2", 2150));
     illegal_says("\"type\":\"take\",\"by\":\"judge\",\"player\":\"p1\",\"piles\":[\"p1\",\"p2\"],\"cards\":[\"a-1\",\"a-2\"]",
                  "openlog:3", "The judge announced a take; the table does.");
+    ok(TAKE("p1", "[\"p1\",\"p2\"]", "[\"a-1\",\"a-2\"]"));
+    ok(FLIP("p1", 3000, "b-1"));
+    ok(FLIP("p2", 4000, "c-2"));
+    ok(SNAP("p2", 4100));              /* wrong */
+    illegal_says("\"type\":\"penalty\",\"by\":\"p2\",\"player\":\"p2\"", "openlog:3",
+                 "p2 (ben) announced a penalty; the table does.");
+    ok(PENALTY("p2"));
+    ok(FLIP("p1", 5000, "c-1"));       /* c-1 on p1's pile, c-2 on p2's */
+    ok(SNAP("p1", 5100));
+    ok(SNAP("p2", 5150));
     illegal_says("\"type\":\"pot\",\"by\":\"p1\",\"piles\":[\"p1\",\"p2\"]", "openlog:3",
                  "p1 (ann) announced a snap pot; the table does.");
-    illegal_says("\"type\":\"penalty\",\"by\":\"p2\",\"player\":\"p1\"", "openlog:3",
-                 "p2 (ben) announced a penalty; the table does.");
-    illegal_says("\"type\":\"turn_over\",\"by\":\"p1\",\"player\":\"p1\",\"cards\":[\"a-1\"]", "openlog:3",
-                 "p1 (ann) announced a discard pile turned over; the table does.");
+    ok(POT("[\"p1\",\"p2\"]"));
     illegal_says("\"type\":\"out\",\"by\":\"judge\",\"player\":\"p2\"", "openlog:3",
                  "The judge announced an elimination; the table does.");
-    ok(POT("[\"p1\",\"p2\"]"));
     /* a seat past the two players is nobody at this table */
-    illegal_says(FLIP("p3", 3000, "b-1"), "openlog:3", "p3 is not a player of this match, whose players are p1 and p2.");
+    illegal_says(FLIP("p3", 6000, "b-1"), "openlog:3", "p3 is not a player of this match, whose players are p1 and p2.");
+    /* one card each: p1's pile is theirs to turn over, by the table */
+    cr_assert_eq(start(2, 2, 1, "open", "\"dealer\":2").status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-1\"]"));
+    ok(DEAL("p2", "[\"b-1\"]"));
+    ok(FLIP("p1", 10, "a-1"));
+    ok(FLIP("p2", 20, "b-1"));
+    illegal_says("\"type\":\"turn_over\",\"by\":\"p1\",\"player\":\"p1\",\"cards\":[\"a-1\"]", "openlog:3",
+                 "p1 (ann) announced a discard pile turned over; the table does.");
+    ok(TURN_OVER("p1", "[\"a-1\"]"));
 }
 
 /* A claim of classic Snap names a winner or a draw, nothing of a duel's. */
@@ -1259,6 +1278,10 @@ Test(classic, classic_penalty_pay_a_call_before_two_cards)
     ok(PENALTY("p2"));
     illegal("\"type\":\"take\",\"by\":\"table\",\"player\":\"p1\",\"cards\":[\"a-1\"]", "classic:penalty.pay");
     ok(PENALTY("p1"));
+    /* a new window, from the common pile as it is: one card, still no match */
+    ok(SNAP("p2", 20));
+    illegal("\"type\":\"take\",\"by\":\"table\",\"player\":\"p2\",\"cards\":[\"a-1\"]", "classic:penalty.pay");
+    ok(PENALTY("p2"));
 }
 
 /* Two wrong calls: two penalties, and nothing else, are due. */
