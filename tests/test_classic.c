@@ -1213,10 +1213,15 @@ Test(classic, classic_A4_a_window_holds_64_calls)
     duo_match();
     char body[128];
     for (int i = 0; i < 64; i++) {
-        snprintf(body, sizeof body, "\"type\":\"snap\",\"by\":\"p%d\",\"at\":%d", 1 + i % 2, 2100 + i);
-        ok(body);
+        snprintf(body, sizeof body, "\"type\":\"snap\",\"by\":\"p%d\",\"at\":%d", 1 + i % 2, 1100 + i);
+        ok(body);                      /* before a-2: no match, each wrong */
     }
     illegal_says(SNAP("p1", 2200), "classic:A4", "p1 (ann) called while 64 calls wait for the table; it resolves them first.");
+    /* 64 penalties are due, the first p1's */
+    illegal_says(PENALTY("p2"), "classic:penalty.pay",
+                 "The table charges p2 (ben) a penalty, but the wrong call was p1 (ann)'s Snap at 1100 ms.");
+    ok(PENALTY("p1"));
+    cr_assert(board_has("\"calls_waiting\":0,\"consequences_due\":63,"));
 }
 
 /* A turn-over is play: not while a call waits, nor while its consequences
@@ -1365,7 +1370,7 @@ Test(classic, classic_pot_tie_none_without_the_snap_pot)
  * it starts from, so that a call is still judged by the piles at its time
  * (A2).  Sixty-six flips of a-1 a-2 a-3 a-4 b-1 ... with no call, then a
  * Snap made between the second and the third: a-1 and a-2 matched then. */
-static void long_window(const char *levers, const char *rule, const char *due)
+static void long_window(const char *levers, const char *starts, const char *rule, const char *due)
 {
     char rules[128], nulls[34 * 5 + 3] = "[", body[256];
     snprintf(rules, sizeof rules, "\"dealer\":2%s", levers);
@@ -1382,14 +1387,24 @@ static void long_window(const char *levers, const char *rule, const char *due)
                  10 * (i + 1), 'a' + i / 4, 1 + i % 4);
         ok(body);
     }
+    /* the window keeps the last 64 flips, from a-3 at 30; a-1 and a-2 are
+     * where it starts */
+    jtext t = {0};
+    cr_assert_eq(verifier_encode(vf, &t), 0);
+    cr_assert(strstr(t.buf, "\"flips\":[[30,"), "%s", t.buf);
+    cr_assert(strstr(t.buf, ",[660,"), "%s", t.buf);
+    cr_assert_null(strstr(t.buf, ",[670,"), "%s", t.buf);
+    cr_assert(strstr(t.buf, starts), "%s", t.buf);
+    jtext_free(&t);
     ok(SNAP("p2", 25));
     illegal_says(PENALTY("p2"), rule, due);
 }
 
 Test(classic, classic_A2_a_long_window_folds_its_oldest_flips)
 {
-    long_window(",\"common_pile\":true", "classic:snap.first_caller", "The table announces a penalty, but next p2 (ben) takes the common pile.");
-    long_window("", "classic:piles.match", "The table announces a penalty, but next p2 (ben) takes p1's and p2's piles.");
+    long_window(",\"common_pile\":true", "],\"start\":[-1,-1,-1,-1,-1,-1,-1,-1,1,0],", "classic:snap.first_caller",
+                "The table announces a penalty, but next p2 (ben) takes the common pile.");
+    long_window("", "],\"start\":[0,1,-1,-1,-1,-1,-1,-1,-1,-1],", "classic:piles.match", "The table announces a penalty, but next p2 (ben) takes p1's and p2's piles.");
 }
 
 /* ---- which pile goes with the snap pot (A6) ------------------------------------------------ */
@@ -1717,6 +1732,15 @@ Test(classic, classic_match_value_whichever_pile_holds_it)
     ok(SNAP("p1", 2100));
     illegal(PENALTY("p1"), "classic:piles.match");
     ok(TAKE("p1", "[\"p1\",\"p2\"]", "[\"a-1\",\"a-2\"]"));
+    /* and on top of the common pile */
+    cr_assert_eq(start(2, 4, 2, "open", "\"dealer\":2,\"common_pile\":true").status, OL_V_OK);
+    ok(DEAL("p1", "[\"a-2\",\"b-1\",\"c-1\",\"d-1\"]"));
+    ok(DEAL("p2", "[\"a-1\",\"c-2\",\"b-2\",\"d-2\"]"));
+    ok(FLIP("p1", 1000, "a-2"));
+    ok(FLIP("p2", 2000, "a-1"));
+    ok(SNAP("p1", 2100));
+    illegal(PENALTY("p1"), "classic:snap.first_caller");
+    ok("\"type\":\"take\",\"by\":\"table\",\"player\":\"p1\",\"cards\":[\"a-1\",\"a-2\"]");
 }
 
 /* The canonical encoding (records keep its hash): the board at full sight,
