@@ -5,7 +5,9 @@
 #       FILE  default verifiers/snap/snap.c (relative to SRCDIR)
 #       N     mutants, default 80;  SEED  default 11 (printed)
 #   env: MUTATE_DIR (build-mutate), MUTATE_TIMEOUT (seconds per suite, 60),
-#        MUTATE_REPORT (default tests/MUTATION-<name>.md in SRCDIR),
+#        MUTATE_REPORT (default tests/MUTATION-<name>.md in SRCDIR; <name> is
+#        the file's, after its engine's when it is another file of an
+#        engine's folder: snap for snap/snap.c, classic-board for classic/board.c),
 #        MUTATE_NOTES (default tests/MUTATION-<name>.notes in SRCDIR),
 #        MUTATE_E2E=1 to run the format's fixtures too (e2e_<format>_fixtures.sh,
 #        slower)
@@ -24,8 +26,9 @@
 # report (committed) lists every mutant.
 #
 # The tree is never modified.  The run works on a snapshot of the sources
-# taken when it starts (DIR/src, refreshed each run; every build directory
-# (one with a config.status), .git and var/ left out), built in DIR/build: the tree can be edited meanwhile
+# taken when it starts (DIR/src, refreshed each run, the files that changed
+# with the run's time; every build directory (one with a config.status),
+# .git and var/ left out), built in DIR/build: the tree can be edited meanwhile
 # without changing what this run judges.  The mutant is written over the
 # snapshot's copy of the file, restored after each mutant and, by the trap,
 # whatever ends the run.
@@ -38,14 +41,17 @@ n=${3:-80}
 seed=${4:-11}
 dir=${MUTATE_DIR:-build-mutate}
 limit=${MUTATE_TIMEOUT:-60}
+fmt=$(printf '%s' "$file" | sed -n 's|^verifiers/\([a-z]*\)/.*|\1|p')
 name=$(basename "$file" .c)
+# an engine's other files are named after it too: classic/board.c is classic-board
+[ -n "$fmt" ] && [ "$name" != "$fmt" ] && name=$fmt-$name
 report=${MUTATE_REPORT:-$src/tests/MUTATION-$name.md}
 notes=${MUTATE_NOTES:-$src/tests/MUTATION-$name.notes}
-fmt=$(printf '%s' "$file" | sed -n 's|^verifiers/\([a-z]*\)/.*|\1|p')
 case $fmt in
     snap) suites="tests/test_snap tests/test_snap_rulings tests/test_snap_arbiter" ;;
     advanced) suites="tests/test_advanced" ;;
     master) suites="tests/test_master" ;;
+    classic) suites="tests/test_classic" ;;
     *)
         case $file in
             verifiers/duel*) fmt=advanced; suites="tests/test_advanced tests/test_master" ;;   # the duel's two formats
@@ -62,8 +68,22 @@ snap=$dir/src
 bld=$dir/build
 work=$(mktemp -d)
 
+# The tree as it is now, into the snapshot: a file that changed since the
+# last run is copied with this run's time, the others keep theirs.  (tar
+# would give a changed file its own time, which can be older than the
+# object the last run built from its old text: make would not rebuild it.)
+rm -rf "$dir/src.new"
+mkdir -p "$dir/src.new"
 (cd "$src" && tar -cf - --exclude=./.git --exclude-tag-all=config.status --exclude=./var --exclude=./autom4te.cache \
-    --exclude="./${dir#"$src"/}" .) | tar -C "$snap" -xf -
+    --exclude="./${dir#"$src"/}" .) | tar -C "$dir/src.new" -xf -
+if [ -e "$snap/configure" ]; then
+    (cd "$dir/src.new" && find . -type f) | while IFS= read -r f; do
+        cmp -s "$dir/src.new/$f" "$snap/$f" || { mkdir -p "$snap/${f%/*}" && rm -f "$snap/$f" && cp "$dir/src.new/$f" "$snap/$f"; }
+    done
+    rm -rf "$dir/src.new"
+else
+    rm -rf "$snap" && mv "$dir/src.new" "$snap"   # the first run: the tree's own times
+fi
 cp -p "$snap/$file" "$work/original.c"
 # (restored with a new mtime, so that make compiles it again)
 cleanup() {

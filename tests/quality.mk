@@ -1,12 +1,14 @@
 # quality.mk -- how strong the engine's tests are (issue 11), included by Makefile.am.
 #
 #   make coverage     line and branch coverage of verifiers/ by the engine
-#                     suites and the Snap end-to-end scripts, per file
+#                     suites and the engines' end-to-end scripts, per file
 #                     (tests/coverage.sh), in its own build directory
 #                     COVERAGE_DIR built with gcc --coverage -O0
 #   make mutate       MUTATE_N seeded single-point mutants of MUTATE_FILE,
 #                     each compiled in MUTATE_DIR and run against the engine
-#                     suites; writes tests/MUTATION-<file>.md (tests/mutate.sh)
+#                     suites; writes tests/MUTATION-<name>.md (tests/mutate.sh:
+#                     snap for verifiers/snap/snap.c, classic-board for
+#                     verifiers/classic/board.c)
 #
 # Both configure a second build of the tree from $(abs_top_srcdir) the first
 # time, and leave this build and the sources untouched.  Neither is part of

@@ -38,11 +38,14 @@ static const char *who(const classic_state *s, int p)
 const char *classic_value_key(const card *c, size_t *len)
 {
     const classic_card *cc = (const classic_card *)(const void *)c->own[OL_FORMAT_CLASSIC];
-    const char *end = memchr(cc->value, 0, sizeof cc->value);
-    *len = end ? (size_t)(end - cc->value) : sizeof cc->value;
+    *len = strnlen(cc->value, sizeof cc->value);
     return cc->value;
 }
 
+/* A card's index in types[]; -1 for a card of no deck here.  Every card
+ * the engine is given comes from the match's own database, all of whose
+ * cards are types (classic_start), so the -1 and the checks for it are a
+ * guard, never met. */
 static int type_of(const classic_state *s, const card *c)
 {
     for (int i = 0; i < s->n_types; i++)
@@ -85,7 +88,10 @@ static int alive(const classic_state *s)
     return n;
 }
 
-/* The next player still in, clockwise (on the left) from p. */
+/* The next player still in, clockwise (on the left) from p; p itself
+ * when no one else is in.  (Never called with every player out: a flip's
+ * player is in, settle() asks while two are, the board only before the
+ * end.) */
 static int left_of(const classic_state *s, int p)
 {
     for (int k = 1; k <= s->n; k++) {
@@ -134,9 +140,11 @@ static void eliminate(classic_state *s, int p)
  * (simple.out, A11) -- once no call waits. */
 static void settle(classic_state *s)
 {
+    /* (m.over is a guard: no handler settles after the end -- classic_apply
+     * refuses every action then, and do_judge settles only before it) */
     if (s->m.over || !s->deal_done)
         return;
-    if (locked(s) && alive(s) > 1) {
+    if (locked(s) && alive(s) > 1) {   /* (a pot exists only in play, with two players in or more) */
         openlog_end_draw(&s->m);   /* a draw between the survivors, before anyone is out */
         return;
     }
@@ -144,7 +152,9 @@ static void settle(classic_state *s)
         if (!s->out[p] && !s->common && !cards_held(s, p))
             eliminate(s, p);
     if (s->common && !s->n_calls && s->i_due >= s->n_due) {
-        for (int guard = 0; guard < s->n && alive(s) > 1; guard++) {
+        /* ends: each turn either finds a card or puts one more player out
+         * (classic_next_to_flip names a player still in) */
+        while (alive(s) > 1) {
             int q = classic_next_to_flip(s);
             if (s->stack[q].n)
                 break;
@@ -192,8 +202,9 @@ int classic_start(classic_state *s, const cards *db, const olevent *header, olve
     }
     if (n == 0 || n > CLASSIC_TYPES_MAX || n * s->decks > CLASSIC_CARDS_MAX) {
         olverdict_set(v, header->match, header->seq, OL_V_ILLEGAL, "classic:deck.decks",
-                      "The deck would be %zu cards (%zu cards, %u times); arbiter judges decks of 1 to %d cards of at "
-                      "most %d kinds.", n * s->decks, n, s->decks, CLASSIC_CARDS_MAX, CLASSIC_TYPES_MAX);
+                      "The deck would be %zu cards (%u deck%s of %zu); arbiter judges decks of 1 to %d cards of at "
+                      "most %d kinds.", n * s->decks, s->decks, s->decks > 1 ? "s" : "", n, CLASSIC_CARDS_MAX,
+                      CLASSIC_TYPES_MAX);
         s->refused = 1;
         s->refused_rule = "classic:deck.decks";
         return VERIFIER_OK;   /* a verdict, the refused header's */
@@ -226,10 +237,11 @@ int classic_start(classic_state *s, const cards *db, const olevent *header, olve
 
 /* ---- hidden cards -------------------------------------------------------- */
 
+/* The pool entry of `type` (a card of the deck) in `batch`, or -1. */
 static int pool_find(const classic_state *s, int type, uint16_t batch)
 {
     for (int i = 0; i < s->n_pool; i++)
-        if (s->pool[i].batch == batch && (type < 0 || s->pool[i].type == type))
+        if (s->pool[i].batch == batch && s->pool[i].type == type)
             return i;
     return -1;
 }
@@ -265,9 +277,8 @@ static int take_hrefs(judge *j, const olevent *ev, uint16_t batch, openlog_card 
 typedef struct {
     int16_t top[CLASSIC_PILES];
     int16_t second;                 /* the common pile's card under its top */
-    int8_t last_pile[CLASSIC_PILES]; /* order of the last flip onto each pile */
-    uint64_t last_at[CLASSIC_PILES];
-    uint8_t flipped[CLASSIC_PILES];
+    uint8_t order[CLASSIC_PILES];   /* 1 + the window's index of the last flip
+                                       onto each pile; 0: none in the window */
 } piles_at;
 
 static void piles_at_time(const classic_state *s, uint64_t at, piles_at *pa)
@@ -280,8 +291,7 @@ static void piles_at_time(const classic_state *s, uint64_t at, piles_at *pa)
         if (p == CLASSIC_COMMON)
             pa->second = pa->top[p];
         pa->top[p] = s->flips[i].type;
-        pa->last_at[p] = s->flips[i].at;
-        pa->flipped[p] = 1;
+        pa->order[p] = (uint8_t)(i + 1);   /* flips are in time order, one ms in log order (A2) */
     }
 }
 
@@ -301,7 +311,10 @@ static uint16_t snap_match(const classic_state *s, const piles_at *pa)
     return m;
 }
 
-/* The pile a Snap Pot! at `pa` takes with the pot (A6); 0: no match. */
+/* The pile a Snap Pot! at `pa` takes with the pot (A6): of those whose top
+ * matches it, the one flipped last -- of two flipped at the same ms, the
+ * one announced last; of piles whose tops were all there at the last
+ * resolution, the first from p1 clockwise.  0: no match. */
 static uint16_t pot_match(const classic_state *s, const piles_at *pa)
 {
     if (!s->pot.n)
@@ -312,7 +325,7 @@ static uint16_t pot_match(const classic_state *s, const piles_at *pa)
             continue;
         if (pa->top[p] < 0 || s->value[pa->top[p]] != s->pot_value)
             continue;
-        if (best < 0 || (pa->flipped[p] && (!pa->flipped[best] || pa->last_at[p] > pa->last_at[best])))
+        if (best < 0 || pa->order[p] > pa->order[best])
             best = p;
     }
     return best < 0 ? 0 : (uint16_t)(1u << best);
@@ -404,14 +417,24 @@ static void window_reset(classic_state *s)
     s->n_flips = 0;
 }
 
+/* piles_of() of a table naming players' discard piles in the common-pile
+ * version, which has none: no set of piles of this match. */
+#define NO_SUCH_PILES 0xffff
+
 /* "p1's and p2's piles", "the common pile", "p3's pile and the snap pot". */
 static void piles_words(const classic_state *s, uint16_t piles, int pot, char *out, size_t cap)
 {
     size_t used = 0;
     int k = 0, total = 0;
+    if (piles == NO_SUCH_PILES) {
+        olverdict_format(out, cap, "players' own discard piles");
+        return;
+    }
     out[0] = 0;
     for (int p = 0; p < CLASSIC_PILES; p++)
         total += (piles >> p) & 1;
+    /* (the longest list, eight players' piles, is some 60 bytes: the bound
+     * is a guard for a smaller cap) */
     for (int p = 0; p < CLASSIC_PILES && used + 1 < cap; p++) {
         if (!((piles >> p) & 1))
             continue;
@@ -424,10 +447,10 @@ static void piles_words(const classic_state *s, uint16_t piles, int pot, char *o
         used += strlen(out + used);
         k++;
     }
-    if (!total)
-        olverdict_format(out, cap, "no pile");
     if (pot)
         olverdict_format(out + strlen(out), cap - strlen(out), "%sthe snap pot", total ? " and " : "");
+    else if (!total)
+        olverdict_format(out, cap, "no pile");
 }
 
 static const char *word(int pot_word)
@@ -447,6 +470,12 @@ static void due_words(const classic_state *s, const classic_due *d, char *out, s
         olverdict_format(out, cap, "%s go to the snap pot: %s's %s tied", piles, who(s, d->p), word(d->pot_word));
     else
         olverdict_format(out, cap, "%s takes %s", who(s, d->p), piles);
+}
+
+/* The rule that gives a take's cards to the first right caller. */
+static const char *take_rule(const classic_state *s, const classic_due *d)
+{
+    return d->pot_word ? "classic:pot.snap_pot" : s->common ? "classic:snap.first_caller" : "classic:piles.match";
 }
 
 /* The table's announcement is the next due consequence, or the verdict. */
@@ -472,15 +501,34 @@ static const classic_due *next_due(judge *j, classic_due_kind kind)
     const char *r = d->kind == DUE_PENALTY ? "classic:penalty.pay"
                     : d->kind == DUE_POT   ? (d->pot_word ? "classic:pot.grows" : "classic:pot.tie")
                     : d->pot_word          ? "classic:pot.snap_pot"
-                    : kind == DUE_POT && !ties_possible(s) ? (s->prop ? "classic:prop" : "classic:pot.tie")
-                    : kind == DUE_POT      ? "classic:pot.tie"
-                                           : "classic:snap.first_caller";
+                    : kind == DUE_POT      ? (!ties_possible(s) && s->prop ? "classic:prop" : "classic:pot.tie")
+                                           : take_rule(s, d);
     for (int i = s->i_due + 1; i < s->n_due; i++)
         if ((classic_due_kind)s->due[i].kind == kind)
             r = "classic:A4";
     FAIL(j, r, "The table announces a %s, but next %s.",
          kind == DUE_PENALTY ? "penalty" : kind == DUE_POT ? "snap pot" : "take", want);
     return NULL;
+}
+
+/* What resolve_window() changes, to put back. */
+typedef struct {
+    uint8_t n_calls, n_due, i_due, has_resolved;
+    uint64_t resolved_at;
+} window_mark;
+
+static window_mark window_keep(const classic_state *s)
+{
+    return (window_mark){s->n_calls, s->n_due, s->i_due, s->has_resolved, s->resolved_at};
+}
+
+static void window_restore(classic_state *s, const window_mark *w)
+{
+    s->n_calls = w->n_calls;   /* resolve_window() reads calls[] and leaves it */
+    s->n_due = w->n_due;
+    s->i_due = w->i_due;
+    s->has_resolved = w->has_resolved;
+    s->resolved_at = w->resolved_at;
 }
 
 static void due_done(classic_state *s)
@@ -520,8 +568,10 @@ static void do_deal(judge *j)
         return;
     int p = (int)ev->player;
     if (s->deal_done || s->dealt[p]) {
-        FAIL(j, "classic:deal.one_at_a_time", "The table deals %s a %s stack; every player is dealt one stack, "
-             "before play.", who(s, p), s->dealt[p] ? "second" : "new");
+        /* once the deal is done every seat has its stack (the seam refuses a
+         * seat past the players, openlog:3): this one is a second */
+        FAIL(j, "classic:deal.one_at_a_time", "The table deals %s a second stack; every player is dealt one stack, "
+             "before play.", who(s, p));
         return;
     }
     int total = (int)ev->n_cards;
@@ -719,19 +769,20 @@ static uint16_t piles_of(const classic_state *s, const olevent *ev)
 {
     uint16_t m = 0;
     if (s->common)
-        return ev->n_piles ? 0xffff : (uint16_t)(1u << CLASSIC_COMMON);
+        return ev->n_piles ? NO_SUCH_PILES : (uint16_t)(1u << CLASSIC_COMMON);
     for (size_t i = 0; i < ev->n_piles; i++)
         m |= (uint16_t)(1u << ev->piles[i]);
     return m;
 }
 
-/* Face-up cards shuffled into a new hidden order under `p`'s stack. */
-static int shuffle_in(judge *j, int p, const uint16_t *slots, int k, const char *what)
+/* Face-up cards shuffled into a new hidden order under `p`'s stack; a list
+ * of another length breaks `rule`, the rule that moves them. */
+static int shuffle_in(judge *j, int p, const uint16_t *slots, int k, const char *what, const char *rule)
 {
     classic_state *s = j->s;
     const olevent *ev = j->o.ev;
     if ((int)ev->n_cards != k)
-        return FAIL(j, "classic:snap.first_caller", "%s lists %zu cards; %d are shuffled in.", what, ev->n_cards, k);
+        return FAIL(j, rule, "%s lists %zu cards; %d are shuffled in.", what, ev->n_cards, k);
     uint16_t batch = s->next_batch, pool_before = s->n_pool;
     for (int i = 0; i < k; i++)
         s->pool[s->n_pool++] = (classic_candidate){s->up[slots[i]], batch};
@@ -769,9 +820,8 @@ static void do_take(judge *j)
     int p = (int)ev->player;
     char piles[160];
     piles_words(s, d->piles, d->pot, piles, sizeof piles);
+    const char *rule = take_rule(s, d);
     if (!((d->may_take >> p) & 1)) {
-        const char *rule = d->pot_word ? "classic:pot.snap_pot" : s->common ? "classic:snap.first_caller"
-                                                                           : "classic:piles.match";
         if (d->second == p)
             FAIL(j, rule, "%s called %s %llu ms after %s; %s takes %s.", who(s, p), word(d->pot_word),
                  (unsigned long long)(d->second_at - d->at), who(s, d->p), ol_player_name((ol_player)d->p), piles);
@@ -783,9 +833,8 @@ static void do_take(judge *j)
     uint16_t named = piles_of(s, ev);
     if (named != d->piles || (ev->pot != 0) != (d->pot != 0)) {
         char said[160];
-        piles_words(s, named == 0xffff ? 0 : named, ev->pot, said, sizeof said);
-        FAIL(j, d->pot_word ? "classic:pot.snap_pot" : s->common ? "classic:snap.first_caller" : "classic:piles.match",
-             "The table gives %s %s; the %s at %llu ms takes %s.", who(s, p), said, word(d->pot_word),
+        piles_words(s, named, ev->pot, said, sizeof said);
+        FAIL(j, rule, "The table gives %s %s; the %s at %llu ms takes %s.", who(s, p), said, word(d->pot_word),
              (unsigned long long)d->at, piles);
         return;
     }
@@ -793,7 +842,7 @@ static void do_take(judge *j)
     int k = gather(s, d->piles, d->pot, slots);
     char what[80];
     olverdict_format(what, sizeof what, "The take by %s", ol_player_name((ol_player)p));
-    if (shuffle_in(j, p, slots, k, what))
+    if (shuffle_in(j, p, slots, k, what, rule))
         return;
     clear_piles(s, d->piles, d->pot);
     due_done(s);
@@ -813,13 +862,14 @@ static void do_pot(judge *j)
     if (named != d->piles) {
         char want[160], said[160];
         piles_words(s, d->piles, 0, want, sizeof want);
-        piles_words(s, named == 0xffff ? 0 : named, 0, said, sizeof said);
+        piles_words(s, named, 0, said, sizeof said);
         FAIL(j, d->pot_word ? "classic:pot.grows" : "classic:pot.tie", "The table sets aside %s; the tie disputed %s.",
              said, want);
         return;
     }
-    /* the matching cards on top: each pile's cards in order, its top last */
-    int value = -1;
+    /* the matching cards on top: each pile's cards in order, its top last;
+     * a pot answers a right call, so at least one pile goes */
+    int value = 0;
     for (int p = 0; p < CLASSIC_PILES; p++) {
         if (!((d->piles >> p) & 1))
             continue;
@@ -829,8 +879,7 @@ static void do_pot(judge *j)
         s->pot.n = (uint16_t)(s->pot.n + z->n);
         z->n = 0;
     }
-    if (value >= 0)
-        s->pot_value = (uint8_t)value;
+    s->pot_value = (uint8_t)value;
     due_done(s);
     settle(s);
 }
@@ -896,7 +945,7 @@ static void do_turn_over(judge *j)
     int k = gather(s, (uint16_t)(1u << p), 0, slots);
     char what[80];
     olverdict_format(what, sizeof what, "The turned-over pile of %s", ol_player_name((ol_player)p));
-    if (shuffle_in(j, p, slots, k, what))
+    if (shuffle_in(j, p, slots, k, what, "classic:piles.turn_over"))
         return;
     s->pile[p].n = 0;
     /* no call waits: the next window starts from the piles as they are */
@@ -913,6 +962,18 @@ static void do_out(judge *j)
     if (!s->out[p])
         FAIL(j, "classic:out.cards", "The table announces %s out, but they hold %d cards and are still in the game.",
              who(s, p), cards_held(s, p));
+}
+
+/* What the engine finds of the end, for a claim's sentence: "the game
+ * still going on", "a draw", "a win for p2 (ben)". */
+static void end_words(const classic_state *s, char *out, size_t cap)
+{
+    if (!s->m.over)
+        olverdict_format(out, cap, "the game still going on");
+    else if (s->m.draw)
+        olverdict_format(out, cap, "a draw");
+    else
+        olverdict_format(out, cap, "a win for %s", who(s, s->m.winner));
 }
 
 static void do_claim(judge *j)
@@ -932,18 +993,16 @@ static void do_claim(judge *j)
              want);
         return;
     }
+    char found[96];
+    end_words(s, found, sizeof found);
     if (ev->has_winner && (!s->m.over || s->m.winner != (int)ev->winner)) {
-        openlog_fail(&j->o, OL_V_MISMATCH, "classic:end.winner", "The table claims %s won; the engine finds %s%s.",
-                     ol_player_name(ev->winner),
-                     !s->m.over ? "the game still going on" : s->m.draw ? "a draw" : "a win for ",
-                     s->m.over && !s->m.draw ? who(s, s->m.winner) : "");
+        openlog_fail(&j->o, OL_V_MISMATCH, "classic:end.winner", "The table claims %s won; the engine finds %s.",
+                     ol_player_name(ev->winner), found);
         return;
     }
     if (ev->has_draw && ev->draw != (s->m.over && s->m.draw)) {
-        openlog_fail(&j->o, OL_V_MISMATCH, "classic:end.draw", "The table claims %s; the engine finds %s%s.",
-                     ev->draw ? "a draw" : "no draw",
-                     !s->m.over ? "the game still going on" : s->m.draw ? "a draw" : "a win for ",
-                     s->m.over && !s->m.draw ? who(s, s->m.winner) : "");
+        openlog_fail(&j->o, OL_V_MISMATCH, "classic:end.draw", "The table claims %s; the engine finds %s.",
+                     ev->draw ? "a draw" : "no draw", found);
         return;
     }
     if (ev->has_defeated || ev->has_lp)
@@ -995,10 +1054,17 @@ void classic_apply(classic_state *s, const olevent *ev, olverdict *v)
     }
     if (openlog_over(&s->m, ev, v, "classic:end.winner", "The game is over; nothing is played after its end."))
         return;
-    if (handlers[ev->type])    /* after the end, another format's type gets here */
-        handlers[ev->type](&j);
-    else
-        FAIL(&j, "openlog:7", "A %s is not an action of classic Snap.", ol_type_name(ev->type));
+    if (!handlers[ev->type]) {   /* the seam refuses other formats' types; a direct caller may not */
+        FAIL(&j, "openlog:7", "An event of type %s is not an action of classic Snap.", ol_type_name(ev->type));
+        return;
+    }
+    /* Handlers change the state only once every check has passed -- but to
+     * judge the first consequence announced, next_due() resolves the window
+     * first; an announcement found wrong leaves it open, as it was. */
+    window_mark w = window_keep(s);
+    handlers[ev->type](&j);
+    if (j.o.failed)
+        window_restore(s, &w);
 }
 
 /* ---- the seam ------------------------------------------------------------------ */
@@ -1019,7 +1085,7 @@ static int ops_finished(const void *st, int *winner)
 static unsigned ops_round(const void *st)
 {
     const classic_state *s = st;
-    return s->deal_done ? 1 + s->n_flips_total / (s->n ? s->n : 1) : 0;
+    return s->deal_done ? 1 + s->n_flips_total / s->n : 0;   /* (n: 2 to 8, the seam's range) */
 }
 
 static void ops_unverified(const void *st, unsigned out[OL_PLAYERS_MAX])
@@ -1084,7 +1150,7 @@ const verifier_ops classic_verifier_ops = {
 
 int classic_check_invariants(const classic_state *s)
 {
-    if (!s->deal_done || s->refused)
+    if (!s->deal_done)   /* (a refused match deals nothing: classic_apply refuses its every event) */
         return 0;
     uint8_t seen[CLASSIC_CARDS_MAX] = {0};
     int total = 0, unknown = 0;
