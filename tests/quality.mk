@@ -18,7 +18,8 @@
 # (included after Makefile.am sets EXTRA_DIST)
 EXTRA_DIST += tests/coverage.sh tests/mutate.sh tests/mutants.py tests/MUTATION-snap.md tests/MUTATION-snap.notes \
 	tests/MUTATION-advanced.md tests/MUTATION-advanced.notes \
-	tests/MUTATION-duel.md tests/MUTATION-duel.notes tests/MUTATION-master.md tests/MUTATION-master.notes
+	tests/MUTATION-duel.md tests/MUTATION-duel.notes tests/MUTATION-master.md tests/MUTATION-master.notes \
+	tests/MUTATION-classic.md tests/MUTATION-classic.notes tests/MUTATION-classic-board.md tests/MUTATION-classic-board.notes
 
 COVERAGE_DIR = build-coverage
 COVERAGE_MIN_BRANCHES = 95
