@@ -830,6 +830,11 @@ static int edit_publish(const org_opts *o, org_file *f, json_t *root, char *done
         cli_error("--seed needs 1 to %d bytes", TOUR_STR_MAX);
         return CLI_BADINPUT;
     }
+    if (round != tourorg_next_round(f->root)) {   /* said before the records are judged */
+        cli_error("Round %" PRIu32 " cannot be published: the next round is %" PRIu32 ".", round,
+                  tourorg_next_round(f->root));
+        return CLI_BADINPUT;
+    }
     if ((tournament_structure(f->t)->kind == TOUR_TABLE_BASIC || tournament_structure(f->t)->kind ==
          TOUR_TABLE_ADVANCED) && !tournament_structure(f->t)->row) {
         cli_error("the structure table has no row for %zu registered players (T39, T40): register more players, or "

@@ -88,6 +88,11 @@ static uint32_t published(const json_t *root)
     return n && !json_array_size(json_object_get(last, "pairings")) ? n - 1 : n;
 }
 
+uint32_t tourorg_next_round(const json_t *root)
+{
+    return published(root) + 1;
+}
+
 static json_t *player_of(const json_t *root, const char *id)
 {
     size_t i;
@@ -319,7 +324,7 @@ int tourorg_drop(json_t *root, const char *id, const char *reason, long after, c
 int tourorg_publish(json_t *root, uint32_t round, const json_t *pairings, const char *seed, uint64_t started,
                     char *err, size_t errlen)
 {
-    uint32_t next = published(root) + 1, listed = tourorg_current_round(root, NULL);
+    uint32_t next = tourorg_next_round(root), listed = tourorg_current_round(root, NULL);
     json_t *rd;
     int rc = TOURORG_OK;
 

@@ -56,6 +56,9 @@ int tourorg_lever(json_t *rules, const char *kv, char *err, size_t errlen);
 /* The current round (above), and whether it is closed. */
 uint32_t tourorg_current_round(const json_t *root, int *closed);
 
+/* The next round to publish: the last round listed with pairings, plus 1. */
+uint32_t tourorg_next_round(const json_t *root);
+
 /* The round object of round r, or NULL. */
 json_t *tourorg_round(const json_t *root, uint32_t r);
 
