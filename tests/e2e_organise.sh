@@ -77,6 +77,11 @@ done_ok "new" "${A[@]}" new --file "$T" --id e2e-cup --name "Org Cup" --format a
 [ "$(jqf '[.id, .format, .cards, .structure.swiss_rounds, .round_minutes, .timezone] | join(" ")')" = \
   "e2e-cup advanced core@1.1.0 3 50 Europe/Paris" ] && pass "new: the file holds the event" ||
     fail "new: the file holds $(cat "$T")"
+# every byte written is defined: the file is its JSON with two spaces of indent and a newline
+jq --indent 2 . "$T" | cmp -s - "$T" && pass "new: the file is written whole (jq --indent 2's bytes)" ||
+    fail "new: the file's bytes: $(od -c "$T" | tail -n 3)"
+[ "$(stat -c %a "$T")" = "$(printf '%o' $((0666 & ~$(umask))))" ] && pass "new: the file's mode is 0666 less the umask" ||
+    fail "new: mode $(stat -c %a "$T"), umask $(umask)"
 refused "new: over an existing file" 2 'exists' \
     "${A[@]}" new --file "$T" --id x --name X --format advanced --swiss-rounds 3 --cut 0
 
@@ -96,6 +101,12 @@ done_ok "add with a legal decklist" "${A[@]}" add --file "$T" --player ann --nam
 for p in ben:Ben cat:Cat dan:Dan eve:Eve fay:Fay gil:Gil; do
     done_ok "add ${p%%:*}" "${A[@]}" add --file "$T" --player "${p%%:*}" --name "${p#*:}"
 done
+chmod 640 "$T"
+done_ok "add keeps the file's mode" "${A[@]}" add --file "$T" --player ivy --name Ivy
+[ "$(stat -c %a "$T")" = 640 ] && pass "add: the file keeps its mode (640)" || fail "add: mode $(stat -c %a "$T")"
+"${A[@]}" undo --file "$T" >/dev/null 2>&1
+jq --indent 2 . "$T" | cmp -s - "$T" && [ "$(jqf '.players | length')" = 7 ] &&
+    pass "add: the file is written whole (jq --indent 2's bytes)" || fail "add: the file's bytes: $(tail -c 40 "$T" | od -c)"
 refused "add: an id already registered" 2 'A player of id "ben" is already registered.' \
     "${A[@]}" add --file "$T" --player ben --name "Ben Two"
 refused "add: a name the loader refuses (validated before writing)" 2 'is longer than 256 bytes' \
@@ -145,8 +156,8 @@ done_ok "time-call" "${A[@]}" time-call --file "$T" --round 1 14:50
 [ "$(jqf '.rounds[0].time_called - .rounds[0].started')" = $((50 * 60000)) ] &&
     pass "time-call: 14:50 is 50 minutes after the 14:00 start" || fail "time-call: $(jqf '.rounds[0]')"
 done_ok "time-call for one table (HH:MM:SS)" "${A[@]}" time-call --file "$T" --round 1 --table 2 14:55:30
-[ "$(jqf '.rounds[0].pairings[] | select(.table == "2") | .time_called - 0' )" = \
-  "$(($(jqf '.rounds[0].started') + 55 * 60000 + 30000))" ] && pass "time-call: table 2's extension is 14:55:30" ||
+[ "$(jqf '.rounds[0] | (.pairings[] | select(.table == "2") | .time_called) - .started')" = \
+  $((55 * 60000 + 30000)) ] && pass "time-call: table 2's extension is 14:55:30" ||
     fail "time-call table 2: $(jqf '.rounds[0]')"
 # the time zone, by hand: Paris on 2026-03-29 (summer time from 01:00 UTC) is UTC+2
 Z="$TMP/zone.json"
@@ -227,8 +238,7 @@ jqf '.rounds[1].pairings[] | .p1, .p2, .bye' | grep -qx hal && pass "publish: th
     fail "publish: hal is not paired"
 
 # ---- status -------------------------------------------------------------------------------------------
-S=$(jqf '.rounds[1].started')
-AT=$(TZ=Europe/Paris date -d "@$(((S + 20 * 60000) / 1000))" +%H:%M:%S)
+AT=$(TZ=Europe/Paris date -d "@$(jqf '(.rounds[1].started // 0) / 1000 + 1200 | floor')" +%H:%M:%S)
 "${A[@]}" status --file "$T" --at "$AT" "${LOGS[@]}" >"$TMP/out" 2>"$TMP/err" && rc=0 || rc=$?
 grep -q '^round 2 of 3 (swiss), open$' "$TMP/out" && grep -q 'ends .* (50 minutes); 30:00 left' "$TMP/out" &&
     grep -q "missing to close round 2: $(jqf '[.rounds[1].pairings[] | select(.table)] | length') pairings" "$TMP/out" &&
