@@ -84,6 +84,12 @@ jq --indent 2 . "$T" | cmp -s - "$T" && pass "new: the file is written whole (jq
     fail "new: mode $(stat -c %a "$T"), umask $(umask)"
 refused "new: over an existing file" 2 'exists' \
     "${A[@]}" new --file "$T" --id x --name X --format advanced --swiss-rounds 3 --cut 0
+[ ! -e "$TMP/none.json.history" ] && { "${A[@]}" new --file "$TMP/none.json" --id x --name X --format chess \
+    --swiss-rounds 3 --cut 0; "${A[@]}" add --file "$TMP/none.json" --player a --name A;
+    "${A[@]}" undo --file "$TMP/none.json"; } 2>/dev/null
+[ ! -e "$TMP/none.json" ] && [ ! -e "$TMP/none.json.history" ] &&
+    pass "refused new, add and undo of a file that does not exist leave nothing behind" ||
+    fail "a refused command left $(ls -d "$TMP"/none.json*)"
 
 # a structure table: its row waits for the players registered before round 1
 B="$TMP/basic.json"
@@ -128,6 +134,16 @@ cp "$M" "$TMP/m-before"
     pass "add: the event's levers apply (deck_size 70 refuses a 60-card deck)" ||
     fail "add under deck_size=70: exit $rc: $(cat "$TMP/err")"
 
+# an event without a seed: the seed arbiter draws round 1 with goes into the round (T27)
+for p in a b c d e; do "${A[@]}" add --file "$M" --player $p --name "${p^^}" >/dev/null 2>&1; done
+cp "$M" "$TMP/m-pre1"
+"${A[@]}" publish --file "$M" --round 1 >/dev/null 2>&1
+MS=$(jq -r '.rounds[0].seed // empty' "$M")
+[ -n "$MS" ] && [ "$(jq -c '.rounds[0].pairings' "$M")" = \
+  "$("$ARBITER" tournament pair --file "$TMP/m-pre1" --round 1 --seed "$MS" --json 2>/dev/null | jq -c .pairings)" ] &&
+    pass "publish: a seed arbiter made is written into the round, and draws the same pairings again" ||
+    fail "publish without a seed: seed '$MS', $(jq -c '.rounds[0]' "$M")"
+
 # ---- publish round 1 ----------------------------------------------------------------
 refused "publish: not the next round" 2 'Round 3 cannot be published: the next round is 1.' \
     "${A[@]}" publish --file "$T" --round 3
@@ -146,6 +162,9 @@ refused "add after round 1 is published" 2 'Round 1 is published: a player who c
 # ---- time-call -----------------------------------------------------------------------------
 refused "time-call: no time of day" 2 "'14:5x' is no time of day" "${A[@]}" time-call --file "$T" --round 1 14:5x
 refused "time-call: 24:10" 2 "'24:10' is no time of day" "${A[@]}" time-call --file "$T" --round 1 24:10
+refused "time-call: 14:5 (minutes take two digits)" 2 "'14:5' is no time of day" \
+    "${A[@]}" time-call --file "$T" --round 1 14:5
+refused "time-call: 14:05:60" 2 "'14:05:60' is no time of day" "${A[@]}" time-call --file "$T" --round 1 14:05:60
 refused "time-call: not the current round" 2 'Round 2 is not the current round: round 1 is.' \
     "${A[@]}" time-call --file "$T" --round 2 14:50
 refused "time-call: before the round started" 2 'Time cannot be called before round 1 started.' \

@@ -332,28 +332,48 @@ static int use_zone(const char *tz)
     return CLI_OK;
 }
 
-/* "HH:MM" or "HH:MM:SS" on the day of day_ms (local time in the zone in
- * force) as ms since the epoch; CLI_OK or CLI_BADINPUT (reported). */
+/* "H:MM", "HH:MM" or "HH:MM:SS" as seconds into the day, or -1. */
+static long clock_seconds(const char *s)
+{
+    long part[3] = {0, 0, 0};
+    int n = 0, digits = 0;
+
+    for (const char *p = s;; p++) {
+        if (*p >= '0' && *p <= '9' && digits < 2) {
+            part[n] = part[n] * 10 + (*p - '0');
+            digits++;
+        } else if ((*p == ':' || !*p) && digits && (n == 0 || digits == 2)) {
+            if (!*p)
+                break;
+            if (++n > 2)
+                return -1;
+            digits = 0;
+        } else {
+            return -1;
+        }
+    }
+    if (n < 1 || part[0] > 23 || part[1] > 59 || part[2] > 59)
+        return -1;
+    return part[0] * 3600 + part[1] * 60 + part[2];
+}
+
+/* A time of day on the day of day_ms (local time in the zone in force) as
+ * ms since the epoch; CLI_OK or CLI_BADINPUT (reported). */
 static int time_of_day(const char *s, uint64_t day_ms, uint64_t *out)
 {
-    unsigned h, m, sec = 0;
-    int used = 0, colons = 0;
+    long secs = clock_seconds(s);
     time_t day = (time_t)(day_ms / 1000), t;
     struct tm tm;
 
-    for (const char *p = s; *p; p++)
-        colons += *p == ':';
-    if ((colons == 1 ? sscanf(s, "%2u:%2u%n", &h, &m, &used) != 2
-                     : colons != 2 || sscanf(s, "%2u:%2u:%2u%n", &h, &m, &sec, &used) != 3) ||
-        (size_t)used != strlen(s) || strspn(s, "0123456789:") != strlen(s) || h > 23 || m > 59 || sec > 59) {
+    if (secs < 0) {
         cli_error("'%s' is no time of day: write it as 14:05 or 14:05:30", s);
         return CLI_BADINPUT;
     }
     if (!localtime_r(&day, &tm))
         return CLI_INTERNAL;
-    tm.tm_hour = (int)h;
-    tm.tm_min = (int)m;
-    tm.tm_sec = (int)sec;
+    tm.tm_hour = (int)(secs / 3600);
+    tm.tm_min = (int)(secs / 60 % 60);
+    tm.tm_sec = (int)(secs % 60);
     tm.tm_isdst = -1;   /* the zone's own rule for that day (summer time or not) */
     if ((t = mktime(&tm)) == (time_t)-1)
         return CLI_INTERNAL;
@@ -384,6 +404,7 @@ typedef struct {
     const char *path;
     char *hist;                 /* "<path>.history"                             */
     int lock;                   /* the history folder, flock()ed                */
+    int made;                   /* the folder was made by this command          */
     char *bytes;                /* the file as read                             */
     size_t len;
     json_t *root;               /* parsed                                       */
@@ -433,16 +454,24 @@ static int read_bytes(const char *path, char **out, size_t *len)
     return CLI_OK;
 }
 
-/* The history folder made (when absent) and locked; CLI_OK or reported. */
-static int lock_history(org_file *f)
+/* The history folder made (when absent: f->made, and `create`) and
+ * locked; CLI_OK, else reported (create 0 and no folder: nothing to undo). */
+static int lock_history(org_file *f, int create)
 {
     size_t n = strlen(f->path) + sizeof ".history";
+    struct stat st;
 
     f->lock = -1;
     if (!(f->hist = malloc(n)))
         return CLI_INTERNAL;
     snprintf(f->hist, n, "%s.history", f->path);
-    if (mkdir(f->hist, 0777) && errno != EEXIST) {
+    if (!create && stat(f->hist, &st)) {
+        cli_error("nothing to undo: %s has no earlier version of %s", f->hist, f->path);
+        return CLI_BADINPUT;
+    }
+    if (!mkdir(f->hist, 0777))
+        f->made = 1;
+    else if (errno != EEXIST) {
         cli_error("%s cannot be made: %s", f->hist, strerror(errno));
         return CLI_BADINPUT;
     }
@@ -511,10 +540,16 @@ static int file_open(org_file *f, const char *path)
     json_error_t jerr;
     int rc;
 
+    struct stat st;
+
     memset(f, 0, sizeof *f);
     f->lock = -1;
     f->path = path;
-    if ((rc = lock_history(f)) || (rc = read_bytes(path, &f->bytes, &f->len)))
+    if (stat(path, &st)) {   /* said before a history folder is made for it */
+        cli_error("%s cannot be read: %s", path, strerror(errno));
+        return CLI_BADINPUT;
+    }
+    if ((rc = lock_history(f, 1)) || (rc = read_bytes(path, &f->bytes, &f->len)))
         return rc;
     if ((rc = tournament_load(f->bytes, f->len, &f->t, err, sizeof err))) {
         cli_error("%s: %s", path, rc == TOUR_ENOMEM ? "out of memory" : err);
@@ -851,7 +886,7 @@ static int edit_publish(const org_opts *o, org_file *f, json_t *root, char *done
     rc = CLI_INTERNAL;
     if (tournament_pairings_json(f->t, p, &text) || text.bad || !(pj = json_loadb(text.buf, text.len, 0, NULL)))
         goto done;
-    if ((rc = tourorg_publish(root, round, json_object_get(pj, "pairings"), p->seed_made ? p->seed : NULL, start,
+    if ((rc = tourorg_publish(root, round, json_object_get(pj, "pairings"), json_object_get(root, "seed") ? NULL : p->seed, start,
                               err, sizeof err))) {
         rc = org_error(rc, err);
         goto done;
@@ -936,18 +971,8 @@ static int run_new(const org_opts *o)
         ;
     else if (o->timezone && !zone_known(o->timezone))
         cli_error("the time zone \"%s\" is not known to this computer (a name such as Europe/Paris)", o->timezone);
-    else if ((rc = lock_history(&f)))
-        ;
-    else if (!lstat(o->file, &st) && (rc = CLI_BADINPUT))
-        cli_error("%s exists: a new tournament is written to a new file", o->file);
-    else if (history_span(&f, &count, &oldest, &newest) || count)
-        cli_error("%s holds versions of an earlier file: remove it, or write the new tournament elsewhere",
-                  f.hist);
-    else if ((rc = cli_load_cards(o->cards, &db)))
-        ;
-    else
-        rc = CLI_OK;
-    if (!rc && o->rules && fmt >= 0) {   /* the levers, as a header's (an unknown format: the loader says so) */
+    else if (!(rc = cli_load_cards(o->cards, &db)) && o->rules && fmt >= 0) {
+        /* the levers, as a header's (an unknown format: the loader says so below) */
         char *text = json_dumps(o->rules, JSON_COMPACT);
         lr = text ? deckfile_levers((ol_format)fmt, db, text, &hdr, err, sizeof err) : -2;
         free(text);
@@ -962,9 +987,18 @@ static int run_new(const org_opts *o)
         if ((rc = tourorg_new(&e, &root, err, sizeof err)))
             rc = org_error(rc, err);
     }
-    if (!rc && !(rc = file_save(&f, root, 0)))
+    if (rc || (rc = lock_history(&f, 1)))
+        ;
+    else if (!lstat(o->file, &st) && (rc = CLI_BADINPUT))
+        cli_error("%s exists: a new tournament is written to a new file", o->file);
+    else if ((history_span(&f, &count, &oldest, &newest) || count) && (rc = CLI_BADINPUT))
+        cli_error("%s holds versions of an earlier file: remove it, or write the new tournament elsewhere",
+                  f.hist);
+    else if (!(rc = file_save(&f, root, 0)))
         printf("%s is written: %s (%s), %s; register the players with arbiter tournament add.\n", o->file, o->name,
                o->id, o->format);
+    if (rc && f.made)
+        rmdir(f.hist);   /* refused: nothing is left behind */
     json_decref(root);
     cards_destroy(&db);
     file_free(&f);
@@ -980,7 +1014,8 @@ static int run_undo(const org_opts *o)
 
     memset(&f, 0, sizeof f);
     f.path = o->file;
-    if ((rc = lock_history(&f)))
+    f.lock = -1;
+    if ((rc = lock_history(&f, 0)))
         goto done;
     rc = CLI_BADINPUT;
     if (history_span(&f, &count, &oldest, &newest)) {
