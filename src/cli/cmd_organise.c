@@ -886,8 +886,9 @@ static int edit_publish(const org_opts *o, org_file *f, json_t *root, char *done
     rc = CLI_INTERNAL;
     if (tournament_pairings_json(f->t, p, &text) || text.bad || !(pj = json_loadb(text.buf, text.len, 0, NULL)))
         goto done;
-    if ((rc = tourorg_publish(root, round, json_object_get(pj, "pairings"), json_object_get(root, "seed") ? NULL : p->seed, start,
-                              err, sizeof err))) {
+    /* a seed the file lacks (made, or --seed) goes into the round: the draw can be made again (T27) */
+    if ((rc = tourorg_publish(root, round, json_object_get(pj, "pairings"),
+                              json_object_get(root, "seed") ? NULL : p->seed, start, err, sizeof err))) {
         rc = org_error(rc, err);
         goto done;
     }

@@ -1354,7 +1354,10 @@ int64_t tournament_base(const tournament *t) { return t->base; }
 const tour_structure *tournament_structure(const tournament *t) { return &t->st; }
 uint32_t tournament_round_minutes(const tournament *t) { return t->round_minutes; }
 const char *tournament_timezone(const tournament *t) { return t->timezone; }
-uint64_t tournament_round_started(const tournament *t, uint32_t r) { return round_of(t, r) ? round_of(t, r)->started : 0; }
+uint64_t tournament_round_started(const tournament *t, uint32_t r)
+{
+    return round_of(t, r) ? round_of(t, r)->started : 0;
+}
 size_t tournament_player_count(const tournament *t) { return t->np; }
 const char *tournament_rules_json(const tournament *t) { return t->rules_json; }
 uint32_t tournament_rounds_published(const tournament *t) { return (uint32_t)t->nrounds; }
