@@ -144,6 +144,15 @@ MS=$(jq -r '.rounds[0].seed // empty' "$M")
     pass "publish: a seed arbiter made is written into the round, and draws the same pairings again" ||
     fail "publish without a seed: seed '$MS', $(jq -c '.rounds[0]' "$M")"
 
+# commands on one file take turns: 20 registrations at once, none lost
+P="$TMP/par.json"
+"${A[@]}" new --file "$P" --id p --name P --format advanced --swiss-rounds 3 --cut 0 >/dev/null 2>&1
+for i in $(seq 1 20); do "${A[@]}" add --file "$P" --player "p$i" --name "P $i" >/dev/null 2>&1 & done
+wait
+[ "$(jq '.players | length' "$P")" = 20 ] && [ "$(ls "$P.history" | wc -l)" = 20 ] &&
+    pass "20 adds at once: 20 players, 20 versions (each command holds the lock)" ||
+    fail "20 adds at once: $(jq '.players | length' "$P") players, $(ls "$P.history" | wc -l) versions"
+
 # ---- publish round 1 ----------------------------------------------------------------
 refused "publish: not the next round" 2 'Round 3 cannot be published: the next round is 1.' \
     "${A[@]}" publish --file "$T" --round 3
