@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "src/tournament/tourdraw.h"
 #include "src/tournament/tournament.h"
+#include "src/tournament/tourout.h"
 #include "verifiers/verifier.h"
 #include "tests/testutil.h"
 #include "tests/tourtest.h"

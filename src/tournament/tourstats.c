@@ -10,7 +10,7 @@
  * every source (log files, the store, the daemon), so they are computed
  * from facts the caller gathered while judging each record (src/tournament/tourrec.c:
  * the cards the PUBLIC view of each event shows, src/core/view.h) and from the
- * results src/tournament/tournament.c gave; nothing here can see a hidden card, since
+ * results src/tournament/tourresult.c gave; nothing here can see a hidden card, since
  * nothing hidden is ever handed to it.  Decklists are the one figure a
  * view decides, and tourstats_new() leaves them out unless allowed.
  *
@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/tournament/tourout.h"
 #include "src/tournament/tourstats.h"
 
 const char *const tourstats_tables[] = {"cards", "classes", "rules", "length", "progress", "decklists", NULL};
