@@ -32,8 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "logformat/olevent.h"   /* ol_format */
 #include "src/tournament/tourtypes.h"
-#include "verifiers/verifier.h"   /* the formats: their engines' tournament facts */
 
 struct json_t;
 
@@ -98,7 +98,6 @@ struct tournament {
     struct json_t *root;        /* owns every string handed out                */
     const char *id, *name, *cards, *tier, *file_seed;
     ol_format format;
-    const verifier_ops *ops;    /* the format's engine: its base (T4, T5)  */
     char *rules_json;
     int64_t base;
     char seed[TOUR_STR_MAX + 1];/* the --seed or a made one                    */

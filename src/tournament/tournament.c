@@ -89,6 +89,7 @@ typedef struct {
     tournament *t;
     char *err;
     size_t errlen;
+    const verifier_ops *ops;    /* the format's engine: its base (T4, T5)      */
 } loader;
 
 static int refuse(loader *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -899,7 +900,7 @@ static int load_rules(loader *c, json_t *root)
 {
     tournament *t = c->t;
     json_t *rules = json_object_get(root, "rules");
-    t->base = t->ops->score_base;
+    t->base = c->ops->score_base;
     if (!rules) {
         t->rules_json = strdup("{}");
         return t->rules_json ? 0 : TOUR_ENOMEM;
@@ -915,7 +916,7 @@ static int load_rules(loader *c, json_t *root)
     }
     /* T5, T43: the base of Advanced and Master is the event's starting LP
      * (the engine names the lever that sets its base). */
-    const char *lever = t->ops->score_base_lever;
+    const char *lever = c->ops->score_base_lever;
     json_t *lp = lever ? json_object_get(rules, lever) : NULL;
     if (lp) {
         if (!json_is_integer(lp) || json_integer_value(lp) < 1000 || json_integer_value(lp) > 100000)
@@ -935,7 +936,7 @@ static int format_of(loader *c, const char *name)
     const verifier_ops *ops = f < 0 ? NULL : verifier_ops_of((ol_format)f);
     if (ops && ops->tournament) {
         t->format = (ol_format)f;
-        t->ops = ops;
+        c->ops = ops;
         return 0;
     }
     /* "\"snap\", \"advanced\" or \"master\"" */
@@ -1030,7 +1031,7 @@ static void make_seed(tournament *t)
 
 int tournament_load(const char *json, size_t len, tournament **out, char *err, size_t errlen)
 {
-    loader c = {NULL, err, errlen};
+    loader c = {.t = NULL, .err = err, .errlen = errlen};
     json_error_t jerr;
     int rc;
     *out = NULL;

@@ -23,10 +23,10 @@
  * a round reads the round's results, their records and the open alarms.
  * Everything is O(S * N + N log N) for S scopes and N records.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/tournament/tourint.h"   /* tour_say: no stdio here */
 #include "src/tournament/tourout.h"
 #include "src/tournament/tourstats.h"
 
@@ -519,7 +519,7 @@ static void ratio_text(char *buf, size_t cap, uint64_t num, uint64_t den, int pl
     if (!den)
         return;
     v = (num * scale + den / 2) / den;
-    snprintf(buf, cap, places == 3 ? "%llu.%03llu" : "%llu.%01llu", (unsigned long long)(v / scale),
+    tour_say(buf, cap, places == 3 ? "%llu.%03llu" : "%llu.%01llu", (unsigned long long)(v / scale),
              (unsigned long long)(v % scale));
 }
 
