@@ -764,7 +764,9 @@ static int check_byes(rctx *x, uint32_t round, const tour_wdl *c)
             continue;
         for (size_t y = 0; y < t->np; y++)
             if ((int)y != p && !c[y].byes && tour_active_in(t, (int)y, round) && tour_wdl_same_or_lower(&c[y], &c[p])) {
-                rc = add_alarm(x, x->roff[round - 1] + k, "bye_twice", "T32", round, "", "", tour_pid(t, p), "",
+                /* its players are the two the sentence names */
+                rc = add_alarm(x, x->roff[round - 1] + k, "bye_twice", "T32", round, "", "", tour_pid(t, p),
+                               tour_pid(t, (int)y),
                                "%s has a second bye in round %u while %s, of the same or a lower group, had none.",
                                tour_pid(t, p), round, tour_pid(t, (int)y));
                 break;
