@@ -16,14 +16,15 @@
  *     0..np-1 in bytewise id order and rank its inverse;
  *   - last_drop[p] is NO_DROP or the after_round of the drop in force;
  *     players[p].active has bit r-1 set exactly when p may be paired in
- *     round r (T22, T25);
- *   - rounds[i].round == i + 1 for i < nrounds <= TOUR_ROUNDS_MAX; every
+ *     round r (registration, late entry, drops and disqualification);
+ *   - rounds[i].round == i + 1 for i < nrounds <= S + E of st (at most
+ *     TOUR_ROUNDS_MAX); a round before one with pairings is closed; every
  *     player index of a pairing is -1 (p[1] only: a bye) or < np; by_table
  *     holds the round's pairings with a table, sorted by table;
- *   - judges are sorted by (round, pairing) and each names a published
- *     pairing;
- *   - every string points into root (or is NULL), which lives until
- *     tournament_destroy().
+ *   - judges are sorted by (round, pairing), one per pairing, and each
+ *     names a published pairing;
+ *   - every string of the file points into root (or is NULL); root, seed,
+ *     rowtext and rules_json live until tournament_destroy().
  */
 #ifndef ARBITER_TOURINT_H
 #define ARBITER_TOURINT_H

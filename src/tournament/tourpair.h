@@ -4,11 +4,11 @@
  * Pure.  Pairings point into their tournament (the seed, player indexes)
  * and must be destroyed before it.
  *
- * standings O(P R + P log P); a Swiss pairing O(P log P + P D^2) plus an
+ * COST.  With P players: a Swiss pairing O(P log P + P D^2) plus an
  * exhaustive search over at most 2D + 3 players, D the most opponents any
- * player has met (T30; tournament.c says why that is enough), itself cut
- * off after TOUR_SEARCH_MAX steps per rematch allowance.  10,000 players
- * over 15 rounds take well under a second for each.
+ * player has met (T30; tourpair.c says why that is enough), itself cut off
+ * after TOUR_SEARCH_MAX steps per rematch allowance.  10,000 players after
+ * 15 rounds take well under a second (bench/).
  */
 #ifndef ARBITER_TOURPAIR_H
 #define ARBITER_TOURPAIR_H

@@ -12,10 +12,13 @@
  * drawn from T27's seeded stream (tourdraw.h).
  *
  * How: the games are walked once to place them (the published pairings by
- * sorted keys of round and players, binary search), then each published
- * pairing once, in round order: its records, the head judge's result, the
- * report, then per round the byes (T32) and at the end the decklists
- * (T42).  An alarm a judge's result covers is marked resolved last.
+ * sorted keys of round and players, binary search); then the checks that
+ * look across pairings (a player in two games or two pairings, T1;
+ * rematches and dropped players paired, T22, T31; decklists, T42); then
+ * round by round: the byes (T32), each published pairing once (its
+ * records, the head judge's result), the table reports (T3), and the
+ * grouping counts the next round's byes are checked against.  An alarm a
+ * judge's result covers is marked resolved last.
  */
 #include <stdarg.h>
 #include <stdlib.h>
