@@ -2203,7 +2203,7 @@ static json_t *ids_json(const ol_idlist *l)
     return a;
 }
 
-static json_t *deck_json(const ol_deck *dk, ol_format f)
+json_t *olcodec_deck_to_json(const ol_deck *dk, ol_format f)
 {
     if (f == OL_FORMAT_SNAP)
         return json_pack("{s:o, s:o, s:o}", "monsters", ids_json(&dk->monsters),
@@ -2218,7 +2218,8 @@ static json_t *players_json(const ol_header *h)
     for (unsigned i = 0; o && i < h->n_players && i < OL_PLAYERS_MAX; i++) {
         json_t *seat = json_pack("{s:s}", "id", h->players[i].id);
         int bad = !seat || (h->players[i].has_deck &&
-                            json_object_set_new(seat, "deck", deck_json(&h->players[i].deck, h->format)));
+                            json_object_set_new(seat, "deck",
+                                                olcodec_deck_to_json(&h->players[i].deck, h->format)));
         if (!bad) {
             bad = json_object_set_new(o, ol_player_name((ol_player)i), seat);   /* takes seat */
             seat = NULL;

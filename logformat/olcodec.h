@@ -122,6 +122,11 @@ const char *olcodec_type_rule(ol_type t);
 int olcodec_deck_from_json(const json_t *j, ol_format format, const char *path,
                            olarena *arena, ol_deck *deck, olerror *err);
 
+/* A decklist as the JSON object of openlog.md 5, the lists `format`
+ * reads (snap: monsters, supports, reserve; the others: main).  A new
+ * json_t, or NULL out of memory. */
+json_t *olcodec_deck_to_json(const ol_deck *deck, ol_format format);
+
 /* A verdict's wire form: a new json_t object, keys in the contract's order;
  * `stored` (may be NULL) is embedded as "stored".  NULL when out of memory. */
 json_t *olverdict_to_json(const olverdict *v, const olverdict *stored);

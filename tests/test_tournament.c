@@ -1710,6 +1710,42 @@ Test(tournament, T41_round_minutes_is_informational)
     tournament_destroy(&t);
 }
 
+Test(tournament, T41_the_round_clock_is_read)
+{
+    /* the keys the organiser's commands write (arbiter-tournament(5)) */
+    tournament *t = load(HEAD CUSTOM3 "\"round_minutes\":30,\"timezone\":\"Europe/Paris\"," FOUR
+                         ",\"rounds\":[{\"round\":1,\"started\":1767283200000,\"pairings\":[]}]}");
+    cr_assert_str_eq(tournament_timezone(t), "Europe/Paris");
+    cr_assert_eq(tournament_round_started(t, 1), 1767283200000ULL);
+    cr_assert_eq(tournament_round_started(t, 2), 0);
+    tournament_destroy(&t);
+    t = load(HEAD CUSTOM3 FOUR ",\"rounds\":[" R1 "]}");
+    cr_assert_null(tournament_timezone(t));
+    cr_assert_eq(tournament_round_started(t, 1), 0);
+    tournament_destroy(&t);
+    refused(HEAD CUSTOM3 "\"timezone\":7," FOUR "}", "\"timezone\" must be a string.");
+    refused(HEAD CUSTOM3 FOUR ",\"rounds\":[{\"round\":1,\"started\":-1,\"pairings\":[]}]}",
+            "\"rounds[0].started\" must be an integer from 0 to 9223372036854775807.");
+}
+
+Test(tournament, T40_a_table_waits_for_its_players_while_no_round_is_listed)
+{
+    /* registration: two players, no row of the Basic table yet -- read;
+     * once a round is listed the row is needed, and the file refused */
+    static const char two[] = "\"players\":[{\"id\":\"a\",\"name\":\"A\"},{\"id\":\"b\",\"name\":\"B\"}]";
+    tournament *t = load(HEAD "\"structure\":{\"table\":\"basic\"}," "\"players\":[]}");
+    cr_assert_null(tournament_structure(t)->row);
+    tournament_destroy(&t);
+    t = load(HEAD "\"structure\":{\"table\":\"basic\"},\"players\":[{\"id\":\"a\",\"name\":\"A\"},"
+                  "{\"id\":\"b\",\"name\":\"B\"}]}");
+    cr_assert_null(tournament_structure(t)->row);
+    tournament_destroy(&t);
+    char json[512];
+    snprintf(json, sizeof json, "%s\"structure\":{\"table\":\"basic\"},%s,\"rounds\":[{\"round\":1,\"pairings\":[]}]}",
+             HEAD, two);
+    refused(json, "\"structure\" has no row for 2 registered players: give a custom structure.");
+}
+
 Test(tournament, T42_card_order_does_not_matter)
 {
     static const char d1[] = "{\"monsters\":[\"m-a\",\"m-b\"],\"supports\":[\"s-a\",\"s-b\"]}";

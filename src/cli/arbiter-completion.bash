@@ -21,7 +21,9 @@ _arbiter_options() {
         audit) echo "--db --query --at --view --against --cards --sealed-by --trusted-seals --head --key --server-key --json --html" ;;
         list) echo "--db --query --tournament --status --key --server-key --json" ;;
         query) echo "--endpoint --key --server-key" ;;
-        tournament*) echo "--file --db --after --final --round --view --out --seed --cards --json --csv" ;;
+        tournament*) echo "--file --db --after --final --round --view --out --seed --cards --json --csv" \
+                          "--id --name --format --structure --swiss-rounds --cut --rule --round-minutes --timezone" \
+                          "--player --deck --reason --start --table --winner --draw --judge --text --at" ;;
         store*) echo "--sealed-by --trusted-seals --json" ;;
         keygen) echo "--out --role" ;;
     esac
@@ -35,6 +37,8 @@ _arbiterd_options="--db --ingest --feed --query --cards --key --trusted-seals --
 _arbiter_values() {
     case "$1" in
         --format) echo "snap advanced master" ;;
+        --structure) echo "basic advanced" ;;
+        --reason) echo "drop no_show disqualified" ;;
         --view) echo "judge public p1 p2 p3 p4 p5 p6 p7 p8" ;;
         --status) echo "legal illegal" ;;
         --from | --to) echo "mlog jsonl" ;;
@@ -42,7 +46,7 @@ _arbiter_values() {
         --log-level) echo "error warn info debug" ;;
         --csv) [ "$2" = stats ] && echo "cards classes rules length progress decklists" ;;
         --cards | --file | --out | --html | --key | --keyring | --server-key | --tournament | --trusted-seals | --header | \
-            --sealed-by) echo file ;;
+            --sealed-by | --deck) echo file ;;
         --db | --against) echo dir ;;
         *) echo "" ;;
     esac
@@ -78,7 +82,7 @@ _arbiter() {
         return
     fi
     if [ -z "$sub" ] && [ "$cmd" = tournament ]; then
-        mapfile -t COMPREPLY < <(compgen -W "standings pair alarms html stats" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "standings pair alarms html stats new add drop late-entry publish result time-call close undo status" -- "$cur")
         return
     fi
     if [ -z "$sub" ] && [ "$cmd" = store ]; then
@@ -90,7 +94,7 @@ _arbiter() {
         return
     fi
     # an option that takes a value: its words, a file, or nothing to offer
-    if [[ $prev == -* ]] && ! [[ $prev =~ ^--(json|quiet|raw|final|help)$ ]] &&
+    if [[ $prev == -* ]] && ! [[ $prev =~ ^--(json|quiet|raw|final|draw|help)$ ]] &&
         { [ "$prev" != --csv ] || [ "$sub" = stats ]; }; then
         _arbiter_complete_value "$cur" "$(_arbiter_values "$prev" "$sub")"
         return

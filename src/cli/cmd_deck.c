@@ -233,15 +233,9 @@ static int check_one(const char *path, ol_format f, const cards *db, const ol_he
 
     if (deckfile_load(path, f, &d, err, sizeof err) < 0)
         return report_error(path, f, err, json);
-    /* Count first, then fetch every violation: none is ever dropped. */
-    if (deck_check(f, db, levers, deckfile_deck(d), NULL, NULL, 0, &n) != 0)
-        goto done;
-    v = calloc(n ? n : 1, sizeof *v);
-    if (!v || deck_check(f, db, levers, deckfile_deck(d), NULL, v, n, &n) != 0)
-        goto done;
-    rc = json ? report_json(path, f, v, n) : report_text(path, v, n);
-done:
-    if (rc == CLI_INTERNAL)
+    if (deckfile_check(d, f, db, levers, &v, &n) == 0)
+        rc = json ? report_json(path, f, v, n) : report_text(path, v, n);
+    else
         cli_error("%s: out of memory while checking the deck", path);
     free(v);
     deckfile_destroy(&d);
@@ -294,43 +288,19 @@ static int levers_of(const deck_opts *o, const cards *db, ol_format *f, olevent 
         if (!(text = first_line(o->header)))
             return CLI_BADINPUT;
     } else if (o->rules) {
-        json_t *rules = json_loads(o->rules, JSON_REJECT_DUPLICATES, NULL);
-        char named[160];
-        snprintf(named, sizeof named, "%s@%s", cards_set(db), cards_version(db));
-        /* an empty decklist of every shape (openlog.md 5): the format
-         * reads its own lists */
-        json_t *h = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:{s:[], s:[], s:[], s:[]}}, "
-                              "s:{s:s, s:{s:[], s:[], s:[], s:[]}}}, s:O}",
-                              "match", "deck-check", "seq", 0, "type", "match", "by", "table", "format",
-                              ol_format_name(*f), "cards", named, "hidden", "open", "players", "p1", "id", "p1",
-                              "deck", "monsters", "supports", "reserve", "main", "p2", "id", "p2", "deck", "monsters",
-                              "supports", "reserve", "main", "rules", rules);
-        if (!rules || !json_is_object(rules)) {
-            cli_error("--rules takes a JSON object of variant levers, such as '{\"deck_size\":70}'");
-            json_decref(rules);
-            json_decref(h);
-            return CLI_BADINPUT;
-        }
-        text = h ? json_dumps(h, JSON_COMPACT) : NULL;
-        json_decref(rules);
-        json_decref(h);
-        if (!text)
-            return CLI_INTERNAL;
+        char why[512];
+        int lr = deckfile_levers(*f, db, o->rules, hdr, why, sizeof why);
+        if (lr == -1)
+            cli_error("--rules: %s", why);
+        return lr == 0 ? CLI_OK : lr == -1 ? CLI_BADINPUT : CLI_INTERNAL;
     } else {
         return CLI_OK;
     }
-    int dr = olcodec_decode_json(text, strlen(text), (ol_origin){0, o->header ? 1 : 0}, hdr, &err);
+    int dr = olcodec_decode_json(text, strlen(text), (ol_origin){0, 1}, hdr, &err);
     if (dr == OL_ENOMEM) {
         rc = CLI_INTERNAL;
     } else if (dr != OL_OK) {
-    {
-        /* --rules: the byte offset is into a header made here, not the
-         * user's text -- say the sentence only */
-        const char *say = err.msg, *cut = strstr(say, ": ");
-        if (!o->header && !strncmp(say, "byte ", 5) && cut)
-            say = cut + 2;
-        cli_error("%s: %s", o->header ? o->header : "--rules", say);
-    }
+        cli_error("%s: %s", o->header, err.msg);
     } else if ((*hdr)->type != OL_MATCH) {
         cli_error("%s: the first line is a %s event, not a match header", o->header, ol_type_name((*hdr)->type));
     } else if (o->header && o->format && ol_format_parse(o->format) != (int)(*hdr)->header.format) {

@@ -62,6 +62,7 @@
 #include "logformat/olcodec.h"
 #include "logformat/olstream.h"
 #include "src/cli/cli.h"
+#include "src/cli/cmd_organise.h"
 #include "src/core/carddb.h"
 #include "src/core/htmlout.h"
 #include "src/core/verify.h"
@@ -813,10 +814,13 @@ int cmd_tournament(int argc, char **argv)
     int rc;
 
     memset(&rs, 0, sizeof rs);
+    if (argc >= 2 && organise_is_command(argv[1]))   /* new, add, ..., status: cmd_organise.c */
+        return cmd_organise(argc, argv);
     if (parse_opts(argc, argv, &o) < 0 || (!o.help && check_opts(&o) < 0))
         return CLI_BADINPUT;
     if (o.help) {
         fputs(usage_text, stdout);
+        fputs(organise_usage, stdout);
         return CLI_OK;
     }
     if ((rc = load_file(&o, &t)) != CLI_OK)
@@ -847,4 +851,17 @@ done:
     tourrec_set_free(&rs);
     tournament_destroy(&t);
     return rc;
+}
+
+int tournament_judge_records(tourrec_set *rs, const char *db, const char *cards_path, char **paths, int n_paths)
+{
+    tour_opts o;
+
+    memset(&o, 0, sizeof o);
+    o.sub = SUB_PAIR;
+    o.db = db;
+    o.cards = cards_path;
+    o.paths = paths;
+    o.n_paths = n_paths;
+    return db ? judge_store(rs, &o) : judge_logs(rs, &o);
 }

@@ -213,3 +213,63 @@ const char *deckfile_name(const deckfile *d)
 {
     return d->name ? d->name : "";
 }
+
+int deckfile_levers(ol_format format, const cards *db, const char *rules, olevent **hdr, char *err, size_t errlen)
+{
+    json_t *lev = json_loads(rules, JSON_REJECT_DUPLICATES, NULL);
+    char named[160], *text = NULL;
+    olerror oerr;
+    int rc = -2, dr;
+
+    *hdr = NULL;
+    if (!lev || !json_is_object(lev)) {
+        snprintf(err, errlen, "the levers must be a JSON object, such as '{\"deck_size\":70}'");
+        json_decref(lev);
+        return -1;
+    }
+    snprintf(named, sizeof named, "%s@%s", cards_set(db), cards_version(db));
+    /* an empty decklist of every shape (openlog.md 5): the format reads
+     * its own lists */
+    json_t *h = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:{s:[], s:[], s:[], s:[]}}, "
+                          "s:{s:s, s:{s:[], s:[], s:[], s:[]}}}, s:o}",
+                          "match", "deck-check", "seq", 0, "type", "match", "by", "table", "format",
+                          ol_format_name(format), "cards", named, "hidden", "open", "players", "p1", "id", "p1",
+                          "deck", "monsters", "supports", "reserve", "main", "p2", "id", "p2", "deck", "monsters",
+                          "supports", "reserve", "main", "rules", lev);
+    text = h ? json_dumps(h, JSON_COMPACT) : NULL;
+    json_decref(h);
+    if (!text)
+        return -2;
+    memset(&oerr, 0, sizeof oerr);
+    dr = olcodec_decode_json(text, strlen(text), (ol_origin){0, 0}, hdr, &oerr);
+    if (dr == OL_OK) {
+        rc = 0;
+    } else if (dr != OL_ENOMEM) {
+        /* the byte offset is into the header made here, not the caller's
+         * text: the sentence only */
+        const char *say = oerr.msg, *cut = strstr(say, ": ");
+        if (!strncmp(say, "byte ", 5) && cut)
+            say = cut + 2;
+        snprintf(err, errlen, "%s", say);
+        rc = -1;
+    }
+    free(text);
+    return rc;
+}
+
+int deckfile_check(const deckfile *d, ol_format format, const cards *db, const ol_header *levers,
+                   deck_violation **out, size_t *n)
+{
+    deck_violation *v;
+
+    *out = NULL;
+    if (deck_check(format, db, levers, &d->deck, NULL, NULL, 0, n) != 0)
+        return -1;
+    v = calloc(*n ? *n : 1, sizeof *v);
+    if (!v || deck_check(format, db, levers, &d->deck, NULL, v, *n, n) != 0) {
+        free(v);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}

@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 #include "logformat/olevent.h"
+#include "verifiers/cards.h"
+#include "verifiers/deck.h"
 
 typedef struct deckfile deckfile;
 
@@ -23,5 +25,21 @@ void deckfile_destroy(deckfile **d);
 /* Valid until deckfile_destroy(). */
 const ol_deck *deckfile_deck(const deckfile *d);
 const char *deckfile_name(const deckfile *d);   /* "" when absent */
+
+/* The header the decks of an event are judged under: a match header of
+ * `format` naming the database db, with the levers `rules` (a JSON object
+ * as text, a header's "rules" map) and empty decklists, decoded by the
+ * contract's own decoder (logformat/olcodec.c) so that a lever the format
+ * does not have, or out of its range, is refused with the sentence a
+ * header would get.  0 and a new event in *hdr (olevent_destroy() it);
+ * -1 with that sentence in err; -2 out of memory. */
+int deckfile_levers(ol_format format, const cards *db, const char *rules, olevent **hdr, char *err, size_t errlen);
+
+/* Every violation of d's decklist for `format` (deck_check() under
+ * `levers`, NULL: the defaults), counted and then all fetched so that none
+ * is dropped: 0 and a new array of *n (free() it; legal when *n is 0), or
+ * -1 out of memory (the deck is then neither legal nor illegal). */
+int deckfile_check(const deckfile *d, ol_format format, const cards *db, const ol_header *levers,
+                   deck_violation **out, size_t *n);
 
 #endif

@@ -119,6 +119,35 @@ struct standings {
 
 /* ---- the answer ------------------------------------------------------------ */
 
+/* The round clock of the reply: the last round published, its start and
+ * end (start + round_minutes) in ms since the epoch, null when the file
+ * does not say.  The time left is no part of it: it changes while the
+ * reply waits in the cache, so clock_now() sets it as the reply is sent. */
+static json_t *round_clock(const tournament *t)
+{
+    uint32_t r = tournament_rounds_published(t);
+    uint64_t start = tournament_round_started(t, r), minutes = tournament_round_minutes(t);
+
+    return json_pack("{s:I, s:o, s:o}", "round", (json_int_t)r, "started",
+                     start ? json_integer((json_int_t)start) : json_null(), "ends",
+                     start && minutes ? json_integer((json_int_t)(start + minutes * 60000)) : json_null());
+}
+
+/* "time_left_ms" of the reply's clock, now: ends - now, 0 once time is up,
+ * null without an end. */
+static void clock_now(json_t *reply)
+{
+    json_t *clock = json_object_get(reply, "clock"), *ends = json_object_get(clock, "ends");
+    struct timespec ts;
+    json_int_t now;
+
+    if (!clock || clock_gettime(CLOCK_REALTIME, &ts))
+        return;
+    now = (json_int_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    json_object_set_new(clock, "time_left_ms", !json_is_integer(ends) ? json_null()
+                        : json_integer(json_integer_value(ends) > now ? json_integer_value(ends) - now : 0));
+}
+
 /* The reply from the records judged (rc: tourrec_judge_store's code, err
  * its sentence): the standings JSON of tournament.h, as `arbiter
  * tournament standings --db` prints it, last in the reply so that a script
@@ -158,9 +187,10 @@ static json_t *answer(const tournament *t, const tourrec_set *rs, int rc, const 
         goto done;
     for (size_t i = 0; i < r->n_alarms; i++)
         n_open += !r->alarms[i].resolved;
-    out = json_pack("{s:b, s:s, s:I, s:b, s:b, s:I, s:I, s:b, s:o}", "ok", 1, "tournament", tournament_id(t), "after",
-                    (json_int_t)s->after_round, "final", s->final, "provisional", s->provisional, "records",
-                    (json_int_t)rs->n, "open_alarms", (json_int_t)n_open, "cached", 0, "standings", sj);
+    out = json_pack("{s:b, s:s, s:I, s:b, s:b, s:I, s:I, s:b, s:o, s:o}", "ok", 1, "tournament", tournament_id(t),
+                    "after", (json_int_t)s->after_round, "final", s->final, "provisional", s->provisional, "records",
+                    (json_int_t)rs->n, "open_alarms", (json_int_t)n_open, "cached", 0, "clock", round_clock(t),
+                    "standings", sj);
     sj = NULL;   /* json_pack took it, or dropped it on failure */
 done:
     json_decref(sj);
@@ -181,6 +211,7 @@ json_t *standings_compute(store *st, MDB_txn *txn, const tournament *t, uint32_t
         goto done;
     rc = tourrec_judge_store(&rs, st, txn, NULL, STANDINGS_RECORDS, NULL, NULL, err, sizeof err);
     out = answer(t, &rs, rc, err, after, final);
+    clock_now(out);
 done:
     tourrec_set_free(&rs);
     return out;
@@ -339,6 +370,7 @@ static void cache_put(standings *s, const key *k, uint64_t gen, uint64_t txnid, 
 /* reply to every request of w; they wait no more */
 static void deliver(standings *s, const standings_shelf *shelf, void *qsock, waiting *w, json_t *reply)
 {
+    clock_now(reply);
     for (size_t i = 0; i < w->n_routes; i++)
         reply_send(qsock, &w->routes[i], reply, shelf->dropped);
     s->n_waiting -= w->n_routes;
@@ -402,6 +434,7 @@ int standings_request(standings *s, uint64_t gen, const tournament *t, uint32_t 
 
     make_key(&k, t, after, final);
     if ((*now = json_incref(cache_find(s, &k, gen))) != NULL) {
+        clock_now(*now);
         s->hits++;
         return 1;
     }

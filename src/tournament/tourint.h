@@ -73,7 +73,7 @@ typedef struct {
 typedef struct {
     uint32_t round;
     const char *seed, *results_seed;
-    uint64_t time_called;
+    uint64_t time_called, started;  /* started: the round clock's start (ms)    */
     int closed;
     tpairing *pairs;
     size_t npairs;
@@ -98,6 +98,7 @@ typedef struct {
 struct tournament {
     struct json_t *root;        /* owns every string handed out                */
     const char *id, *name, *cards, *tier, *file_seed;
+    const char *timezone;       /* the round clock's zone ("Europe/Paris")     */
     ol_format format;
     char *rules_json;
     int64_t base;

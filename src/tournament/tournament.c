@@ -51,8 +51,6 @@ static const tour_table_row basic_table[] = {
     {41, 76, 5, 8},   {77, 148, 6, 8},   {149, 288, 6, 16}, {289, 0, 7, 16},
 };
 
-/* T26: SoS products need 128 bits (GCC and Clang have them). */
-
 /* ---- small helpers -------------------------------------------------------- */
 
 int tour_vsay(char *buf, size_t n, const char *fmt, va_list ap)
@@ -518,6 +516,8 @@ static int structure_from_table(loader *c, const char *which, tour_structure *st
         row = table_row(0, st->registered);
         st->fell_back = 1;
     }
+    if (!row && !json_array_size(json_object_get(c->t->root, "rounds")))
+        return 0;   /* registration: no row yet, and no round can be listed without one */
     if (!row)   /* T40: fewer than 4 players have no Basic row */
         return refuse(c, "\"structure\" has no row for %u registered players: give a custom structure.",
                       st->registered);
@@ -736,7 +736,7 @@ static int load_round_lists(loader *c, json_t *o, const char *base, tround *r)
 static int load_round(loader *c, json_t *o, size_t i, tround *r)
 {
     static const char *const keys[] = {"round", "seed", "results_seed", "pairings", "time_called", "closed", "reports",
-                                       NULL};
+                                       "started", NULL};
     char base[48];
     uint64_t n = 0, tc = 0;
     snprintf(base, sizeof base, "rounds[%zu]", i);
@@ -760,6 +760,8 @@ static int load_round(loader *c, json_t *o, size_t i, tround *r)
         rc = get_uint(c, o, base, "time_called", 0, UINT64_MAX >> 1, &tc, NULL);
     if (!rc)
         rc = get_bool(c, o, base, "closed", &r->closed);
+    if (!rc)
+        rc = get_uint(c, o, base, "started", 0, UINT64_MAX >> 1, &r->started, NULL);
     r->time_called = tc;
     return rc ? rc : load_round_lists(c, o, base, r);
 }
@@ -960,7 +962,7 @@ static int load_head(loader *c, json_t *root)
 {
     static const char *const keys[] = {"version", "id", "name", "format", "cards", "rules", "tier", "seed",
                                        "structure", "cut_on_later_day", "round_minutes", "decklists_public",
-                                       "players", "late_entries", "drops", "rounds", "judge_results", NULL};
+                                       "players", "late_entries", "drops", "rounds", "judge_results", "timezone", NULL};
     tournament *t = c->t;
     const char *fmt;
     uint64_t minutes = 0;
@@ -987,6 +989,8 @@ static int load_head(loader *c, json_t *root)
         rc = get_str(c, root, "", "tier", 0, &t->tier);
     if (!rc && t->tier && strcmp(t->tier, "relaxed") && strcmp(t->tier, "formal") && strcmp(t->tier, "premier"))
         rc = refuse(c, "\"tier\" must be \"relaxed\", \"formal\" or \"premier\".");
+    if (!rc)
+        rc = get_str(c, root, "", "timezone", 0, &t->timezone);
     if (!rc)
         rc = get_str(c, root, "", "seed", 0, &t->file_seed);
     if (!rc && t->file_seed && !*t->file_seed)
@@ -1127,6 +1131,11 @@ const char *tournament_format_name(const tournament *t) { return ol_format_name(
 int64_t tournament_base(const tournament *t) { return t->base; }
 const tour_structure *tournament_structure(const tournament *t) { return &t->st; }
 uint32_t tournament_round_minutes(const tournament *t) { return t->round_minutes; }
+const char *tournament_timezone(const tournament *t) { return t->timezone; }
+uint64_t tournament_round_started(const tournament *t, uint32_t r)
+{
+    return tour_round_of(t, r) ? tour_round_of(t, r)->started : 0;
+}
 size_t tournament_player_count(const tournament *t) { return t->np; }
 const char *tournament_rules_json(const tournament *t) { return t->rules_json; }
 uint32_t tournament_rounds_published(const tournament *t) { return (uint32_t)t->nrounds; }

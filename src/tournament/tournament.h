@@ -91,6 +91,11 @@ const tour_structure *tournament_structure(const tournament *t);
 /* round_minutes of the file (T41), 0 when absent: shown, never used. */
 uint32_t tournament_round_minutes(const tournament *t);
 
+/* The round clock: the file's "timezone" (NULL when absent) and round r's
+ * "started", ms since the Unix epoch (0 when absent or no such round). */
+const char *tournament_timezone(const tournament *t);
+uint64_t tournament_round_started(const tournament *t, uint32_t r);
+
 /* The structure tables as data (T39, T40): *n rows, static. */
 const tour_table_row *tournament_structure_table(int advanced, size_t *n);
 
