@@ -272,6 +272,13 @@ grep -q '^round 2 of 3 (swiss), open$' "$TMP/out" && grep -q 'ends .* (50 minute
     grep -q "missing to close round 2: $(jqf '[.rounds[1].pairings[] | select(.table)] | length') pairings" "$TMP/out" &&
     pass "status: the round, its clock (30:00 left at start + 20 min), what is missing" ||
     fail "status: $(cat "$TMP/out" "$TMP/err")"
+# at the end of the round's 50 minutes, the games without a result are those still playing at time
+AT=$(TZ=Europe/Paris date -d "@$(jqf '(.rounds[1].started // 0) / 1000 + 3001 | floor')" +%H:%M:%S)
+"${A[@]}" status --file "$T" --at "$AT" "${LOGS[@]}" >"$TMP/out2" 2>"$TMP/err" || true
+grep -q 'time is up (0 minutes ago)' "$TMP/out2" &&
+    grep -q "time is up and $(jqf '[.rounds[1].pairings[] | select(.table)] | length') games of round 2 have no usable result" "$TMP/out2" &&
+    pass "status at time: the games still without a result are listed as running at time" ||
+    fail "status at time: $(cat "$TMP/out2" "$TMP/err")"
 # ann registered a decklist and played another: an alarm a judge must look at
 if grep -q '^open alarms: 0' "$TMP/out"; then
     [ "$rc" -eq 0 ] && pass "status: no open alarm, exit 0" || fail "status: no alarm but exit $rc"

@@ -749,6 +749,12 @@ static int edit_drop(const org_opts *o, org_file *f, json_t *root, char *done, s
     return CLI_OK;
 }
 
+static const char *who(const tournament *t, int i)
+{
+    const tour_player *p = i >= 0 ? tournament_player(t, (size_t)i) : NULL;
+    return p ? (p->name ? p->name : p->id) : "-";
+}
+
 static int edit_result(const org_opts *o, org_file *f, json_t *root, char *done, size_t n)
 {
     char err[ERR_MAX];
@@ -765,7 +771,8 @@ static int edit_result(const org_opts *o, org_file *f, json_t *root, char *done,
     if (rc)
         return org_error(rc, err);
     snprintf(done, n, "Round %" PRIu32 ", table %s: %s%s, the head judge %s says%s.", round, o->table,
-             o->winner ? o->winner : "a draw", o->winner ? " wins" : "", o->judge,
+             o->winner ? who(f->t, tournament_player_index(f->t, o->winner)) : "a draw", o->winner ? " wins" : "",
+             o->judge,
              replaced ? " (this replaces the judge's earlier result)" : "");
     return CLI_OK;
 }
@@ -841,12 +848,6 @@ static void records_free(org_records *x)
 {
     tour_results_destroy(&x->r);
     tourrec_set_free(&x->rs);
-}
-
-static const char *who(const tournament *t, int i)
-{
-    const tour_player *p = i >= 0 ? tournament_player(t, (size_t)i) : NULL;
-    return p ? (p->name ? p->name : p->id) : "-";
 }
 
 static int edit_publish(const org_opts *o, org_file *f, json_t *root, char *done, size_t n)
@@ -1072,6 +1073,15 @@ static void status_clock(const tournament *t, uint32_t round, uint64_t now)
         printf("time is up (%" PRIu64 " minutes ago)\n", (now - end) / 60000);
 }
 
+/* Whether round's clock has run out at now: a round without a start or
+ * without round_minutes never runs out. */
+static int time_up(const tournament *t, uint32_t round, uint64_t now)
+{
+    uint64_t start = tournament_round_started(t, round), minutes = tournament_round_minutes(t);
+
+    return start && minutes && now >= start + minutes * 60000;
+}
+
 static int run_status(const org_opts *o)
 {
     org_file f;
@@ -1098,7 +1108,10 @@ static int run_status(const org_opts *o)
         status_clock(f.t, round, now);
         for (size_t i = 0; i < x.r->n_results; i++)
             missing += x.r->results[i].round == round && x.r->results[i].outcome[0] == TOUR_PENDING;
-        if (missing)
+        if (missing && time_up(f.t, round, now))
+            printf("time is up and %zu game%s of round %" PRIu32 " %s no usable result (still playing, or not "
+                   "handed in):\n", missing, missing == 1 ? "" : "s", round, missing == 1 ? "has" : "have");
+        else if (missing)
             printf("missing to close round %" PRIu32 ": %zu pairing%s without a usable result\n", round, missing,
                    missing == 1 ? "" : "s");
         else
