@@ -140,6 +140,16 @@ Test(tourorg, drop_and_late_entry)
     json_decref(root);
 }
 
+/* A head judge's ruling of kind result, with winner, the judge J. */
+static tourorg_ruling ruling(const char *result, const char *winner, const char *text)
+{
+    tourorg_ruling j = {.result = result, .winner = winner, .judge = "J", .text = text};
+    return j;
+}
+
+#define WIN(w, t) (&(tourorg_ruling){.result = "win", .winner = (w), .judge = "J", .text = (t)})
+#define DRAW(t) (&(tourorg_ruling){.result = "draw", .judge = "J", .text = (t)})
+
 Test(tourorg, publish_result_time_call_close)
 {
     json_t *root = published(), *copy = json_deep_copy(root), *p = json_loads(pairs1, 0, NULL);
@@ -148,20 +158,20 @@ Test(tourorg, publish_result_time_call_close)
     cr_assert_eq(tourorg_next_round(root), 2);
     refused(tourorg_publish(copy, 3, p, NULL, 0, err, sizeof err), root, copy,
             "Round 3 cannot be published: the next round is 2.");
-    refused(tourorg_result(copy, 1, "9", NULL, "J", "t", NULL, err, sizeof err), root, copy,
+    refused(tourorg_result(copy, 1, "9", DRAW("t"), NULL, err, sizeof err), root, copy,
             "Round 1 has no table \"9\".");
-    refused(tourorg_result(copy, 1, "1", "c", "J", "t", NULL, err, sizeof err), root, copy,
+    refused(tourorg_result(copy, 1, "1", WIN("c", "t"), NULL, err, sizeof err), root, copy,
             "\"c\" does not play at table 1 of round 1: a and b do.");
-    refused(tourorg_result(copy, 2, "1", "a", "J", "t", NULL, err, sizeof err), root, copy, "Round 2 is not published.");
+    refused(tourorg_result(copy, 2, "1", WIN("a", "t"), NULL, err, sizeof err), root, copy, "Round 2 is not published.");
     refused(tourorg_time_call(copy, 1, NULL, 1767283200000ULL - 1, err, sizeof err), root, copy,
             "Time cannot be called before round 1 started.");
     refused(tourorg_time_call(copy, 2, NULL, 1767283200000ULL, err, sizeof err), root, copy,
             "Round 2 is not the current round: round 1 is.");
     refused(tourorg_close(copy, 2, err, sizeof err), root, copy, "Round 2 is not the current round: round 1 is.");
     json_decref(copy);
-    cr_assert_eq(tourorg_result(root, 1, "1", "a", "J", "Paper.", &replaced, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(tourorg_result(root, 1, "1", WIN("a", "Paper."), &replaced, err, sizeof err), 0, "%s", err);
     cr_assert_eq(replaced, 0);
-    cr_assert_eq(tourorg_result(root, 1, "1", NULL, "J", "A draw after all.", &replaced, err, sizeof err), 0);
+    cr_assert_eq(tourorg_result(root, 1, "1", DRAW("A draw after all."), &replaced, err, sizeof err), 0);
     cr_assert_eq(replaced, 1);
     cr_assert_eq(json_array_size(json_object_get(root, "judge_results")), 1);
     cr_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(root, "judge_results"), 0),
@@ -180,4 +190,101 @@ Test(tourorg, publish_result_time_call_close)
     loads(root);
     json_decref(p);
     json_decref(root);
+}
+
+/* The judge's other results (T19), the players' reports (T3), an
+ * intentional draw (T15) and --scores. */
+Test(tourorg, result_kinds_report_intentional_draw)
+{
+    json_t *root = published(), *copy = json_deep_copy(root), *sc = NULL, *jr, *rep;
+    tourorg_ruling j;
+    int replaced = -1;
+
+    j = ruling("win", NULL, "t");
+    refused(tourorg_result(copy, 1, "1", &j, NULL, err, sizeof err), root, copy, "A win needs its winner.");
+    j = ruling("engine", "a", "t");
+    refused(tourorg_result(copy, 1, "1", &j, NULL, err, sizeof err), root, copy,
+            "A winner goes with a win, not with engine.");
+    j = ruling("forfeit", NULL, "t");
+    refused(tourorg_result(copy, 1, "1", &j, NULL, err, sizeof err), root, copy,
+            "A judge's result is win, draw, engine, at_time or double_loss, not 'forfeit'.");
+    j = ruling("at_time", NULL, "t");
+    j.draw_win = "a";
+    refused(tourorg_result(copy, 1, "1", &j, NULL, err, sizeof err), root, copy,
+            "A draw win goes with a draw, not with at_time.");
+    j = ruling("draw", NULL, "t");
+    j.draw_win = "c";
+    refused(tourorg_result(copy, 1, "1", &j, NULL, err, sizeof err), root, copy,
+            "\"c\" does not play at table 1 of round 1: a and b do.");
+    cr_assert_eq(tourorg_scores("a=3,c=1", &sc, err, sizeof err), 0, "%s", err);
+    j = ruling("engine", NULL, "t");
+    j.scores = sc;
+    refused(tourorg_result(copy, 1, "1", &j, NULL, err, sizeof err), root, copy,
+            "A score for \"c\", who does not play at table 1 of round 1: a and b do.");
+    refused(tourorg_report(copy, 1, "1", NULL, sc, NULL, err, sizeof err), root, copy,
+            "A score for \"c\", who does not play at table 1 of round 1: a and b do.");
+    json_decref(sc);
+    refused(tourorg_report(copy, 1, "1", "c", NULL, NULL, err, sizeof err), root, copy,
+            "\"c\" does not play at table 1 of round 1: a and b do.");
+    refused(tourorg_report(copy, 2, "1", "a", NULL, NULL, err, sizeof err), root, copy,
+            "Round 2 is not the current round: a report is taken while its round is on.");
+    refused(tourorg_intentional_draw(copy, 1, "7", err, sizeof err), root, copy, "Round 1 has no table \"7\".");
+    json_decref(copy);
+
+    /* each kind, with scores and the record that counts */
+    cr_assert_eq(tourorg_scores("a=2,b=1", &sc, err, sizeof err), 0, "%s", err);
+    j = ruling("draw", NULL, "Both conceded at once.");
+    j.draw_win = "b";
+    j.scores = sc;
+    j.match = "m-1";
+    cr_assert_eq(tourorg_result(root, 1, "1", &j, &replaced, err, sizeof err), 0, "%s", err);
+    jr = json_array_get(json_object_get(root, "judge_results"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(jr, "draw_win")), "b");
+    cr_assert_str_eq(json_string_value(json_object_get(jr, "match")), "m-1");
+    cr_assert_eq(json_integer_value(json_object_get(json_object_get(jr, "scores"), "b")), 1);
+    loads(root);
+    for (const char *const *k = (const char *const[]){"engine", "at_time", "double_loss", NULL}; *k; k++) {
+        j = ruling(*k, NULL, "Ruled.");
+        cr_assert_eq(tourorg_result(root, 1, "1", &j, &replaced, err, sizeof err), 0, "%s: %s", *k, err);
+        cr_assert_eq(replaced, 1);
+        cr_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(root, "judge_results"), 0),
+                                                           "result")), *k);
+        loads(root);
+    }
+    cr_assert_eq(json_array_size(json_object_get(root, "judge_results")), 1);
+
+    /* a report, replaced by a later one of the same table */
+    cr_assert_eq(tourorg_report(root, 1, "1", "a", sc, &replaced, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(replaced, 0);
+    cr_assert_eq(tourorg_report(root, 1, "1", NULL, NULL, &replaced, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(replaced, 1);
+    rep = json_object_get(tourorg_round(root, 1), "reports");
+    cr_assert_eq(json_array_size(rep), 1);
+    cr_assert(json_is_true(json_object_get(json_array_get(rep, 0), "draw")));
+    json_decref(sc);
+    loads(root);
+
+    cr_assert_eq(tourorg_intentional_draw(root, 1, "2", err, sizeof err), 0, "%s", err);
+    loads(root);
+    cr_assert_eq(tourorg_close(root, 1, err, sizeof err), 0, "%s", err);
+    copy = json_deep_copy(root);
+    refused(tourorg_intentional_draw(copy, 1, "1", err, sizeof err), root, copy, "Round 1 is closed.");
+    json_decref(copy);
+    json_decref(root);
+}
+
+Test(tourorg, scores)
+{
+    json_t *o = NULL;
+
+    cr_assert_eq(tourorg_scores("ann=3,bob=0", &o, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(json_integer_value(json_object_get(o, "bob")), 0);
+    json_decref(o);
+    for (const char *const *bad = (const char *const[]){"", "ann", "ann=", "=3", "ann=3,", "ann=3x", "ann=3;bob=1", "ann=-1", "ann=+1", "ann=99999999999999999999", NULL};
+         *bad; bad++) {
+        cr_assert_eq(tourorg_scores(*bad, &o, err, sizeof err), TOURORG_EREFUSED, "'%s' taken", *bad);
+        cr_assert_null(o);
+    }
+    cr_assert_eq(tourorg_scores("ann=1,ann=2", &o, err, sizeof err), TOURORG_EREFUSED);
+    cr_assert_str_eq(err, "--scores names \"ann\" twice.");
 }
