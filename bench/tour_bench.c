@@ -83,7 +83,8 @@
 #include <jansson.h>
 
 #include "logformat/jtext.h"
-#include "src/tournament/tournament.h"
+#include "src/tournament/tourpair.h"
+#include "src/tournament/tourstand.h"
 
 #define BASE 5                  /* Snap's base (T4) */
 #define ID_LEN 16

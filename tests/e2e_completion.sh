@@ -41,8 +41,8 @@ for cmd in $cmds; do
 done
 
 same "deck <TAB>" "$(printf 'check\nrules')" "$(complete_line 'arbiter deck ')"
-same "tournament <TAB>" "$(printf '%s\n' add alarms close drop html late-entry new pair publish result standings stats status \
-    time-call undo)" "$(complete_line 'arbiter tournament ')"
+same "tournament <TAB>" "$(printf '%s\n' add alarms close drop html intentional-draw late-entry new pair publish report result \
+    standings stats status time-call undo)" "$(complete_line 'arbiter tournament ')"
 same "tournament drop --reason <TAB>" "$(printf 'disqualified\ndrop\nno_show')" \
     "$(complete_line 'arbiter tournament drop --reason ')"
 same "--format <TAB>" "$(printf 'advanced\nmaster\nsnap')" "$(complete_line 'arbiter deck check --format ')"

@@ -77,6 +77,15 @@ done_ok "new" "${A[@]}" new --file "$T" --id e2e-cup --name "Org Cup" --format a
 [ "$(jqf '[.id, .format, .cards, .structure.swiss_rounds, .round_minutes, .timezone] | join(" ")')" = \
   "e2e-cup advanced core@1.1.0 3 50 Europe/Paris" ] && pass "new: the file holds the event" ||
     fail "new: the file holds $(cat "$T")"
+# the tier and the two flags (a file of its own: the event above goes on)
+NT="$TMP/tier.json"
+T="$NT" H="$NT.history" refused "new: a tier that does not exist (the loader's sentence)" 2 '"tier"' \
+    "${A[@]}" new --file "$NT" --id t --name T --format snap --swiss-rounds 3 --cut 0 --tier grand
+"${A[@]}" new --file "$NT" --id t --name T --format snap --swiss-rounds 3 --cut 4 --tier premier --decklists-public \
+    --cut-on-later-day >/dev/null 2>"$TMP/err" &&
+    [ "$(jq -c '[.tier, .decklists_public, .cut_on_later_day]' "$NT")" = '["premier",true,true]' ] &&
+    pass "new: --tier, --decklists-public and --cut-on-later-day are in the file" ||
+    fail "new --tier: $(cat "$TMP/err" "$NT" 2>/dev/null)"
 # every byte written is defined: the file is its JSON with two spaces of indent and a newline
 jq --indent 2 . "$T" | cmp -s - "$T" && pass "new: the file is written whole (jq --indent 2's bytes)" ||
     fail "new: the file's bytes: $(od -c "$T" | tail -n 3)"
@@ -207,15 +216,61 @@ refused "result: a player of another table" 2 'does not play at table 1 of round
     "${A[@]}" result --file "$T" --round 1 --table 1 --winner nobody --judge "Hana Judge" --text "x"
 refused "result: no such table" 2 'Round 1 has no table "9".' \
     "${A[@]}" result --file "$T" --round 1 --table 9 --draw --judge "Hana Judge" --text "x"
-refused "result: winner and draw" 2 'needs --winner ID or --draw' \
+refused "result: winner and draw" 2 'needs one of --winner ID, --draw' \
     "${A[@]}" result --file "$T" --round 1 --table 1 --draw --winner "$P1" --judge "Hana Judge" --text "x"
 refused "result: no judge" 2 'needs --judge' "${A[@]}" result --file "$T" --round 1 --table 1 --draw --text "x"
+P2=$(jqf '.rounds[0].pairings[] | select(.table == "1") | .p2')
+refused "result: a winner and --engine" 2 'needs one of --winner ID, --draw' \
+    "${A[@]}" result --file "$T" --round 1 --table 1 --engine --winner "$P1" --judge "Hana Judge" --text "x"
+refused "result: --draw-win without --draw" 2 '--draw-win goes with --draw' \
+    "${A[@]}" result --file "$T" --round 1 --table 1 --engine --draw-win "$P1" --judge "Hana Judge" --text "x"
+refused "result: --scores not as ID=N" 2 "--scores is each player's score" \
+    "${A[@]}" result --file "$T" --round 1 --table 1 --engine --scores "$P1:3" --judge "Hana Judge" --text "x"
+refused "result: a score of a player of another table" 2 'who does not play at table 1' \
+    "${A[@]}" result --file "$T" --round 1 --table 1 --at-time --scores "$P1=3,nobody=1" --judge "Hana Judge" --text "x"
+for k in engine at-time double-loss; do
+    done_ok "result --$k" "${A[@]}" result --file "$T" --round 1 --table 1 --$k --judge "Hana Judge" --text "Ruled."
+    [ "$(jqf '[.judge_results[] | select(.round == 1 and .table == "1") | .result] | join(" ")')" = "${k//-/_}" ] &&
+        pass "result --$k: one judge result for the table, $(jqf '.judge_results[0].result')" ||
+        fail "result --$k: $(jqf -c .judge_results)"
+done
+done_ok "result --draw --draw-win --scores --match" "${A[@]}" result --file "$T" --round 1 --table 1 --draw \
+    --draw-win "$P2" --scores "$P1=2,$P2=3" --match m-paper --judge "Hana Judge" --text "A draw; $P2 had the edge."
+[ "$(jq -r '.judge_results[0] | [.result, .draw_win, (.scores | to_entries | map("\(.key)=\(.value)") | join(",")), .match] | join(" ")' "$T")" = \
+  "draw $P2 $P1=2,$P2=3 m-paper" ] && pass "result: the draw win, the scores and the match are in the file" ||
+    fail "result --draw-win: $(jqf '.judge_results[0]')"
 done_ok "result" "${A[@]}" result --file "$T" --round 1 --table 1 --winner "$P1" --judge "Hana Judge" \
     --text "Played on paper; $P1 won."
+grep -q 'replaces the judge' "$TMP/out" && pass "result: says it replaces the judge's earlier result" ||
+    fail "result: $(cat "$TMP/out")"
 [ "$(jqf '.judge_results[0] | [.round, .table, .result, .winner, .judge] | map(tostring) | join(" ")')" = \
   "1 1 win $P1 Hana Judge" ] && pass "result: the judge's result is in the file" || fail "result: $(jqf .judge_results)"
 W=$("$ARBITER" tournament standings --file "$T" --json 2>/dev/null | jq -r --arg p "$P1" '.standings[] | select(.player == $p) | .wins')
 [ "$W" = 1 ] && pass "result: the paper game counts in the standings ($P1 has 1 win)" || fail "result: wins $W"
+
+# ---- report (the players' slip, T3) and intentional-draw (T15) ------------------------------
+refused "report: a winner of another table" 2 'does not play at table 1' \
+    "${A[@]}" report --file "$T" --table 1 --winner nobody
+refused "report: neither winner nor draw" 2 'needs --winner ID or --draw' "${A[@]}" report --file "$T" --table 1
+done_ok "report" "${A[@]}" report --file "$T" --table 1 --winner "$P2" --scores "$P1=1,$P2=3"
+[ "$(jqf '.rounds[0].reports[0] | [.table, .winner, .scores[]] | map(tostring) | join(" ")')" = "1 $P2 1 3" ] &&
+    pass "report: the slip is the round's report" || fail "report: $(jqf '.rounds[0].reports')"
+"$ARBITER" tournament alarms --file "$T" --json >"$TMP/al" 2>/dev/null
+jq -e '[.alarms[] | select(.alarm == "report_differs")] | length == 1' "$TMP/al" >/dev/null &&
+    pass "report: a slip that differs from the judge's result is an alarm (report_differs)" ||
+    fail "report: alarms $(head -c 600 "$TMP/al")"
+done_ok "report: a second slip replaces the first" "${A[@]}" report --file "$T" --table 1 --winner "$P1"
+[ "$(jqf '.rounds[0].reports | length')" = 1 ] && pass "report: one report per table" || fail "report: $(jqf '.rounds[0].reports')"
+ID="$TMP/idraw.json"
+cp "$T" "$ID"
+T="$ID" H="$ID.history" refused "intentional-draw: no such table" 2 'Round 1 has no table "9".' \
+    "${A[@]}" intentional-draw --file "$ID" --table 9
+T="$ID" H="$ID.history" done_ok "intentional-draw" "${A[@]}" intentional-draw --file "$ID" --table 2
+[ "$(jq -r '.rounds[0].pairings[] | select(.table == "2") | .intentional_draw' "$ID")" = true ] &&
+    pass "intentional-draw: the pairing says so" || fail "intentional-draw: $(cat "$ID")"
+"${A[@]}" close --file "$ID" --round 1 >/dev/null 2>&1
+T="$ID" H="$ID.history" refused "intentional-draw: a closed round" 2 'Round 1 is closed.' \
+    "${A[@]}" intentional-draw --file "$ID" --table 3
 
 # ---- publish round 2: pending, then from the records ------------------------------------------
 refused "publish: a result is pending (exit 4)" 4 'has no result yet' "${A[@]}" publish --file "$T" --round 2
@@ -272,6 +327,13 @@ grep -q '^round 2 of 3 (swiss), open$' "$TMP/out" && grep -q 'ends .* (50 minute
     grep -q "missing to close round 2: $(jqf '[.rounds[1].pairings[] | select(.table)] | length') pairings" "$TMP/out" &&
     pass "status: the round, its clock (30:00 left at start + 20 min), what is missing" ||
     fail "status: $(cat "$TMP/out" "$TMP/err")"
+# at the end of the round's 50 minutes, the games without a result are those still playing at time
+AT=$(TZ=Europe/Paris date -d "@$(jqf '(.rounds[1].started // 0) / 1000 + 3001 | floor')" +%H:%M:%S)
+"${A[@]}" status --file "$T" --at "$AT" "${LOGS[@]}" >"$TMP/out2" 2>"$TMP/err" || true
+grep -q 'time is up (0 minutes ago)' "$TMP/out2" &&
+    grep -q "time is up and $(jqf '[.rounds[1].pairings[] | select(.table)] | length') games of round 2 have no usable result" "$TMP/out2" &&
+    pass "status at time: the games still without a result are listed as running at time" ||
+    fail "status at time: $(cat "$TMP/out2" "$TMP/err")"
 # ann registered a decklist and played another: an alarm a judge must look at
 if grep -q '^open alarms: 0' "$TMP/out"; then
     [ "$rc" -eq 0 ] && pass "status: no open alarm, exit 0" || fail "status: no alarm but exit $rc"

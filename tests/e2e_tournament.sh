@@ -135,8 +135,8 @@ has "    1  Gus Pim (gus)       6  2-0-0      24000   0.000  2 byes" "byes: poin
 run pair --file "$TMP/byes.json" --round 3 "${LOGS[@]}"
 has "bye       Ann Lee (ann)" "byes: round 3's bye goes to the lowest player without one (T32)"
 run alarms --file "$TMP/byes.json" "${LOGS[@]}"
-has "round 2  table -  bye_twice (T32)  gus: gus has a second bye in round 2 while ann, of the same or a lower group, had none." \
-    "byes: bye_twice"
+has "round 2  table -  bye_twice (T32)  gus, ann: gus has a second bye in round 2 while ann, of the same or a lower group, had none." \
+    "byes: bye_twice, naming both players"
 
 # ---- alarms ------------------------------------------------------------------------
 run alarms --file "$TF" "${LOGS[@]}"

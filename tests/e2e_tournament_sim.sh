@@ -3,7 +3,7 @@
 # three elimination rounds, every game a record played by the Advanced game
 # generator.  Each answer of `arbiter tournament` is compared with what
 # fixtures/tournament/refmodel.py -- a second reading of TOURNAMENT.md, in
-# Python, written apart from src/tournament/tournament.c -- computed when the event was
+# Python, written apart from src/tournament/ -- computed when the event was
 # simulated (sim-cup.expect.json):
 #   - the standings after every Swiss round (places, points, W-D-L, MOV,
 #     exact strength of schedule), each with the late entry's unpaired loss,

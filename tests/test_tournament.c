@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "src/tournament/tourdraw.h"
 #include "src/tournament/tournament.h"
+#include "src/tournament/tourout.h"
 #include "verifiers/verifier.h"
 #include "tests/testutil.h"
 #include "tests/tourtest.h"
@@ -1402,18 +1404,42 @@ Test(tournament, T32_bye_goes_to_the_lowest_group)
     tournament_destroy(&t);
 }
 
+/* Round 2 published with e's second bye, while a (same group) and b, d
+ * (lower) had none: its results, with *t the tournament. */
+static tour_results *second_bye(tournament **t)
+{
+    *t = load(HEAD CUSTOM3 FIVE "," FIVE_R1 ",{\"round\":2,\"pairings\":[{\"table\":\"1\",\"p1\":\"a\","
+              "\"p2\":\"c\"},{\"table\":\"2\",\"p1\":\"b\",\"p2\":\"d\"},{\"bye\":\"e\"}]}]}");
+    tour_game g[2] = {game("m1", 1, "1", "a", "b", 1, 0, 0), game("m2", 1, "2", "c", "d", 1, 0, 0)};
+    return results(*t, g, 2);
+}
+
 Test(tournament, T32_no_second_bye_while_avoidable)
 {
-    /* round 2 published with e's second bye, while a (same group) and b, d
-     * (lower) had none */
-    tournament *t = load(HEAD CUSTOM3 FIVE "," FIVE_R1 ",{\"round\":2,\"pairings\":[{\"table\":\"1\",\"p1\":\"a\","
-                         "\"p2\":\"c\"},{\"table\":\"2\",\"p1\":\"b\",\"p2\":\"d\"},{\"bye\":\"e\"}]}]}");
-    tour_game g[2] = {game("m1", 1, "1", "a", "b", 1, 0, 0), game("m2", 1, "2", "c", "d", 1, 0, 0)};
-    tour_results *r = results(t, g, 2);
+    tournament *t;
+    tour_results *r = second_bye(&t);
     cr_assert_eq(r->n_alarms, 1);
-    expect_alarm(&r->alarms[0], "bye_twice", "T32", 2, "", "", "e", "",
+    expect_alarm(&r->alarms[0], "bye_twice", "T32", 2, "", "", "e", "a",
                  "e has a second bye in round 2 while a, of the same or a lower group, had none.");
     cr_assert_eq(r->results[5].outcome[0], TOUR_BYE);   /* the alarm changes no result */
+    tour_results_destroy(&r);
+    tournament_destroy(&t);
+}
+
+Test(tournament, T32_bye_twice_names_both_players)
+{
+    /* the alarm's players are the two its sentence names: the player with
+     * the second bye and the one of the same or a lower group who had none;
+     * its JSON list holds no empty entry */
+    tournament *t;
+    tour_results *r = second_bye(&t);
+    cr_assert_eq(r->n_alarms, 1);
+    jtext o = {0};
+    cr_assert_eq(tournament_alarms_json(t, r, &o), 0);
+    cr_expect_not_null(strstr(o.buf, "\"alarm\":\"bye_twice\""), "%s", o.buf);
+    cr_expect_not_null(strstr(o.buf, "\"players\":[\"e\",\"a\"]"), "%s", o.buf);
+    cr_expect_null(strstr(o.buf, "\"\"]"), "an empty entry in %s", o.buf);
+    jtext_free(&o);
     tour_results_destroy(&r);
     tournament_destroy(&t);
 }

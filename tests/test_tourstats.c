@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "src/core/carddb.h"
-#include "src/tournament/tournament.h"
+#include "src/tournament/tourresult.h"
 #include "src/tournament/tourrec.h"
 #include "src/tournament/tourstats.h"
 #include "tests/testutil.h"

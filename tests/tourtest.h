@@ -7,7 +7,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "src/tournament/tournament.h"
+#include "src/tournament/tourresult.h"
 
 /* The tournament of a file's text; the test fails when it is refused. */
 static inline tournament *tourtest_load(const char *json)

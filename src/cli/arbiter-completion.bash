@@ -23,7 +23,9 @@ _arbiter_options() {
         query) echo "--endpoint --key --server-key" ;;
         tournament*) echo "--file --db --after --final --round --view --out --seed --cards --json --csv" \
                           "--id --name --format --structure --swiss-rounds --cut --rule --round-minutes --timezone" \
-                          "--player --deck --reason --start --table --winner --draw --judge --text --at" ;;
+                          "--player --deck --reason --start --table --winner --draw --judge --text --at" \
+                          "--draw-win --engine --at-time --double-loss --scores --match --tier --decklists-public" \
+                          "--cut-on-later-day" ;;
         store*) echo "--sealed-by --trusted-seals --json" ;;
         keygen) echo "--out --role" ;;
     esac
@@ -39,6 +41,7 @@ _arbiter_values() {
         --format) echo "snap advanced master" ;;
         --structure) echo "basic advanced" ;;
         --reason) echo "drop no_show disqualified" ;;
+        --tier) echo "relaxed formal premier" ;;
         --view) echo "judge public p1 p2 p3 p4 p5 p6 p7 p8" ;;
         --status) echo "legal illegal" ;;
         --from | --to) echo "mlog jsonl" ;;
@@ -82,7 +85,7 @@ _arbiter() {
         return
     fi
     if [ -z "$sub" ] && [ "$cmd" = tournament ]; then
-        mapfile -t COMPREPLY < <(compgen -W "standings pair alarms html stats new add drop late-entry publish result time-call close undo status" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "standings pair alarms html stats new add drop late-entry publish result report intentional-draw time-call close undo status" -- "$cur")
         return
     fi
     if [ -z "$sub" ] && [ "$cmd" = store ]; then
@@ -94,7 +97,7 @@ _arbiter() {
         return
     fi
     # an option that takes a value: its words, a file, or nothing to offer
-    if [[ $prev == -* ]] && ! [[ $prev =~ ^--(json|quiet|raw|final|draw|help)$ ]] &&
+    if [[ $prev == -* ]] && ! [[ $prev =~ ^--(json|quiet|raw|final|draw|engine|at-time|double-loss|decklists-public|cut-on-later-day|help)$ ]] &&
         { [ "$prev" != --csv ] || [ "$sub" = stats ]; }; then
         _arbiter_complete_value "$cur" "$(_arbiter_values "$prev" "$sub")"
         return

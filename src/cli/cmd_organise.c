@@ -57,6 +57,9 @@
 #include "src/core/deckfile.h"
 #include "src/core/durable.h"
 #include "src/tournament/tournament.h"
+#include "src/tournament/tourout.h"
+#include "src/tournament/tourpair.h"
+#include "src/tournament/tourresult.h"
 #include "src/tournament/tourorg.h"
 #include "verifiers/deck.h"
 
@@ -72,7 +75,8 @@ const char organise_usage[] =
     "       arbiter tournament new --file T.json --id ID --name NAME --format F\n"
     "                          (--structure basic|advanced | --swiss-rounds S --cut N)\n"
     "                          [--rule K=V]... [--round-minutes M] [--timezone TZ]\n"
-    "                          [--seed S] [--cards FILE]\n"
+    "                          [--seed S] [--cards FILE] [--tier T] [--decklists-public]\n"
+    "                          [--cut-on-later-day]\n"
     "       arbiter tournament add --file T.json --player ID --name NAME [--deck FILE]\n"
     "       arbiter tournament drop --file T.json --player ID [--reason R] [--after R]\n"
     "       arbiter tournament late-entry --file T.json --player ID [--name NAME]\n"
@@ -80,7 +84,12 @@ const char organise_usage[] =
     "       arbiter tournament publish --file T.json --round R [--start TIME]\n"
     "                          (LOG... | --db STORE)\n"
     "       arbiter tournament result --file T.json --round R --table T\n"
-    "                          (--winner ID | --draw) --judge NAME --text SENTENCE\n"
+    "                          (--winner ID | --draw [--draw-win ID] | --engine | --at-time\n"
+    "                          | --double-loss) [--scores ID=N,ID=N] [--match M]\n"
+    "                          --judge NAME --text SENTENCE\n"
+    "       arbiter tournament report --file T.json [--round R] --table T\n"
+    "                          (--winner ID | --draw) [--scores ID=N,ID=N]\n"
+    "       arbiter tournament intentional-draw --file T.json [--round R] --table T\n"
     "       arbiter tournament time-call --file T.json --round R [--table T] TIME\n"
     "       arbiter tournament close --file T.json --round R\n"
     "       arbiter tournament undo --file T.json\n"
@@ -97,6 +106,9 @@ const char organise_usage[] =
     "  --round-minutes M  new: the length of a round, for the round clock\n"
     "  --timezone TZ    new: the event's time zone, such as Europe/Paris (default:\n"
     "                   this computer's)\n"
+    "  --tier T         new: relaxed, formal or premier (kept and shown, T47)\n"
+    "  --decklists-public  new: decklists' statistics in public exports (T46)\n"
+    "  --cut-on-later-day  new: the cut is played on a later day (T33)\n"
     "  --player ID      add, drop, late-entry: the player's id\n"
     "  --deck FILE      add, late-entry: the decklist, checked against the format\n"
     "                   and the event's levers; refused, every violation listed,\n"
@@ -104,11 +116,20 @@ const char organise_usage[] =
     "  --reason R       drop: drop (default), no_show or disqualified (T22)\n"
     "  --after R        drop: the last round played (default: the current one;\n"
     "                   0: before round 1)\n"
-    "  --round R        the round (late-entry: default the next one)\n"
+    "  --round R        the round (late-entry: default the next one; report,\n"
+    "                   intentional-draw: default the current one)\n"
     "  --start TIME     publish: when the round starts (default: now)\n"
-    "  --table T        result, time-call: the table (time-call: default all)\n"
-    "  --winner ID      result: the winner, or --draw\n"
-    "  --draw           result: a draw (T14)\n"
+    "  --table T        result, report, intentional-draw, time-call: the table\n"
+    "                   (time-call: default all)\n"
+    "  --winner ID      result, report: the winner\n"
+    "  --draw           result, report: a draw (T14)\n"
+    "  --draw-win ID    result --draw: the player given the draw win (T14)\n"
+    "  --engine         result: the record's own result stands (an illegal record\n"
+    "                   let stand)\n"
+    "  --at-time        result: the record as it stood when time was called (T12)\n"
+    "  --double-loss    result: a loss for both players\n"
+    "  --scores S       result, report: the players' scores, as alice=3,bob=1\n"
+    "  --match M        result: the record that counts when a table has two\n"
     "  --judge NAME     result: the head judge\n"
     "  --text SENTENCE  result: why, a sentence\n"
     "  --at TIME        status: the clock as at TIME (default: now)\n"
@@ -122,10 +143,12 @@ const char organise_usage[] =
 
 /* ---- options, as a table -------------------------------------------------------- */
 
-typedef enum { C_NEW, C_ADD, C_DROP, C_LATE, C_PUBLISH, C_RESULT, C_TIMECALL, C_CLOSE, C_UNDO, C_STATUS } org_cmd;
+typedef enum {
+    C_NEW, C_ADD, C_DROP, C_LATE, C_PUBLISH, C_RESULT, C_TIMECALL, C_CLOSE, C_UNDO, C_STATUS, C_REPORT, C_IDRAW
+} org_cmd;
 
 #define B(c) (1u << (c))
-#define ALL 0x3ffu
+#define ALL 0xfffu
 
 static const struct {
     const char *name;
@@ -135,12 +158,14 @@ static const struct {
     {"new", C_NEW, 0},       {"add", C_ADD, 0},           {"drop", C_DROP, 0},   {"late-entry", C_LATE, 0},
     {"publish", C_PUBLISH, 1}, {"result", C_RESULT, 0},  {"time-call", C_TIMECALL, 1},
     {"close", C_CLOSE, 0},   {"undo", C_UNDO, 0},         {"status", C_STATUS, 1},
+    {"report", C_REPORT, 0}, {"intentional-draw", C_IDRAW, 0},
 };
 
 typedef struct {
     org_cmd cmd;
     const char *file, *id, *name, *format, *structure, *swiss, *cut, *minutes, *timezone, *seed, *cards;
     const char *player, *deck, *reason, *after, *round, *start, *table, *winner, *draw, *judge, *text, *at, *db;
+    const char *engine, *at_time, *double_loss, *draw_win, *scores, *match, *tier, *lists_public, *later_day;
     json_t *rules;
     char **operands;
     int n_operands, help;
@@ -168,11 +193,21 @@ static const struct {
     {"--deck", offsetof(org_opts, deck), 0, B(C_ADD) | B(C_LATE), 0},
     {"--reason", offsetof(org_opts, reason), 0, B(C_DROP), 0},
     {"--after", offsetof(org_opts, after), 0, B(C_DROP), 0},
-    {"--round", offsetof(org_opts, round), 0, B(C_LATE) | B(C_PUBLISH) | B(C_RESULT) | B(C_TIMECALL) | B(C_CLOSE), 0},
+    {"--round", offsetof(org_opts, round), 0,
+     B(C_LATE) | B(C_PUBLISH) | B(C_RESULT) | B(C_TIMECALL) | B(C_CLOSE) | B(C_REPORT) | B(C_IDRAW), 0},
     {"--start", offsetof(org_opts, start), 0, B(C_PUBLISH), 0},
-    {"--table", offsetof(org_opts, table), 0, B(C_RESULT) | B(C_TIMECALL), 0},
-    {"--winner", offsetof(org_opts, winner), 0, B(C_RESULT), 0},
-    {"--draw", offsetof(org_opts, draw), 1, B(C_RESULT), 0},
+    {"--table", offsetof(org_opts, table), 0, B(C_RESULT) | B(C_TIMECALL) | B(C_REPORT) | B(C_IDRAW), 0},
+    {"--winner", offsetof(org_opts, winner), 0, B(C_RESULT) | B(C_REPORT), 0},
+    {"--draw", offsetof(org_opts, draw), 1, B(C_RESULT) | B(C_REPORT), 0},
+    {"--draw-win", offsetof(org_opts, draw_win), 0, B(C_RESULT), 0},
+    {"--engine", offsetof(org_opts, engine), 1, B(C_RESULT), 0},
+    {"--at-time", offsetof(org_opts, at_time), 1, B(C_RESULT), 0},
+    {"--double-loss", offsetof(org_opts, double_loss), 1, B(C_RESULT), 0},
+    {"--scores", offsetof(org_opts, scores), 0, B(C_RESULT) | B(C_REPORT), 0},
+    {"--match", offsetof(org_opts, match), 0, B(C_RESULT), 0},
+    {"--tier", offsetof(org_opts, tier), 0, B(C_NEW), 0},
+    {"--decklists-public", offsetof(org_opts, lists_public), 1, B(C_NEW), 0},
+    {"--cut-on-later-day", offsetof(org_opts, later_day), 1, B(C_NEW), 0},
     {"--judge", offsetof(org_opts, judge), 0, B(C_RESULT), 1},
     {"--text", offsetof(org_opts, text), 0, B(C_RESULT), 1},
     {"--at", offsetof(org_opts, at), 0, B(C_STATUS), 0},
@@ -746,24 +781,123 @@ static int edit_drop(const org_opts *o, org_file *f, json_t *root, char *done, s
     return CLI_OK;
 }
 
-static int edit_result(const org_opts *o, org_file *f, json_t *root, char *done, size_t n)
+static const char *who(const tournament *t, int i)
+{
+    const tour_player *p = i >= 0 ? tournament_player(t, (size_t)i) : NULL;
+    return p ? (p->name ? p->name : p->id) : "-";
+}
+
+/* The players' scores of --scores, into *out (NULL without it); 0 or a
+ * CLI_ code (reported). */
+static int scores_opt(const org_opts *o, json_t **out)
 {
     char err[ERR_MAX];
+    int rc;
+
+    *out = NULL;
+    if (!o->scores)
+        return CLI_OK;
+    return (rc = tourorg_scores(o->scores, out, err, sizeof err)) ? org_error(rc, err) : CLI_OK;
+}
+
+static int edit_result(const org_opts *o, org_file *f, json_t *root, char *done, size_t n)
+{
+    /* the result kinds, one option each: exactly one is given */
+    const struct {
+        const char *const *given;
+        const char *result, *said;
+    } kinds[] = {
+        {&o->winner, "win", "wins"},
+        {&o->draw, "draw", "a draw"},
+        {&o->engine, "engine", "the record's own result stands"},
+        {&o->at_time, "at_time", "the record as it stood when time was called"},
+        {&o->double_loss, "double_loss", "a loss for both players"},
+    };
+    char err[ERR_MAX], what[TOUR_STR_MAX + 64];
+    tourorg_ruling j;
+    json_t *scores = NULL;
+    uint32_t round;
+    size_t given = 0, k = 0;
+    int replaced = 0, rc;
+
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (*kinds[i].given) {
+            given++;
+            k = i;
+        }
+    if (!o->table || given != 1) {
+        cli_error(!o->table ? "tournament result needs --table T"
+                            : "tournament result needs one of --winner ID, --draw, --engine, --at-time, --double-loss");
+        return CLI_BADINPUT;
+    }
+    if (o->draw_win && !o->draw) {
+        cli_error("--draw-win goes with --draw");
+        return CLI_BADINPUT;
+    }
+    if (round_opt(o, f, 0, &round) || (rc = scores_opt(o, &scores)))
+        return CLI_BADINPUT;
+    memset(&j, 0, sizeof j);
+    j.result = kinds[k].result;
+    j.winner = o->winner;
+    j.draw_win = o->draw_win;
+    j.match = o->match;
+    j.scores = scores;
+    j.judge = o->judge;
+    j.text = o->text;
+    rc = tourorg_result(root, round, o->table, &j, &replaced, err, sizeof err);
+    json_decref(scores);
+    if (rc)
+        return org_error(rc, err);
+    if (o->winner)
+        snprintf(what, sizeof what, "%s wins", who(f->t, tournament_player_index(f->t, o->winner)));
+    else if (o->draw_win)
+        snprintf(what, sizeof what, "a draw, the draw win to %s", who(f->t, tournament_player_index(f->t, o->draw_win)));
+    else
+        snprintf(what, sizeof what, "%s", kinds[k].said);
+    snprintf(done, n, "Round %" PRIu32 ", table %s: %s, the head judge %s says%s.", round, o->table, what, o->judge,
+             replaced ? " (this replaces the judge's earlier result)" : "");
+    return CLI_OK;
+}
+
+static int edit_report(const org_opts *o, org_file *f, json_t *root, char *done, size_t n)
+{
+    char err[ERR_MAX];
+    json_t *scores = NULL;
     uint32_t round;
     int replaced = 0, rc;
 
-    if (!o->table || (!o->winner == !o->draw)) {
-        cli_error(!o->table ? "tournament result needs --table T" : "tournament result needs --winner ID or --draw");
+    if (!o->table || !o->winner == !o->draw) {
+        cli_error(!o->table ? "tournament report needs --table T" : "tournament report needs --winner ID or --draw");
         return CLI_BADINPUT;
     }
-    if (round_opt(o, f, 0, &round))
+    if (round_opt(o, f, 1, &round) || (rc = scores_opt(o, &scores)))
         return CLI_BADINPUT;
-    rc = tourorg_result(root, round, o->table, o->winner, o->judge, o->text, &replaced, err, sizeof err);
+    rc = tourorg_report(root, round, o->table, o->winner, scores, &replaced, err, sizeof err);
+    json_decref(scores);
     if (rc)
         return org_error(rc, err);
-    snprintf(done, n, "Round %" PRIu32 ", table %s: %s%s, the head judge %s says%s.", round, o->table,
-             o->winner ? o->winner : "a draw", o->winner ? " wins" : "", o->judge,
-             replaced ? " (this replaces the judge's earlier result)" : "");
+    snprintf(done, n, "Round %" PRIu32 ", table %s reported %s%s%s; the record decides, the report is compared.",
+             round, o->table, o->winner ? who(f->t, tournament_player_index(f->t, o->winner)) : "a draw",
+             o->winner ? " the winner" : "", replaced ? " (this replaces its earlier report)" : "");
+    return CLI_OK;
+}
+
+static int edit_intentional_draw(const org_opts *o, org_file *f, json_t *root, char *done, size_t n)
+{
+    char err[ERR_MAX];
+    uint32_t round;
+    int rc;
+
+    if (!o->table) {
+        cli_error("tournament intentional-draw needs --table T");
+        return CLI_BADINPUT;
+    }
+    if (round_opt(o, f, 1, &round))
+        return CLI_BADINPUT;
+    if ((rc = tourorg_intentional_draw(root, round, o->table, err, sizeof err)))
+        return org_error(rc, err);
+    snprintf(done, n, "Round %" PRIu32 ", table %s: an intentional draw (T15), no event points for either player.",
+             round, o->table);
     return CLI_OK;
 }
 
@@ -838,12 +972,6 @@ static void records_free(org_records *x)
 {
     tour_results_destroy(&x->r);
     tourrec_set_free(&x->rs);
-}
-
-static const char *who(const tournament *t, int i)
-{
-    const tour_player *p = i >= 0 ? tournament_player(t, (size_t)i) : NULL;
-    return p ? (p->name ? p->name : p->id) : "-";
 }
 
 static int edit_publish(const org_opts *o, org_file *f, json_t *root, char *done, size_t n)
@@ -964,6 +1092,9 @@ static int run_new(const org_opts *o)
     e.table = o->structure;
     e.cut = o->cut;
     e.has_swiss = o->swiss != NULL;
+    e.tier = o->tier;
+    e.decklists_public = o->lists_public != NULL;
+    e.cut_on_later_day = o->later_day != NULL;
     if (!o->name)
         cli_error("tournament new needs --name");
     else if (o->swiss && number_of("--swiss-rounds", o->swiss, 0, TOUR_SWISS_MAX, &e.swiss_rounds))
@@ -1069,6 +1200,15 @@ static void status_clock(const tournament *t, uint32_t round, uint64_t now)
         printf("time is up (%" PRIu64 " minutes ago)\n", (now - end) / 60000);
 }
 
+/* Whether round's clock has run out at now: a round without a start or
+ * without round_minutes never runs out. */
+static int time_up(const tournament *t, uint32_t round, uint64_t now)
+{
+    uint64_t start = tournament_round_started(t, round), minutes = tournament_round_minutes(t);
+
+    return start && minutes && now >= start + minutes * 60000;
+}
+
 static int run_status(const org_opts *o)
 {
     org_file f;
@@ -1095,7 +1235,10 @@ static int run_status(const org_opts *o)
         status_clock(f.t, round, now);
         for (size_t i = 0; i < x.r->n_results; i++)
             missing += x.r->results[i].round == round && x.r->results[i].outcome[0] == TOUR_PENDING;
-        if (missing)
+        if (missing && time_up(f.t, round, now))
+            printf("time is up and %zu game%s of round %" PRIu32 " %s no usable result (still playing, or not "
+                   "handed in):\n", missing, missing == 1 ? "" : "s", round, missing == 1 ? "has" : "have");
+        else if (missing)
             printf("missing to close round %" PRIu32 ": %zu pairing%s without a usable result\n", round, missing,
                    missing == 1 ? "" : "s");
         else
@@ -1127,7 +1270,8 @@ int cmd_organise(int argc, char **argv)
 {
     static const edit_fn edits[] = {[C_ADD] = edit_register, [C_DROP] = edit_drop, [C_LATE] = edit_register,
                                     [C_PUBLISH] = edit_publish, [C_RESULT] = edit_result,
-                                    [C_TIMECALL] = edit_time_call, [C_CLOSE] = edit_close};
+                                    [C_TIMECALL] = edit_time_call, [C_CLOSE] = edit_close,
+                                    [C_REPORT] = edit_report, [C_IDRAW] = edit_intentional_draw};
     org_opts o;
     int rc;
 

@@ -69,7 +69,7 @@
 #include "src/core/view.h"
 #include "src/record/store.h"
 #include "src/tournament/tourhtml.h"
-#include "src/tournament/tournament.h"
+#include "src/tournament/tourout.h"
 #include "src/tournament/tourrec.h"
 #include "src/tournament/tourstats.h"
 

@@ -56,6 +56,7 @@
 #include "src/core/dlog.h"
 #include "src/daemon/reply.h"
 #include "src/daemon/standings.h"
+#include "src/tournament/tourout.h"
 #include "src/tournament/tourrec.h"
 
 typedef struct {

@@ -29,7 +29,7 @@
 #include <stddef.h>
 
 #include "logformat/jtext.h"
-#include "src/tournament/tournament.h"
+#include "src/tournament/tourstand.h"
 
 /* What the page shows that the tournament does not know. */
 typedef struct {

@@ -18,6 +18,7 @@
  * current, who is playing -- that the format allows but the organiser
  * cannot have meant.
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,6 +231,12 @@ int tourorg_new(const tourorg_event *e, json_t **out, char *err, size_t errlen)
     if (!rc)
         rc = put_str(root, "timezone", e->timezone);
     if (!rc)
+        rc = put_str(root, "tier", e->tier);
+    if (!rc && e->cut_on_later_day)
+        rc = set(root, "cut_on_later_day", json_true());
+    if (!rc && e->decklists_public)
+        rc = set(root, "decklists_public", json_true());
+    if (!rc)
         rc = set(root, "players", json_array());
     json_decref(st);
     if (rc)
@@ -362,40 +369,196 @@ static int current_open(const json_t *root, uint32_t round, json_t **rd, char *e
     return TOURORG_OK;
 }
 
-int tourorg_result(json_t *root, uint32_t round, const char *table, const char *winner, const char *judge,
-                   const char *text, int *replaced, char *err, size_t errlen)
+/* Whether id plays in pairing pr. */
+static int plays(const json_t *pr, const char *id)
 {
-    json_t *rd = tourorg_round(root, round), *pr, *j, *list;
+    const char *p1 = json_string_value(json_object_get(pr, "p1")), *p2 = json_string_value(json_object_get(pr, "p2"));
+
+    return (p1 && !strcmp(id, p1)) || (p2 && !strcmp(id, p2));
+}
+
+/* The pairing at round's table, into *pr, with the sentence when there is
+ * none; and each of the players named (ids, NULL ones skipped; scores: its
+ * keys) must play there. */
+static int table_of(const json_t *root, uint32_t round, const char *table, const char *const who[2],
+                    const json_t *scores, json_t **pr, char *err, size_t errlen)
+{
+    json_t *rd = tourorg_round(root, round), *v;
+    const char *id;
+
+    if (!rd || !json_array_size(json_object_get(rd, "pairings")))
+        return refuse(err, errlen, "Round %u is not published.", round);
+    if (!(*pr = pairing_at(rd, table)))
+        return refuse(err, errlen, "Round %u has no table \"%s\".", round, table);
+    for (int k = 0; k < 2; k++)
+        if (who[k] && !plays(*pr, who[k]))
+            return refuse(err, errlen, "\"%s\" does not play at table %s of round %u: %s and %s do.", who[k], table,
+                          round, json_string_value(json_object_get(*pr, "p1")),
+                          json_string_value(json_object_get(*pr, "p2")));
+    json_object_foreach((json_t *)scores, id, v)
+        if (!plays(*pr, id))
+            return refuse(err, errlen, "A score for \"%s\", who does not play at table %s of round %u: %s and %s do.",
+                          id, table, round, json_string_value(json_object_get(*pr, "p1")),
+                          json_string_value(json_object_get(*pr, "p2")));
+    return TOURORG_OK;
+}
+
+/* Put o in list `key` of parent in place of the element whose round (when
+ * round) and table match, or append it; *replaced says which (may be NULL). */
+static int put_for_table(json_t *parent, const char *key, uint32_t round, const char *table, json_t *o, int *replaced)
+{
+    json_t *list = json_object_get(parent, key), *old;
     size_t i;
-    json_t *old;
 
     if (replaced)
         *replaced = 0;
-    if (!rd || !json_array_size(json_object_get(rd, "pairings")))
-        return refuse(err, errlen, "Round %u is not published.", round);
-    if (!(pr = pairing_at(rd, table)))
-        return refuse(err, errlen, "Round %u has no table \"%s\".", round, table);
-    if (winner && strcmp(winner, json_string_value(json_object_get(pr, "p1")))
-        && strcmp(winner, json_string_value(json_object_get(pr, "p2"))))
-        return refuse(err, errlen, "\"%s\" does not play at table %s of round %u: %s and %s do.", winner, table,
-                      round, json_string_value(json_object_get(pr, "p1")),
-                      json_string_value(json_object_get(pr, "p2")));
-    j = winner ? json_pack("{s:I, s:s, s:s, s:s, s:s, s:s}", "round", (json_int_t)round, "table", table, "result",
-                           "win", "winner", winner, "judge", judge, "text", text)
-               : json_pack("{s:I, s:s, s:s, s:s, s:s}", "round", (json_int_t)round, "table", table, "result", "draw",
-                           "judge", judge, "text", text);
-    if (!j)
+    if (!o)
         return TOURORG_ENOMEM;
-    list = json_object_get(root, "judge_results");
     json_array_foreach(list, i, old) {
         const char *t = json_string_value(json_object_get(old, "table"));
-        if (json_integer_value(json_object_get(old, "round")) == (json_int_t)round && t && !strcmp(t, table)) {
+        if ((!round || json_integer_value(json_object_get(old, "round")) == (json_int_t)round) && t &&
+            !strcmp(t, table)) {
             if (replaced)
                 *replaced = 1;
-            return json_array_set_new(list, i, j) ? TOURORG_ENOMEM : TOURORG_OK;
+            return json_array_set_new(list, i, o) ? TOURORG_ENOMEM : TOURORG_OK;
         }
     }
-    return append(root, "judge_results", j);
+    return append(parent, key, o);
+}
+
+/* The judge results' kinds (arbiter-tournament(5)), and which take a winner. */
+static const struct {
+    const char *name;
+    int winner;                 /* 1: required; 0: refused                     */
+} rulings[] = {
+    {"win", 1}, {"draw", 0}, {"engine", 0}, {"at_time", 0}, {"double_loss", 0},
+};
+
+int tourorg_result(json_t *root, uint32_t round, const char *table, const tourorg_ruling *j, int *replaced,
+                   char *err, size_t errlen)
+{
+    const char *who[2] = {j->winner, j->draw_win};
+    json_t *pr, *o;
+    size_t k;
+    int rc;
+
+    if (replaced)
+        *replaced = 0;
+    for (k = 0; k < sizeof rulings / sizeof rulings[0] && strcmp(rulings[k].name, j->result); k++)
+        ;
+    if (k == sizeof rulings / sizeof rulings[0])
+        return refuse(err, errlen, "A judge's result is win, draw, engine, at_time or double_loss, not '%s'.",
+                      j->result);
+    if (rulings[k].winner && !j->winner)
+        return refuse(err, errlen, "A win needs its winner.");
+    if (!rulings[k].winner && j->winner)
+        return refuse(err, errlen, "A winner goes with a win, not with %s.", j->result);
+    if (j->draw_win && strcmp(j->result, "draw"))
+        return refuse(err, errlen, "A draw win goes with a draw, not with %s.", j->result);
+    if ((rc = table_of(root, round, table, who, j->scores, &pr, err, errlen)))
+        return rc;
+    if (!(o = json_pack("{s:I, s:s}", "round", (json_int_t)round, "table", table)))
+        return TOURORG_ENOMEM;
+    rc = put_str(o, "match", j->match);
+    if (!rc)
+        rc = put_str(o, "result", j->result);
+    if (!rc)
+        rc = put_str(o, "winner", j->winner);
+    if (!rc)
+        rc = put_str(o, "draw_win", j->draw_win);
+    if (!rc && j->scores)
+        rc = set(o, "scores", json_deep_copy(j->scores));
+    if (!rc)
+        rc = put_str(o, "judge", j->judge);
+    if (!rc)
+        rc = put_str(o, "text", j->text);
+    if (rc) {
+        json_decref(o);
+        return rc;
+    }
+    return put_for_table(root, "judge_results", round, table, o, replaced);
+}
+
+int tourorg_scores(const char *text, json_t **out, char *err, size_t errlen)
+{
+    json_t *o = json_object();
+    const char *p = text;
+
+    *out = NULL;
+    if (!o)
+        return TOURORG_ENOMEM;
+    while (*p) {
+        const char *eq = strchr(p, '='), *end = strchr(p, ',');
+        char id[257], *num_end = NULL;
+        long long v;
+
+        if (!end)
+            end = p + strlen(p);
+        if (!eq || eq > end || eq == p || (size_t)(eq - p) >= sizeof id)
+            goto bad;
+        memcpy(id, p, (size_t)(eq - p));
+        id[eq - p] = 0;
+        v = strtoll(eq + 1, &num_end, 10);
+        if (num_end == eq + 1 || num_end != end || eq[1] == '-' || eq[1] == '+' || v < 0 || v == LLONG_MAX)
+            goto bad;
+        if (json_object_get(o, id)) {
+            json_decref(o);
+            return refuse(err, errlen, "--scores names \"%s\" twice.", id);
+        }
+        if (json_object_set_new(o, id, json_integer(v))) {
+            json_decref(o);
+            return TOURORG_ENOMEM;
+        }
+        p = *end ? end + 1 : end;
+        if (*end && !*p)
+            goto bad;
+    }
+    if (!json_object_size(o))
+        goto bad;
+    *out = o;
+    return TOURORG_OK;
+bad:
+    json_decref(o);
+    return refuse(err, errlen, "--scores is each player's score, a whole number, as alice=3,bob=1, not '%s'.", text);
+}
+
+int tourorg_report(json_t *root, uint32_t round, const char *table, const char *winner, const json_t *scores,
+                   int *replaced, char *err, size_t errlen)
+{
+    const char *who[2] = {winner, NULL};
+    json_t *pr, *o, *rd;
+    int closed, rc;
+
+    if (replaced)
+        *replaced = 0;
+    if (round != tourorg_current_round(root, &closed))
+        return refuse(err, errlen, "Round %u is not the current round: a report is taken while its round is on.",
+                      round);
+    if ((rc = table_of(root, round, table, who, scores, &pr, err, errlen)))
+        return rc;
+    rd = tourorg_round(root, round);
+    o = winner ? json_pack("{s:s, s:s}", "table", table, "winner", winner)
+               : json_pack("{s:s, s:b}", "table", table, "draw", 1);
+    if (o && scores && json_object_set_new(o, "scores", json_deep_copy(scores))) {
+        json_decref(o);
+        return TOURORG_ENOMEM;
+    }
+    return put_for_table(rd, "reports", 0, table, o, replaced);
+}
+
+int tourorg_intentional_draw(json_t *root, uint32_t round, const char *table, char *err, size_t errlen)
+{
+    json_t *rd, *pr;
+    int rc = current_open(root, round, &rd, err, errlen);
+
+    if (rc)
+        return rc;
+    if (!(pr = pairing_at(rd, table)))
+        return refuse(err, errlen, "Round %u has no table \"%s\".", round, table);
+    if (json_object_get(pr, "game"))
+        return refuse(err, errlen, "Round %u is an elimination round: a game there cannot end in an intentional "
+                                   "draw (T15).", round);
+    return set(pr, "intentional_draw", json_true());
 }
 
 int tourorg_time_call(json_t *root, uint32_t round, const char *table, uint64_t ms, char *err, size_t errlen)

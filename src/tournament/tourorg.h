@@ -42,6 +42,9 @@ typedef struct {
     uint32_t swiss_rounds;
     const char *cut;
     uint32_t round_minutes;     /* 0: absent */
+    const char *tier;           /* relaxed, formal, premier (T47); NULL: absent */
+    int decklists_public;       /* 1: "decklists_public": true (T46)           */
+    int cut_on_later_day;       /* 1: "cut_on_later_day": true (T33)           */
 } tourorg_event;
 
 /* A new file's tree: version 1, the event, no player.  TOURORG_EREFUSED
@@ -88,12 +91,46 @@ int tourorg_drop(json_t *root, const char *id, const char *reason, long after, c
 int tourorg_publish(json_t *root, uint32_t round, const json_t *pairings, const char *seed, uint64_t started,
                     char *err, size_t errlen);
 
-/* A head judge's result (T19) for round `round`'s table: the winner (a
- * player id of that pairing), or a draw (winner NULL); judge and text as
- * the file's.  A result already given for that table is replaced, and
- * *replaced set to 1 (may be NULL). */
-int tourorg_result(json_t *root, uint32_t round, const char *table, const char *winner, const char *judge,
-                   const char *text, int *replaced, char *err, size_t errlen);
+/* A head judge's result (T19), the file's judge result object:
+ *   result    "win" (with winner), "draw" (draw_win: the player given the
+ *             draw win, T14; NULL: a plain draw), "engine" (the record's own
+ *             outcome stands, e.g. an illegal record let stand), "at_time"
+ *             (judged at the time call, T12) or "double_loss";
+ *   winner, draw_win  player ids of that pairing, or NULL;
+ *   match     the record that counts when a pairing has two, or NULL;
+ *   scores    an object of the two players' scores (borrowed, copied), or
+ *             NULL (tourorg_scores() makes one from "id=N,id=N");
+ *   judge, text  who decided, and why (a sentence). */
+typedef struct {
+    const char *result, *winner, *draw_win, *match;
+    const json_t *scores;
+    const char *judge, *text;
+} tourorg_ruling;
+
+/* The head judge's result for round `round`'s table (published, open or
+ * closed: a judge may settle a closed round).  A result already given for
+ * that table is replaced, and *replaced set to 1 (may be NULL).  Refused:
+ * a table the round has not, a winner or draw_win or score of a player who
+ * does not play there, a winner with a result other than "win". */
+int tourorg_result(json_t *root, uint32_t round, const char *table, const tourorg_ruling *j, int *replaced,
+                   char *err, size_t errlen);
+
+/* "id=N,id=N" (N a whole number, 0 or more) into a new object in
+ * *out.  TOURORG_EREFUSED for anything else, or an id given twice. */
+int tourorg_scores(const char *text, json_t **out, char *err, size_t errlen);
+
+/* What the players of round `round`'s table reported to the organiser
+ * (T3: compared with the record, never counted): the winner, or a draw
+ * (winner NULL), and their scores (NULL: none).  Replaces an earlier report
+ * of that table (*replaced set, may be NULL).  The round must be the
+ * current one, published; closed or not. */
+int tourorg_report(json_t *root, uint32_t round, const char *table, const char *winner, const json_t *scores,
+                   int *replaced, char *err, size_t errlen);
+
+/* An intentional draw (T15) agreed at round `round`'s table: the current
+ * round, open, a Swiss round (refused at an elimination table, whose
+ * pairings carry a game number). */
+int tourorg_intentional_draw(json_t *root, uint32_t round, const char *table, char *err, size_t errlen);
 
 /* Time called (T12) at ms since the epoch in the current round, open: the
  * whole round (table NULL), or one table (an extension).  Refused before

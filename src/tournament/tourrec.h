@@ -23,7 +23,7 @@
 
 #include "src/core/carddb.h"
 #include "src/record/store.h"
-#include "src/tournament/tournament.h"
+#include "src/tournament/tourresult.h"
 #include "src/tournament/tourstats.h"
 
 /* Return codes of the store side. */

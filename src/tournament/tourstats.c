@@ -10,7 +10,7 @@
  * every source (log files, the store, the daemon), so they are computed
  * from facts the caller gathered while judging each record (src/tournament/tourrec.c:
  * the cards the PUBLIC view of each event shows, src/core/view.h) and from the
- * results src/tournament/tournament.c gave; nothing here can see a hidden card, since
+ * results src/tournament/tourresult.c gave; nothing here can see a hidden card, since
  * nothing hidden is ever handed to it.  Decklists are the one figure a
  * view decides, and tourstats_new() leaves them out unless allowed.
  *
@@ -23,10 +23,11 @@
  * a round reads the round's results, their records and the open alarms.
  * Everything is O(S * N + N log N) for S scopes and N records.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/tournament/tourint.h"   /* tour_say: no stdio here */
+#include "src/tournament/tourout.h"
 #include "src/tournament/tourstats.h"
 
 const char *const tourstats_tables[] = {"cards", "classes", "rules", "length", "progress", "decklists", NULL};
@@ -518,7 +519,7 @@ static void ratio_text(char *buf, size_t cap, uint64_t num, uint64_t den, int pl
     if (!den)
         return;
     v = (num * scale + den / 2) / den;
-    snprintf(buf, cap, places == 3 ? "%llu.%03llu" : "%llu.%01llu", (unsigned long long)(v / scale),
+    tour_say(buf, cap, places == 3 ? "%llu.%03llu" : "%llu.%01llu", (unsigned long long)(v / scale),
              (unsigned long long)(v % scale));
 }
 

@@ -38,7 +38,7 @@
 #include <stdint.h>
 
 #include "logformat/jtext.h"
-#include "src/tournament/tournament.h"
+#include "src/tournament/tourresult.h"
 
 #define TOURSTATS_CLASSES 5        /* coreon, fluxion, synaphera, obscura,
                                       aetherion: the card database's order  */
