@@ -7,7 +7,7 @@
 #      shows it printing (or each piece of a line the guide wraps; lines with
 #      "..." left out) is in what it prints;
 #   2. the guide runs every organiser's command (new, add, late-entry, drop,
-#      publish, status, result, time-call, close, undo) and the end of an
+#      publish, status, result, report, intentional-draw, time-call, close, undo) and the end of an
 #      event (standings, alarms, html, stats), so a command it stops showing
 #      is noticed;
 #   3. what the guide leaves to the tables is done here as a venue would: the
@@ -15,7 +15,8 @@
 #      decks/hal-draft.json an illegal one), and, after each `publish`, each
 #      paired table plays its game with fixtures/advanced/generate.py (a random
 #      game the engine judges legal) into records/rR-tT.jsonl -- except the
-#      tables the guide enters with `result` (games played on paper).
+#      tables the guide enters with `result` (games played on paper) or
+#      `intentional-draw` (not played).
 # GUIDE_SHOW=1 prints what each command says (to write the guide's examples).
 # GUIDE=FILE runs another copy of the guide (how the test is shown to fail on
 # a guide with a misspelt option).
@@ -65,7 +66,8 @@ done <"$TMP/lines"
 n=$(wc -l <"$TMP/cmds")
 if [ "$n" -ge 30 ]; then pass "the guide's examples hold $n arbiter commands"
 else fail "the guide's examples hold $n arbiter commands (want 30 or more): $(cat "$TMP/cmds")"; fi
-for c in new add late-entry drop publish status result time-call close undo standings alarms html stats; do
+for c in new add late-entry drop publish status result report intentional-draw time-call close undo standings alarms html \
+    stats; do
     if grep -qE "^arbiter tournament $c " "$TMP/cmds"; then pass "the guide runs tournament $c"
     else fail "the guide runs no 'arbiter tournament $c'"; fi
 done
@@ -77,8 +79,10 @@ declare -A DECK=([ann]=legal-coreon-ember [ben]=legal-aetherion-dawn [cat]=legal
 for p in "${!DECK[@]}"; do cp "$FX/decks/advanced/${DECK[$p]}.json" "$W/decks/$p.json"; done
 cp "$FX/decks/advanced/illegal-advanced_deck_copies-3-copies.json" "$W/decks/hal-draft.json"
 
-# the tables the guide's `result` commands enter: played on paper, no record
-PAPER=" $(sed -n 's/^arbiter tournament result .*--round \([0-9]*\) --table \([0-9]*\) .*/\1\/\2/p' "$TMP/cmds" | tr '\n' ' ')"
+# the tables the guide's `result` commands enter (played on paper) and its
+# intentional draws: no game, no record
+PAPER=" $(sed -n 's/^arbiter tournament \(result\|intentional-draw\) .*--round \([0-9]*\) --table \([0-9]*\).*/\2\/\3/p' \
+    "$TMP/cmds" | tr '\n' ' ')"
 
 # play_round FILE R: each paired table of round R plays, its record in records/
 play_round() {
