@@ -152,7 +152,7 @@ standings_now() {
 }
 
 publish 1 09:00
-org "status of round 1, every result in: exit 0" 0 status --file "$C" $(logs_upto 1)
+org "status of round 1, every result in: exit 0" 0 status --file "$C" --at 09:45 $(logs_upto 1)
 org "close round 1" 0 close --file "$C" --round 1
 standings_now 1
 cp "$TMP/st1.c" "$TMP/st1.before-late"
@@ -168,7 +168,7 @@ then pass "round 2: 65 players, a bye"; else fail "round 2 has no bye"; fi
 # a paper game in round 2: no record; status says what is missing; the next round
 # cannot be paired yet (exit 4, nothing written) until the judge enters it
 t=${PAPER[0]##*-t}
-org "status of round 2 names the paper game's table as missing" 0 status --file "$C" $(logs_upto 2)
+org "status of round 2 names the paper game's table as missing" 0 status --file "$C" --at 10:40 $(logs_upto 2)
 grep -q "table $t:" "$TMP/out" && pass "status: table $t is missing" || fail "status: no table $t in $(cat "$TMP/out")"
 org "close round 2" 0 close --file "$C" --round 2
 snapshot
@@ -195,14 +195,14 @@ standings_now 2
 
 publish 3 11:00
 org "close round 3" 0 close --file "$C" --round 3
-org "status after round 3: the illegal record is an open alarm, exit 1" 1 status --file "$C" $(logs_upto 3)
+org "status after round 3: the illegal record is an open alarm, exit 1" 1 status --file "$C" --at 11:55 $(logs_upto 3)
 grep -q 'illegal_record' "$TMP/out" && pass "status names the illegal record" || fail "status: $(cat "$TMP/out")"
 snapshot
 org "publish round 4 with the illegal record unresolved: exit 4" 4 publish --file "$C" --round 4 --start 12:30 $(logs_upto 3)
 unchanged "a publish that cannot pair yet"
 org "result: round 3 table 5, the illegal record stands (--engine)" 0 result --file "$C" --round 3 --table 5 \
     --engine --judge "$(jq -r '.judge_results[0].judge' "$TF")" --text "$(jq -r '.judge_results[0].text' "$TF")"
-org "status after the judge's result: exit 0" 0 status --file "$C" $(logs_upto 3)
+org "status after the judge's result: exit 0" 0 status --file "$C" --at 12:10 $(logs_upto 3)
 standings_now 3
 
 publish 4 12:30
@@ -210,7 +210,7 @@ publish 4 12:30
 while read -r t w; do
     org "report: round 4 table $t, $w's win" 0 report --file "$C" --round 4 --table "$t" --winner "$w"
 done < <(jq -r '.rounds[3].reports[] | "\(.table) \(.winner)"' "$TF")
-org "status after the reports: the wrong one is an open alarm, exit 1" 1 status --file "$C" $(logs_upto 4)
+org "status after the reports: the wrong one is an open alarm, exit 1" 1 status --file "$C" --at 13:20 $(logs_upto 4)
 grep -q 'report_differs' "$TMP/out" && pass "status names the wrong report" || fail "status: $(cat "$TMP/out")"
 org "close round 4" 0 close --file "$C" --round 4
 # a drop by mistake, undone: the file as it was, byte for byte
@@ -250,7 +250,7 @@ paper_result "${PAPER[1]}"
 org "close round 8" 0 close --file "$C" --round 8
 publish 9 17:30
 org "close round 9" 0 close --file "$C" --round 9
-org "status at the end: nothing missing, the wrong report still open: exit 1" 1 status --file "$C" "${ALL[@]}"
+org "status at the end: nothing missing, the wrong report still open: exit 1" 1 status --file "$C" --at 18:10 "${ALL[@]}"
 if grep -q 'every pairing has a result' "$TMP/out" && grep -q 'open alarms: 1' "$TMP/out"
 then pass "status at the end: every pairing has a result, one open alarm"; else fail "status at the end: $(cat "$TMP/out")"; fi
 
