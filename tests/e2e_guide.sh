@@ -66,8 +66,8 @@ done <"$TMP/lines"
 n=$(wc -l <"$TMP/cmds")
 if [ "$n" -ge 30 ]; then pass "the guide's examples hold $n arbiter commands"
 else fail "the guide's examples hold $n arbiter commands (want 30 or more): $(cat "$TMP/cmds")"; fi
-for c in new add late-entry drop publish status result report intentional-draw time-call close undo standings alarms html \
-    stats; do
+for c in new add late-entry drop publish status result report intentional-draw time-call close undo \
+    standings alarms html stats; do
     if grep -qE "^arbiter tournament $c " "$TMP/cmds"; then pass "the guide runs tournament $c"
     else fail "the guide runs no 'arbiter tournament $c'"; fi
 done
@@ -81,7 +81,8 @@ cp "$FX/decks/advanced/illegal-advanced_deck_copies-3-copies.json" "$W/decks/hal
 
 # the tables the guide's `result` commands enter (played on paper) and its
 # intentional draws: no game, no record
-PAPER=" $(sed -n 's/^arbiter tournament \(result\|intentional-draw\) .*--round \([0-9]*\) --table \([0-9]*\).*/\2\/\3/p' \
+PAPER=" $(sed -n \
+    's/^arbiter tournament \(result\|intentional-draw\) .*--round \([0-9]*\) --table \([0-9]*\).*/\2\/\3/p' \
     "$TMP/cmds" | tr '\n' ' ')"
 
 # play_round FILE R: each paired table of round R plays, its record in records/
@@ -92,7 +93,8 @@ play_round() {
         [[ $PAPER == *" $r/$t "* ]] && continue
         /usr/bin/python3 "$FX/advanced/generate.py" --arbiter "$ARBITER" --seed $((r * 100 + t)) --seeds 40 \
             --names "$a" "$b" --deck1 "${DECK[$a]}" --deck2 "${DECK[$b]}" --match "$id-r$r-t$t" "$TMP/game.jsonl" \
-            >/dev/null 2>"$TMP/gen.err" || { fail "round $r table $t: the game generator: $(tail -3 "$TMP/gen.err")"; return; }
+            >/dev/null 2>"$TMP/gen.err" ||
+            { fail "round $r table $t: the game generator: $(tail -3 "$TMP/gen.err")"; return; }
         jq -c --arg id "$id" --argjson r "$r" --arg t "$t" \
             'if .seq == 0 then .event = {tournament: $id, round: $r, table: $t} else . end' \
             "$TMP/game.jsonl" >"$W/records/r$r-t$t.jsonl"

@@ -3,8 +3,8 @@
 # (64 registered players, a late entry, the Advanced structure table: 6 Swiss
 # rounds and a top 8, three elimination rounds; its 196 records), run as an
 # organiser runs it, never editing the tournament file:
-#   new (the tier too); add with each player's decklist (one illegal decklist refused, every
-#   violation listed, the file and its history unchanged); publish each round
+#   new (the tier too); add with each player's decklist (one illegal decklist
+#   refused, every violation listed, the file and its history unchanged); publish each round
 #   from the records of the rounds before (pairings printed); status (the
 #   missing, the open alarms, exit 1 while one is open); a late entry; drops
 #   (one by mistake, undone byte for byte); a bye; the illegal record settled
@@ -116,7 +116,8 @@ if [ "$n_added" -eq 64 ]; then pass "64 players added with their decklists"; els
 # listed (as `arbiter deck check` lists them), nobody registered
 jq '.main += [.main[0]]' "$TMP/decks/ada.json" >"$TMP/illegal.json"
 snapshot
-org "add with an illegal decklist is refused" 2 add --file "$C" --player zora --name "Zora Vale" --deck "$TMP/illegal.json"
+org "add with an illegal decklist is refused" 2 add --file "$C" --player zora --name "Zora Vale" \
+    --deck "$TMP/illegal.json"
 unchanged "the illegal decklist"
 for rule in advanced:deck.size advanced:deck.copies; do
     if grep -q "$rule" "$TMP/err"; then pass "the refusal lists $rule"; else fail "no $rule in: $(cat "$TMP/err")"; fi
@@ -172,7 +173,8 @@ org "status of round 2 names the paper game's table as missing" 0 status --file 
 grep -q "table $t:" "$TMP/out" && pass "status: table $t is missing" || fail "status: no table $t in $(cat "$TMP/out")"
 org "close round 2" 0 close --file "$C" --round 2
 snapshot
-org "publish round 3 with round 2's paper game pending: exit 4" 4 publish --file "$C" --round 3 --start 11:00 $(logs_upto 2)
+org "publish round 3 with round 2's paper game pending: exit 4" 4 publish --file "$C" --round 3 --start 11:00 \
+    $(logs_upto 2)
 unchanged "a publish that cannot pair yet"
 # paper_result M: the judge enters the paper game M, the winner the game's (the
 # simulation's summary of that game, p1 or p2 of its header)
@@ -198,7 +200,8 @@ org "close round 3" 0 close --file "$C" --round 3
 org "status after round 3: the illegal record is an open alarm, exit 1" 1 status --file "$C" --at 11:55 $(logs_upto 3)
 grep -q 'illegal_record' "$TMP/out" && pass "status names the illegal record" || fail "status: $(cat "$TMP/out")"
 snapshot
-org "publish round 4 with the illegal record unresolved: exit 4" 4 publish --file "$C" --round 4 --start 12:30 $(logs_upto 3)
+org "publish round 4 with the illegal record unresolved: exit 4" 4 publish --file "$C" --round 4 --start 12:30 \
+    $(logs_upto 3)
 unchanged "a publish that cannot pair yet"
 org "result: round 3 table 5, the illegal record stands (--engine)" 0 result --file "$C" --round 3 --table 5 \
     --engine --judge "$(jq -r '.judge_results[0].judge' "$TF")" --text "$(jq -r '.judge_results[0].text' "$TF")"
@@ -250,9 +253,11 @@ paper_result "${PAPER[1]}"
 org "close round 8" 0 close --file "$C" --round 8
 publish 9 17:30
 org "close round 9" 0 close --file "$C" --round 9
-org "status at the end: nothing missing, the wrong report still open: exit 1" 1 status --file "$C" --at 18:10 "${ALL[@]}"
+org "status at the end: nothing missing, the wrong report still open: exit 1" 1 status --file "$C" --at 18:10 \
+    "${ALL[@]}"
 if grep -q 'every pairing has a result' "$TMP/out" && grep -q 'open alarms: 1' "$TMP/out"
-then pass "status at the end: every pairing has a result, one open alarm"; else fail "status at the end: $(cat "$TMP/out")"; fi
+then pass "status at the end: every pairing has a result, one open alarm"
+else fail "status at the end: $(cat "$TMP/out")"; fi
 
 # ---- the same event written by hand ------------------------------------------------------
 # sim-cup.json, and the two paper games and the time calls the organiser entered
@@ -288,14 +293,16 @@ ask() {
 }
 for r in 1 2 3 4 5 6; do
     ask "$TMP/st$r.h" standings --file "$H" --after "$r" --json "${ALL[@]}"
-    same "standings after round $r (the organiser's, when it closed) = the hand-written file's" "$TMP/st$r.c" "$TMP/st$r.h"
+    same "standings after round $r (the organiser's, when it closed) = the hand-written file's" \
+        "$TMP/st$r.c" "$TMP/st$r.h"
 done
 ask "$TMP/final.c" standings --file "$C" --final --json "${ALL[@]}"
 ask "$TMP/want" standings --file "$H" --final --json "${ALL[@]}"
 same "the final standings" "$TMP/final.c" "$TMP/want"
 ask "$TMP/got" standings --file "$C" --final "${ALL[@]}"
 ask "$TMP/want" standings --file "$H" --final "${ALL[@]}"
-if cmp -s "$TMP/got" "$TMP/want"; then pass "the final standings in words"; else fail "final standings in words differ"; fi
+if cmp -s "$TMP/got" "$TMP/want"; then pass "the final standings in words"
+else fail "final standings in words differ"; fi
 rc=0
 "${T[@]}" alarms --file "$C" --json "${ALL[@]}" >"$TMP/got" 2>/dev/null || rc=$?
 ask "$TMP/want" alarms --file "$H" --json "${ALL[@]}"
@@ -318,7 +325,9 @@ then pass "the page shows the bracket and the winner, $winner"; else fail "the p
 # ---- a finding, said and not failed ---------------------------------------------------------
 # T28 draws the random tiebreak from a shuffle of every player: a late entry changes
 # the order of tied players in standings already printed for earlier rounds
-if ! cmp -s <(jq -c '.standings | map(.player)' "$TMP/st1.before-late") <(jq -c '.standings | map(.player) | map(select(. != "'"$late"'"))' "$TMP/st1.c")
-then echo "NOTE: the standings after round 1 printed before $late's late entry order the tied players differently from those printed after it (T28's shuffle is of every player)"; fi
+if ! cmp -s <(jq -c '.standings | map(.player)' "$TMP/st1.before-late") \
+            <(jq -c --arg late "$late" '.standings | map(.player) | map(select(. != $late))' "$TMP/st1.c")
+then echo "NOTE: the standings after round 1 printed before $late's late entry order the tied players" \
+          "differently from those printed after it (T28's shuffle is of every player)"; fi
 
 finish
