@@ -41,7 +41,7 @@ for cmd in $cmds; do
 done
 
 same "deck <TAB>" "$(printf 'check\nrules')" "$(complete_line 'arbiter deck ')"
-same "tournament <TAB>" "$(printf 'alarms\nhtml\npair\nstandings\nstats')" "$(complete_line 'arbiter tournament ')"
+same "tournament <TAB>" "$(printf 'alarms\nhtml\npair\nslips\nstandings\nstats\nwall')" "$(complete_line 'arbiter tournament ')"
 same "--format <TAB>" "$(printf 'advanced\nmaster\nsnap')" "$(complete_line 'arbiter deck check --format ')"
 same "--view <TAB>" "$(printf 'judge\np1\np2\np3\np4\np5\np6\np7\np8\npublic')" "$(complete_line 'arbiter replay game.jsonl --view ')"
 same "stats --csv <TAB>: the tables" "$(printf 'cards\nclasses\ndecklists\nlength\nprogress\nrules')" \

@@ -21,7 +21,7 @@ _arbiter_options() {
         audit) echo "--db --query --at --view --against --cards --sealed-by --trusted-seals --head --key --server-key --json --html" ;;
         list) echo "--db --query --tournament --status --key --server-key --json" ;;
         query) echo "--endpoint --key --server-key" ;;
-        tournament*) echo "--file --db --after --final --round --view --out --seed --cards --json --csv" ;;
+        tournament*) echo "--file --db --after --final --round --view --out --projector --seed --cards --json --csv" ;;
         store*) echo "--sealed-by --trusted-seals --json" ;;
         keygen) echo "--out --role" ;;
     esac
@@ -78,7 +78,7 @@ _arbiter() {
         return
     fi
     if [ -z "$sub" ] && [ "$cmd" = tournament ]; then
-        mapfile -t COMPREPLY < <(compgen -W "standings pair alarms html stats" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "standings pair alarms html stats wall slips" -- "$cur")
         return
     fi
     if [ -z "$sub" ] && [ "$cmd" = store ]; then

@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "src/core/htmlout.h"
 #include "src/tournament/tourhtml.h"
@@ -115,7 +116,15 @@ static const char css[] =
     "footer{margin-top:2rem;padding-top:.6rem;padding-bottom:1.5rem;border-top:1px solid var(--line);"
     "color:var(--mut);font-size:.85em}\n"
     "@media (max-width:42rem){h1{font-size:1.6rem}.hide-s{display:none}th,td{padding:.25em .35em}}\n"
-    "@media print{nav{display:none}a{color:inherit;text-decoration:none}}\n";
+    "@media print{nav{display:none}a{color:inherit;text-decoration:none}}\n"
+    /* the projector: about 1/50 of the screen's width a letter (38 px on a
+       1920 px wide screen, 26 px on a 1280 px one), the least needed
+       columns and the small print hidden, the width of the screen used */
+    "html.projector{font-size:clamp(20px,2vw,56px)}\n"
+    ".projector header,.projector main,.projector footer{max-width:none;padding:0 2vw}\n"
+    ".projector .hide-s,.projector .id,.projector nav,.projector footer{display:none}\n"
+    ".projector .small{font-size:.9em}\n"
+    ".projector th,.projector td{padding:.15em .4em}\n";
 
 /* ---- the page's state ---------------------------------------------------------------- */
 
@@ -258,7 +267,10 @@ static void put_head(page *p)
     uint32_t total = st->swiss_rounds + st->elimination_rounds;
     size_t n, pending, live;
 
-    put_lit(p->out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    put_lit(p->out, "<!DOCTYPE html>\n<html lang=\"en\"");
+    if (p->o && p->o->projector)
+        put_lit(p->out, " class=\"projector\"");
+    put_lit(p->out, ">\n<head>\n<meta charset=\"utf-8\">\n"
                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                     "<meta name=\"generator\" content=\"arbiter tournament html\">\n<title>");
     put_esc(p->out, tournament_name(p->t));
@@ -999,4 +1011,250 @@ done:
     tour_standings_destroy(&p.swiss);
     tour_standings_destroy(&p.final);
     return rc;
+}
+
+/* ---- what goes on the wall and on the tables ------------------------------------------------- */
+
+/* The wall list and the match slips are printed: large type on paper
+ * (points, not the screen's rem), the rows of a table never split across
+ * two sheets, and every section of the wall list on a sheet of its own
+ * so that each can be pinned up where the players look for it.  Slips
+ * are a fixed height, three to an A4 sheet, with a dashed edge to cut
+ * along. */
+static const char print_css[] =
+    "@page{size:A4;margin:12mm}\n"
+    ".wall{font-size:1.25rem}\n"
+    ".wall td,.wall th{padding:.45em .6em;vertical-align:middle}\n"
+    ".wall .big{font-size:1.35em;font-weight:700}\n"
+    ".slips{max-width:none;padding:0}\n"
+    ".slip{border:2px dashed #5a6270;padding:4mm 6mm;margin:0 auto 6mm;max-width:190mm;height:88mm;"
+    "display:flex;flex-direction:column;gap:2mm;break-inside:avoid;page-break-inside:avoid;font-size:11pt}\n"
+    ".slip .top{display:flex;justify-content:space-between;align-items:baseline;gap:1em;"
+    "border-bottom:2px solid #14181f;padding-bottom:1mm}\n"
+    ".slip .ev{font-weight:700;font-size:13pt;overflow-wrap:anywhere}\n"
+    ".slip .tb{font-size:20pt;font-weight:800;white-space:nowrap}\n"
+    ".slip .pp{display:grid;grid-template-columns:1fr 1fr;gap:4mm}\n"
+    ".slip .who{border:1px solid #c9d1dc;border-radius:2mm;padding:1.5mm 3mm}\n"
+    ".slip .who .pl{font-size:14pt}\n"
+    ".slip .box{display:inline-block;width:4.5mm;height:4.5mm;border:1.5px solid #14181f;"
+    "vertical-align:-.8mm;margin-right:2mm}\n"
+    ".slip .line{display:inline-block;min-width:28mm;border-bottom:1px solid #14181f;height:5mm}\n"
+    ".slip .sig{display:grid;grid-template-columns:1fr 1fr;gap:6mm;margin-top:auto}\n"
+    ".slip .sig div{border-top:1px solid #14181f;padding-top:1mm;font-size:9pt;color:#5a6270;margin-top:9mm}\n"
+    "@media print{body{font-size:12pt}header,main{max-width:none;padding:0}"
+    ".wall{font-size:14pt}.wall section{break-before:page;page-break-before:always}"
+    ".wall section:first-of-type{break-before:auto;page-break-before:auto}"
+    "tr{break-inside:avoid;page-break-inside:avoid}thead{display:table-header-group}"
+    ".slip{margin:0 0 5mm;height:86mm}.scroll{overflow:visible}tbody tr:nth-child(even){background:none}}\n";
+
+/* The head of a printed page: its title (the event, the round, what). */
+static void put_print_head(page *p, uint32_t round, const char *what, const char *body_class)
+{
+    jtext *o = p->out;
+
+    put_lit(o, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+               "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+    put_esc(o, tournament_name(p->t));
+    put_fmt(o, ", round %" PRIu32 ": ", round);
+    put_str(o, what);
+    put_lit(o, "</title>\n<style>\n");
+    put_str(o, css);
+    put_str(o, print_css);
+    put_lit(o, "</style>\n</head>\n<body class=\"");
+    put_str(o, body_class);
+    put_lit(o, "\">\n");
+}
+
+/* The result of round r's pairings, in the file's order; NULL when done. */
+static const tour_result *next_of_round(const page *p, uint32_t r, size_t *i)
+{
+    for (; *i < p->r->n_results; (*i)++)
+        if (p->r->results[*i].round == r)
+            return &p->r->results[(*i)++];
+    return NULL;
+}
+
+/* Checks that round r is published; 0, or TOUR_EINVAL with err. */
+static int print_round_ok(const page *p, uint32_t r, char *err, size_t errlen)
+{
+    if (r >= 1 && r <= p->published)
+        return 0;
+    if (!p->published)
+        snprintf(err, errlen, "no round is published yet");
+    else
+        snprintf(err, errlen, "round %" PRIu32 " is not published (the last one published is round %" PRIu32 ")",
+                 r, p->published);
+    return TOUR_EINVAL;
+}
+
+static void page_init(page *p, const tournament *t, const tour_results *r, jtext *out)
+{
+    memset(p, 0, sizeof *p);
+    p->t = t;
+    p->r = r;
+    p->out = out;
+    p->st = tournament_structure(t);
+    p->published = tournament_rounds_published(t);
+}
+
+/* One player of the alphabetical list: the player, the table, the seat. */
+typedef struct {
+    int player, opponent;
+    const char *name;           /* the name, else the id */
+    const char *table;          /* NULL: a bye           */
+    int seat;                   /* 1 or 2                */
+} wall_entry;
+
+static int wall_cmp(const void *a, const void *b)
+{
+    const wall_entry *x = a, *y = b;
+    int c = strcasecmp(x->name, y->name);
+    return c ? c : strcmp(x->name, y->name);
+}
+
+static const char *display_name(const tour_player *pl)
+{
+    return pl->name && pl->name[0] ? pl->name : pl->id;
+}
+
+int tourhtml_wall(const tournament *t, const tour_results *r, uint32_t round, jtext *out, char *err, size_t errlen)
+{
+    page p;
+    wall_entry *e = NULL;
+    tour_standings *s = NULL;
+    const tour_result *x;
+    size_t n = 0, i = 0;
+    int rc;
+
+    page_init(&p, t, r, out);
+    if ((rc = print_round_ok(&p, round, err, errlen)))
+        return rc;
+    rc = TOUR_ENOMEM;
+    if (!(e = calloc(2 * r->n_results + 1, sizeof *e)))
+        goto done;
+    put_print_head(&p, round, "pairings", "wall");
+    put_lit(out, "<header>\n<h1>");
+    put_esc(out, tournament_name(t));
+    put_lit(out, "</h1>\n<p class=\"status\">");
+    put_round_name(&p, round);
+    put_lit(out, ": pairings</p>\n</header>\n<main>\n<section id=\"by-table\">\n<h2>By table</h2>\n"
+                 "<div class=\"scroll\"><table>\n<thead><tr><th class=\"n\">Table</th><th>Player 1</th><th></th>"
+                 "<th>Player 2</th></tr></thead>\n<tbody>\n");
+    while ((x = next_of_round(&p, round, &i))) {
+        put_lit(out, "<tr><td class=\"n big\">");
+        put_esc(out, x->table ? x->table : "-");
+        put_lit(out, "</td><td>");
+        put_player(&p, x->player[0]);
+        put_lit(out, "</td><td class=\"small\">vs</td><td>");
+        if (x->player[1] >= 0)
+            put_player(&p, x->player[1]);
+        else
+            put_lit(out, "<span class=\"small\">bye</span>");
+        put_lit(out, "</td></tr>\n");
+        for (int k = 0; k < 2; k++) {
+            const tour_player *pl = x->player[k] >= 0 ? tournament_player(t, (size_t)x->player[k]) : NULL;
+            if (!pl)
+                continue;
+            e[n].player = x->player[k];
+            e[n].opponent = x->player[1 - k];
+            e[n].name = display_name(pl);
+            e[n].table = x->player[1] >= 0 ? x->table : NULL;
+            e[n].seat = k + 1;
+            n++;
+        }
+    }
+    put_lit(out, "</tbody></table></div>\n</section>\n<section id=\"by-player\">\n<h2>By player</h2>\n"
+                 "<div class=\"scroll\"><table>\n<thead><tr><th>Player</th><th class=\"n\">Table</th><th>Seat</th>"
+                 "<th>Opponent</th></tr></thead>\n<tbody>\n");
+    qsort(e, n, sizeof *e, wall_cmp);
+    for (size_t k = 0; k < n; k++) {
+        put_lit(out, "<tr><td>");
+        put_player(&p, e[k].player);
+        put_lit(out, "</td><td class=\"n big\">");
+        put_esc(out, e[k].table ? e[k].table : "-");
+        put_lit(out, "</td><td>");
+        if (e[k].table)
+            put_fmt(out, "Player %d", e[k].seat);
+        put_lit(out, "</td><td>");
+        if (e[k].table)
+            put_player(&p, e[k].opponent);
+        else
+            put_lit(out, "<span class=\"small\">bye</span>");
+        put_lit(out, "</td></tr>\n");
+    }
+    put_lit(out, "</tbody></table></div>\n</section>\n");
+    /* the standings the round was paired from: after the round before */
+    if (round > 1) {
+        int got = round - 1 <= p.st->swiss_rounds ? tournament_standings(t, r, round - 1, &s, err, errlen)
+                                                   : tournament_final(t, r, &s, err, errlen);
+        if (got == TOUR_ENOMEM)
+            goto done;
+        if (!got)
+            put_standings(&p, s, "standings");
+    }
+    put_lit(out, "</main>\n</body>\n</html>\n");
+    rc = out->bad ? TOUR_ENOMEM : 0;
+done:
+    if (rc == TOUR_ENOMEM)
+        snprintf(err, errlen, "out of memory");
+    tour_standings_destroy(&s);
+    free(e);
+    return rc;
+}
+
+/* One slip: the event, the round, the table; both players; the result to
+ * tick and the scores to write; both players' signatures. */
+static void put_slip(page *p, uint32_t round, const tour_result *x)
+{
+    jtext *o = p->out;
+
+    put_lit(o, "<div class=\"slip\">\n<div class=\"top\"><span class=\"ev\">");
+    put_esc(o, tournament_name(p->t));
+    put_lit(o, "<br><span class=\"small\">");
+    put_round_name(p, round);
+    if (x->elimination)
+        put_fmt(o, ", game %" PRIu32, x->game);
+    put_lit(o, "</span></span><span class=\"tb\">Table ");
+    put_esc(o, x->table ? x->table : "-");
+    put_lit(o, "</span></div>\n<div class=\"pp\">");
+    for (int k = 0; k < 2; k++) {
+        put_fmt(o, "<div class=\"who\"><span class=\"small\">Player %d</span><br>", k + 1);
+        put_player(p, x->player[k]);
+        put_lit(o, "</div>");
+    }
+    put_lit(o, "</div>\n<div><b>Result:</b> <span class=\"box\"></span>");
+    put_player(p, x->player[0]);
+    put_lit(o, " wins &#160; <span class=\"box\"></span>");
+    put_player(p, x->player[1]);
+    put_lit(o, " wins &#160; <span class=\"box\"></span>draw</div>\n"
+               "<div><b>Scores:</b> Player 1 <span class=\"line\"></span> &#160; Player 2 "
+               "<span class=\"line\"></span></div>\n<div class=\"sig\"><div>Player 1's signature</div>"
+               "<div>Player 2's signature</div></div>\n</div>\n");
+}
+
+int tourhtml_slips(const tournament *t, const tour_results *r, uint32_t round, jtext *out, char *err, size_t errlen)
+{
+    page p;
+    const tour_result *x;
+    size_t i = 0, n = 0;
+    int rc;
+
+    page_init(&p, t, r, out);
+    if ((rc = print_round_ok(&p, round, err, errlen)))
+        return rc;
+    put_print_head(&p, round, "match slips", "slips");
+    put_lit(out, "<main class=\"slips\">\n");
+    while ((x = next_of_round(&p, round, &i)))
+        if (x->player[1] >= 0 && x->player[0] >= 0) {   /* a bye has nobody to sign with */
+            put_slip(&p, round, x);
+            n++;
+        }
+    if (!n)
+        put_lit(out, "<p>This round has no table to play at: no slip.</p>\n");
+    put_lit(out, "</main>\n</body>\n</html>\n");
+    if (out->bad) {
+        snprintf(err, errlen, "out of memory");
+        return TOUR_ENOMEM;
+    }
+    return 0;
 }

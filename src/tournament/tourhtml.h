@@ -38,6 +38,8 @@ typedef struct {
     size_t records;             /* the records judged for it                 */
     const struct tourstats *stats; /* T46's statistics (src/tournament/tourstats.h), or
                                    NULL: the card statistics are left out    */
+    int projector;              /* 1: text large enough to read across a hall
+                                   (a class on <html>; the page is the same) */
 } tourhtml_opts;
 
 /* The page for t and its results r (tournament_results()), appended to
@@ -45,5 +47,23 @@ typedef struct {
  * round published yet gives a page that says so; a cut that cannot be
  * computed yet (a Swiss result pending) leaves the bracket's seeds out. */
 int tourhtml_write(const tournament *t, const tour_results *r, const tourhtml_opts *o, jtext *out);
+
+/* What goes on the wall and on the tables, to print (A4, large type; the
+ * page's style with a print style on top).
+ *
+ * tourhtml_wall: round `round`'s pairings by table, then every player in
+ * alphabetical order of name with their table, seat (Player 1 or 2) and
+ * opponent (or "bye"), then the standings after the round before (none for
+ * round 1), each section on a sheet of its own when printed.
+ *
+ * tourhtml_slips: one match slip per table of the round (byes have none),
+ * three to a sheet: the event, the round (and the game, in an elimination
+ * round), the table, both players' names and ids by seat, boxes to tick
+ * the winner or a draw, lines for the scores, both players' signatures.
+ *
+ * Both append a whole page to out.  0; TOUR_EINVAL when the round is not
+ * published (err says so, in one sentence); TOUR_ENOMEM. */
+int tourhtml_wall(const tournament *t, const tour_results *r, uint32_t round, jtext *out, char *err, size_t errlen);
+int tourhtml_slips(const tournament *t, const tour_results *r, uint32_t round, jtext *out, char *err, size_t errlen);
 
 #endif
