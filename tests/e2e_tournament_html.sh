@@ -138,5 +138,89 @@ case "$dom" in *"<b>&amp;"*) fail "chromium: Ann's name made a <b> element" ;; *
 
 browser_shot "$PNG" "$URL" 1280,2000
 browser_console_clean "$TMP/dom.log" "$TMP/shot.log"
+# the page at a phone's width and on a 1920x1080 screen, kept to be looked at
+browser_shot "$ART/tournament-390.png" "$URL" 390,3000
+browser_shot "$ART/tournament-1920.png" "$URL" 1920,1080
+
+# ---- the wall list and the match slips (round 2) ----------------------------------------
+WALL="$ART/wall.html"
+SLIPS="$ART/slips.html"
+rm -f "$WALL" "$SLIPS"
+rc=0
+"$ARBITER" tournament wall --file "$HTF" --round 2 --out "$WALL" "${LOGS[@]}" 2>"$TMP/stderr" || rc=$?
+[ "$rc" -eq 0 ] && [ -s "$WALL" ] && pass "wall: written (exit 0)" || fail "wall: exit $rc: $(cat "$TMP/stderr")"
+rc=0
+"$ARBITER" tournament slips --file "$HTF" --round 2 --out "$SLIPS" 2>"$TMP/stderr" || rc=$?
+[ "$rc" -eq 0 ] && [ -s "$SLIPS" ] && pass "slips: written without records (exit 0)" \
+    || fail "slips: exit $rc: $(cat "$TMP/stderr")"
+for bad in "--round 5" "--round 0" "" "--round 2 --json" "--round 2 --projector"; do
+    rc=0
+    # shellcheck disable=SC2086
+    "$ARBITER" tournament slips --file "$HTF" $bad --out "$TMP/bad.html" >/dev/null 2>"$TMP/stderr" || rc=$?
+    if [ "$rc" -eq 2 ] && [ ! -e "$TMP/bad.html" ] && [ -s "$TMP/stderr" ]; then pass "slips $bad: refused, exit 2, no page"
+    else fail "slips $bad: want exit 2, a sentence and no page, got $rc"; fi
+done
+rc=0
+"$ARBITER" tournament wall --file "$HTF" --round 5 --out "$TMP/bad.html" 2>"$TMP/stderr" || rc=$?
+if [ "$rc" -eq 2 ] && grep -qF 'round 5 is not published (the last one published is round 4)' "$TMP/stderr"
+then pass "wall --round 5: refused with a sentence"; else fail "wall --round 5: exit $rc: $(cat "$TMP/stderr")"; fi
+rc=0
+"$ARBITER" tournament wall --file "$HTF" --out "$TMP/bad.html" 2>/dev/null || rc=$?
+[ "$rc" -eq 2 ] && pass "wall without --round: exit 2" || fail "wall without --round: want exit 2, got $rc"
+
+# the wall list: round 2 by table (cat-ben, dan-fay, eve-ann), then by player
+# in alphabetical order of name, each with table, seat and opponent; then the
+# standings after round 1
+wall=$(cat "$WALL" 2>/dev/null || true)
+nm() { sed -e 's/<span class="id">[^<]*<\/span>//g' -e 's/<[^>]*>/|/g' -e 's/||*/|/g'; }
+bytable=$(printf '%s' "$wall" | sed -n '/<section id="by-table">/,/<\/section>/p' | grep '^<tr><td' | nm)
+want_table='|1|Cat Roy|vs|Ben Ode|
+|2|Dan Wu|vs|Fay Orr|
+|3|Eve Ash|vs|Ann &lt;b&gt;&amp;&quot;Lee|'
+[ "$bytable" = "$want_table" ] && pass "wall: the pairings by table" || fail "wall: by table, got: $bytable"
+byplayer=$(printf '%s' "$wall" | sed -n '/<section id="by-player">/,/<\/section>/p' | grep '^<tr><td' | nm)
+want_player='|Ann &lt;b&gt;&amp;&quot;Lee|3|Player 2|Eve Ash|
+|Ben Ode|1|Player 2|Cat Roy|
+|Cat Roy|1|Player 1|Ben Ode|
+|Dan Wu|2|Player 1|Fay Orr|
+|Eve Ash|3|Player 1|Ann &lt;b&gt;&amp;&quot;Lee|
+|Fay Orr|2|Player 2|Dan Wu|'
+[ "$byplayer" = "$want_player" ] && pass "wall: every player alphabetically, with table, seat and opponent" \
+    || fail "wall: by player, got: $byplayer"
+case "$wall" in *'<h2>Standings after round 1</h2>'*) pass "wall: the standings after round 1" ;;
+    *) fail "wall: no standings after round 1" ;; esac
+case "$wall" in *'@media print'*'break-before:page'*) pass "wall: a print style, a sheet per section" ;;
+    *) fail "wall: no print style" ;; esac
+
+# the slips: one per table of round 2, each with the event, the round, the
+# table, both players (names and ids) and the places to fill in
+slips=$(cat "$SLIPS" 2>/dev/null || true)
+n=$(printf '%s' "$slips" | grep -c '<div class="slip">' || true)
+[ "$n" -eq 3 ] && pass "slips: three slips, one per table" || fail "slips: want 3 slips, got $n"
+slip1=$(printf '%s' "$slips" | awk '/<div class="slip">/{n++} n==1' | tr -d '\n')
+for want in 'E2E Cup' 'Round 2 (Swiss)' 'Table 1' '<span class="pl">Cat Roy</span><span class="id">cat</span>' \
+            '<span class="pl">Ben Ode</span><span class="id">ben</span>' 'wins' 'draw' 'Scores:' \
+            "Player 1's signature" "Player 2's signature"; do
+    case "$slip1" in *"$want"*) pass "slip of table 1: $want" ;; *) fail "slip of table 1: no '$want'" ;; esac
+done
+
+# both in chromium: the wall list at a phone's width and 1920x1080; the
+# slips printed to PDF, three to one A4 sheet
+browser_shot "$ART/wall-390.png" "file://$WALL" 390,2400
+browser_shot "$ART/wall-1920.png" "file://$WALL" 1920,1080
+browser_shot "$ART/slips.png" "file://$SLIPS" 1280,1400
+rm -f "$ART/slips.pdf"
+rc=0
+timeout 120 "${B[@]}" --no-pdf-header-footer --print-to-pdf="$ART/slips.pdf" "file://$SLIPS" \
+    >/dev/null 2>"$TMP/pdf.log" || rc=$?
+# the page tree's /Count (chromium writes it uncompressed)
+pages=$(grep -ao '/Count [0-9]*' "$ART/slips.pdf" 2>/dev/null | head -n 1 | cut -d' ' -f2)
+pages=${pages:-0}
+if [ "$rc" -eq 0 ] && [ "$(head -c 5 "$ART/slips.pdf" 2>/dev/null)" = "%PDF-" ] && [ "$pages" -eq 1 ]; then
+    pass "chromium: the three slips print on one A4 sheet ($ART/slips.pdf)"
+else
+    fail "chromium --print-to-pdf: exit $rc, $pages pages: $(tail -n 3 "$TMP/pdf.log")"
+fi
+browser_console_clean "$TMP/shot.log" "$TMP/pdf.log"
 
 finish
