@@ -128,7 +128,7 @@ timeout 120 "${B[@]}" --dump-dom "$URL" >"$TMP/dom.html" 2>"$TMP/dom.log" || rc=
 if [ "$rc" -eq 0 ] && [ -s "$TMP/dom.html" ]; then pass "chromium: the DOM is dumped"
 else fail "chromium --dump-dom: exit $rc: $(tail -n 5 "$TMP/dom.log")"; fi
 dom=$(cat "$TMP/dom.html")
-rows=$(printf '%s' "$dom" | grep -o '<tr class="st"><td class="n">[0-9]*</td><td><span class="pl">' | wc -l)
+rows=$(printf '%s' "$dom" | grep -o '<tr class="st[^"]*"><td class="n">[0-9]*</td><td><span class="pl">' | wc -l)
 # the final standings and the Swiss standings: six rows each
 if [ "$rows" -eq 12 ]; then pass "chromium: the DOM holds the 12 standings rows"
 else fail "chromium: want 12 standings rows in the DOM, got $rows"; fi
@@ -141,6 +141,77 @@ browser_console_clean "$TMP/dom.log" "$TMP/shot.log"
 # the page at a phone's width and on a 1920x1080 screen, kept to be looked at
 browser_shot "$ART/tournament-390.png" "$URL" 390,3000
 browser_shot "$ART/tournament-1920.png" "$URL" 1920,1080
+
+# ---- the page's fixes (issue 22), each seen failing before it --------------------------
+# SWF: the same event after its two Swiss rounds, before the semifinals are
+# published: the cut is known (cat, eve, dan, ben), the bracket not paired
+SWF="$TMP/cup-swiss.json"
+jq '.structure = {"swiss_rounds": 2, "cut": 4}' "$TF" >"$SWF"
+SWISS_LOGS=("$D"/r1-t1.jsonl "$D"/r1-t2.jsonl "$D"/r1-t3.jsonl "$D"/r2-t1.jsonl "$D"/r2-t2.jsonl "$D"/r2-t3.jsonl)
+SPAGE="$ART/tournament-swiss.html"
+"$ARBITER" tournament html --file "$SWF" --out "$SPAGE" "${SWISS_LOGS[@]}" 2>/dev/null || true
+swiss=$(cat "$SPAGE" 2>/dev/null || true)
+# text NAME HTML: HTML's text as people read it (no style, no tags)
+text_of() { printf '%s' "$1" | tr '\n' ' ' | sed -e 's/<style>.*<\/style>//' -e 's/<[^>]*>/ /g'; }
+
+# the bracket shows the seeds as soon as the cut is known: Game 1 is seed 1
+# (Cat) against seed 4 (Ben), Game 2 seed 2 (Eve) against seed 3 (Dan)
+bracket=$(printf '%s' "$swiss" | sed -n '/<section id="bracket">/,/<\/section>/p' | tr -d '\n' |
+          sed -e 's/<span class="id">[^<]*<\/span>//g' -e 's/<[^>]*>/|/g' -e 's/||*/|/g')
+case "$bracket" in *'|1|Cat Roy|4|Ben Ode|Game 1 &#183; to be published|2|Eve Ash|3|Dan Wu|Game 2 &#183; to be published|'*)
+    pass "the bracket after the Swiss rounds: the seeds of the cut, paired" ;;
+    *) fail "the bracket after the Swiss rounds: want seeds 1-4 and 2-3, got: $bracket" ;; esac
+# the standings the cut is made from mark who made it, with their seed
+incut=$(printf '%s' "$swiss" | grep -o '<tr class="st in-cut">.*top 4, seed [0-9]' |
+        sed -e 's/.*<span class="pl">\([^<]*\)<.*seed \([0-9]\)$/\2 \1/' | tr '\n' ',')
+[ "$incut" = "1 Cat Roy,2 Eve Ash,3 Dan Wu,4 Ben Ode," ] && pass "the standings mark the top 4 cut" \
+    || fail "the standings: want the top 4 marked, got '$incut'"
+case "$html" in *'<tr class="st in-cut">'*) pass "the Swiss standings under the bracket mark the cut too" ;;
+    *) fail "the Swiss standings of the page with the bracket: the cut not marked" ;; esac
+# alarm sentences name players by name
+contains "an alarm names players by name" \
+    'Record r3-x is of Ann &lt;b&gt;&amp;&quot;Lee and Fay Orr, who were not paired with each other in round 3.'
+contains "an alarm names a player by name before 's" 'Ben Ode&#39;s decklist in round 2 differs'
+lacks "no alarm names players by id" 'is of ann and fay|>(ann|ben|cat|dan|eve|fay)&#39;s decklist'
+# no ruling numbers in what people read
+for pg in html swiss; do
+    rul=$(text_of "${!pg}" | grep -oE '\bT[0-9]+\b' | sort -u | tr '\n' ' ')
+    [ -z "$rul" ] && pass "the $pg page cites no ruling number" || fail "the $pg page cites rulings: $rul"
+done
+lacks "no ruling column in the alarms" '<th>Ruling</th>'
+# the head judge's sentence once
+n=$(printf '%s' "$html" | grep -o 'Fay attacked herself; Eve wins.' | wc -l)
+[ "$n" -eq 1 ] && pass "the judge's sentence is shown once" || fail "the judge's sentence is shown $n times"
+# a pairing with two records: the pending result under the standings, the
+# pairing, the live progress and the alarm all say so and name both
+mk advanced/legal-announced-prime-singular.jsonl r2-t1b 2 1 cat ben
+"$ARBITER" tournament html --file "$SWF" --out "$TMP/two.html" "${SWISS_LOGS[@]}" "$D/r2-t1b.jsonl" 2>/dev/null || true
+two='2 records:</span> <a href="audit/r2-t1.html">r2-t1</a>, <a href="audit/r2-t1b.html">r2-t1b</a>'
+n=$(grep -oF "$two" "$TMP/two.html" | wc -l)
+[ "$n" -eq 4 ] && pass "two records: the pending result, the pairing, the progress and the alarm name both" \
+    || fail "two records: want both named 4 times (pending, pairing, progress, alarm), got $n"
+# the class chart: each bar is labelled with its own count (appearances and
+# games side by side; they measure different things and are not added)
+fig=$(printf '%s' "$html" | sed -n '/<figcaption>Classes shown/,/<\/figure>/p')
+titles=$(printf '%s' "$fig" | grep -o '<title>[0-9]* ' | tr -dc '0-9\n' | tr '\n' ' ')
+labels=$(printf '%s' "$fig" | grep -o 'font-weight="600">[0-9]*<' | sed 's/.*>\([0-9]*\)</\1/' | tr '\n' ' ')
+if [ -n "$titles" ] && [ "$titles" = "$labels" ] && [ $(($(printf '%s' "$titles" | wc -w) % 10)) -eq 0 ]; then
+    pass "the class chart: ten bars a format, each labelled with its own count"
+else
+    fail "the class chart: bars '$titles', labels '$labels'"
+fi
+# the projector: text to read across a hall
+PROJ="$ART/tournament-projector.html"
+rc=0
+"$ARBITER" tournament html --projector --file "$HTF" --out "$PROJ" "${LOGS[@]}" 2>/dev/null || rc=$?
+if [ "$rc" -eq 0 ] && grep -qF '<html lang="en" class="projector">' "$PROJ"; then pass "html --projector: the projector page"
+else fail "html --projector: exit $rc, want <html class=\"projector\">"; fi
+case "$html" in *'class="projector"'*) fail "the page without --projector is a projector page" ;;
+    *) pass "the page without --projector is not" ;; esac
+browser_shot "$ART/tournament-projector-1920.png" "file://$PROJ" 1920,1080
+browser_shot "$ART/tournament-swiss-390.png" "file://$SPAGE" 390,3000
+browser_shot "$ART/tournament-swiss-1920.png" "file://$SPAGE" 1920,1080
+browser_console_clean "$TMP/shot.log"
 
 # ---- the wall list and the match slips (round 2) ----------------------------------------
 WALL="$ART/wall.html"

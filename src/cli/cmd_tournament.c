@@ -780,6 +780,7 @@ static int run_html(const tour_opts *o, const tourrec_set *rs, const tour_result
     time_t now = time(NULL);
     struct tm tm;
     tourhtml_opts ho;
+    tour_game *games = NULL;
 
     memset(&ho, 0, sizeof ho);
     ho.records = records;
@@ -789,12 +790,22 @@ static int run_html(const tour_opts *o, const tourrec_set *rs, const tour_result
     if ((rc = make_stats(o, rs, r, &s)) != CLI_OK)
         return rc;
     ho.stats = s;
+    if (rs->n && !(games = malloc(rs->n * sizeof *games))) {
+        tourstats_destroy(&s);
+        cli_error("out of memory while writing the page");
+        return CLI_INTERNAL;
+    }
+    for (size_t i = 0; i < rs->n; i++)
+        games[i] = *tourrec_game(rs, i);
+    ho.games = games;
+    ho.n_games = rs->n;
     if (tourhtml_write(t, r, &ho, out) || out->bad) {
         cli_error("out of memory while writing the page");
         rc = CLI_INTERNAL;
     } else {
         rc = write_page(o->out, out);
     }
+    free(games);
     tourstats_destroy(&s);
     return rc;
 }

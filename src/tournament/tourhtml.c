@@ -25,6 +25,7 @@
  *
  * Errors are the jtext's: sticky, checked once at the end.
  */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -104,6 +105,9 @@ static const char css[] =
     ".game .p .n{font-variant-numeric:tabular-nums}\n"
     ".game .g{font-size:.75em;color:var(--mut);padding:.1em .5em;border-top:1px solid var(--line)}\n"
     ".game.tbd{border-style:dashed;color:var(--mut)}\n"
+    ".game.next{border-style:dashed}\n"
+    "tr.in-cut td:first-child{border-left:.3rem solid var(--acc)}\n"
+    ".tag.cut{background:var(--win);color:var(--winfg)}\n"
     ".seed{color:var(--mut);font-size:.8em;margin-right:.3em}\n"
     ".bcol:not(:last-child) .game::after{content:\"\";position:absolute;top:50%;right:calc(-1rem - 2px);"
     "width:1rem;border-top:2px solid var(--line)}\n"
@@ -210,6 +214,145 @@ static void put_match(page *p, const char *match)
     put_lit(p->out, "</a>");
 }
 
+/* ---- sentences of tournament.h, for people ------------------------------------------------ */
+
+/* tournament.h's sentences (an alarm, why a result is pending, how it was
+ * decided) name players by id and may cite a ruling.  The page is read by
+ * players, who know each other by name and the rulings not at all: each
+ * word of a sentence that is a player's id is written as the player's name,
+ * and a parenthesis of ruling numbers ("(T17)", "(T19, T20)") is left out.
+ * A word is a run of letters, digits, '_', '-' and '.'; a full stop at its
+ * end is tried without when the word with it is nobody's id. */
+
+static int is_word_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.';
+}
+
+/* The length of " (T1, T2)" (its leading space optional) at s, or 0. */
+static size_t ruling_paren(const char *s)
+{
+    const char *q = s + (*s == ' ');
+
+    if (*q++ != '(')
+        return 0;
+    for (;;) {
+        if (*q++ != 'T' || !isdigit((unsigned char)*q))
+            return 0;
+        while (isdigit((unsigned char)*q))
+            q++;
+        if (*q == ')')
+            return (size_t)(q + 1 - s);
+        if (!strncmp(q, ", ", 2))
+            q += 2;
+        else if (!strncmp(q, " and ", 5))
+            q += 5;
+        else
+            return 0;
+    }
+}
+
+/* n bytes of s, escaped. */
+static void put_esc_n(jtext *o, const char *s, size_t n)
+{
+    char buf[256];
+
+    while (n) {
+        size_t k = n < sizeof buf - 1 ? n : sizeof buf - 1;
+        memcpy(buf, s, k);
+        buf[k] = '\0';
+        put_esc(o, buf);
+        s += k;
+        n -= k;
+    }
+}
+
+/* The player whose id is the n bytes at s, or -1. */
+static int player_of_word(const page *p, const char *s, size_t n)
+{
+    char id[TOUR_STR_MAX + 1];
+
+    if (n > TOUR_STR_MAX)
+        return -1;
+    memcpy(id, s, n);
+    id[n] = '\0';
+    return tournament_player_index(p->t, id);
+}
+
+static void put_sentence(page *p, const char *s)
+{
+    while (s && *s) {
+        size_t n = ruling_paren(s), k;
+        int i;
+        if (n) {
+            s += n;
+            continue;
+        }
+        for (n = 0; s[n] && !is_word_char(s[n]) && !ruling_paren(s + n); n++)
+            ;
+        if (n) {                      /* spaces and punctuation */
+            put_esc_n(p->out, s, n);
+            s += n;
+            continue;
+        }
+        for (n = 0; is_word_char(s[n]); n++)
+            ;
+        for (k = n; k > 1 && s[k - 1] == '.'; k--)
+            ;
+        if ((i = player_of_word(p, s, n)) < 0 && k < n && (i = player_of_word(p, s, k)) >= 0)
+            n = k;
+        if (i >= 0) {
+            const tour_player *pl = tournament_player(p->t, (size_t)i);
+            put_esc(p->out, pl->name && pl->name[0] ? pl->name : pl->id);
+        } else {
+            put_esc_n(p->out, s, n);
+        }
+        s += n;
+    }
+}
+
+/* The records of this tournament placed at round r, table tb: how many;
+ * when write, each linked, ", " between (none: nothing written). */
+static size_t put_records_at(page *p, uint32_t r, const char *tb, int write)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; p->o && tb && i < p->o->n_games; i++) {
+        const tour_game *g = &p->o->games[i];
+        if (g->round != r || !g->table || strcmp(g->table, tb) || !g->tournament ||
+            strcmp(g->tournament, tournament_id(p->t)))
+            continue;
+        if (write) {
+            put_str(p->out, n ? ", " : "");
+            put_match(p, g->match);
+        }
+        n++;
+    }
+    return n;
+}
+
+/* The match cell of a pairing: the record that counts; else every record
+ * at its table, "N records:" before them when there are several (none
+ * counts until the head judge names one), so that the pairing, the live
+ * progress and the alarm say the same. */
+static void put_match_of(page *p, uint32_t r, const char *tb, const char *match)
+{
+    size_t n;
+
+    if (match && match[0]) {
+        put_match(p, match);
+        return;
+    }
+    n = put_records_at(p, r, tb, 0);
+    if (!n) {
+        put_match(p, "");
+        return;
+    }
+    if (n > 1)
+        put_fmt(p->out, "<span class=\"pending\">%zu records:</span> ", n);
+    put_records_at(p, r, tb, 1);
+}
+
 static void put_sos(page *p, const tour_row *w)
 {
     unsigned __int128 den = w->sos_den ? w->sos_den : 1;
@@ -289,7 +432,7 @@ static void put_head(page *p)
         put_fmt(p->out, "%" PRIu32 " Swiss rounds, no cut", st->swiss_rounds);
     if (st->row)   /* T39, T40: the row used, and whose counts they are */
         put_fmt(p->out, " (the %s table, %s players%s)", st->kind == TOUR_TABLE_BASIC || st->fell_back ? "Basic"
-                : "Advanced", st->row, st->reconstructed ? ", counts reconstructed by arbiter, T40" : "");
+                : "Advanced", st->row, st->reconstructed ? ", counts reconstructed by arbiter" : "");
     put_fmt(p->out, " &#183; %zu players &#183; id ", tournament_player_count(p->t));
     put_esc(p->out, tournament_id(p->t));
     put_lit(p->out, "</p>\n<p class=\"status\">");
@@ -314,9 +457,13 @@ static void put_head(page *p)
 
 /* ---- standings ------------------------------------------------------------------------ */
 
+static uint32_t seed_of(const page *p, int i);
+
 static void put_standings(page *p, const tour_standings *s, const char *id)
 {
     jtext *o = p->out;
+    /* the standings the cut is made from (T33): who made it is marked */
+    int cut = !s->final && p->n_seeds && s->after_round == p->st->swiss_rounds;
 
     put_lit(o, "<section id=\"");
     put_str(o, id);
@@ -330,32 +477,37 @@ static void put_standings(page *p, const tour_standings *s, const char *id)
     put_lit(o, "</h2>\n");
     if (s->provisional) {
         if (s->n_pending)
-            put_fmt(o, "<p class=\"note\">Provisional: %zu result%s pending (T24).</p>\n<ul class=\"small\">\n",
+            put_fmt(o, "<p class=\"note\">Provisional: %zu result%s pending.</p>\n<ul class=\"small\">\n",
                     s->n_pending, s->n_pending == 1 ? " is" : "s are");
         else
-            put_lit(o, "<p class=\"note\">Provisional: the bracket is not over (T38).</p>\n");
+            put_lit(o, "<p class=\"note\">Provisional: the bracket is not over.</p>\n");
         for (size_t i = 0; i < s->n_pending; i++) {
             const tour_pending *x = &s->pending[i];
             put_fmt(o, "<li>Round %" PRIu32 ", table ", x->round);
             put_esc(o, x->table ? x->table : "-");
-            if (x->match[0]) {
-                put_lit(o, ", match ");
-                put_match(p, x->match);
+            if (x->match[0] || put_records_at(p, x->round, x->table, 0)) {
+                put_lit(o, ", ");
+                put_match_of(p, x->round, x->table, x->match);
             }
             put_lit(o, ": ");
-            put_esc(o, x->why);
+            put_sentence(p, x->why);
             put_lit(o, "</li>\n");
         }
         if (s->n_pending)
             put_lit(o, "</ul>\n");
     }
+    if (cut)
+        put_fmt(o, "<p>The top %" PRIu32 " make the cut: they are marked with their seed.</p>\n", p->n_seeds);
     put_lit(o, "<div class=\"scroll\"><table>\n<thead><tr><th class=\"n\">Place</th><th>Player</th>"
                "<th class=\"n\">Points</th><th class=\"n\">W-D-L</th><th class=\"n\">MOV</th>"
                "<th class=\"n hide-s\">SoS</th><th class=\"hide-s\">Notes</th></tr></thead>\n<tbody>\n");
     for (size_t i = 0; i < s->n_rows; i++) {
         const tour_row *w = &s->rows[i];
-        put_fmt(o, "<tr class=\"st\"><td class=\"n\">%" PRIu32 "</td><td>", w->place);
+        uint32_t seed = cut ? seed_of(p, w->player) : 0;
+        put_fmt(o, "<tr class=\"st%s\"><td class=\"n\">%" PRIu32 "</td><td>", seed ? " in-cut" : "", w->place);
         put_player(p, w->player);
+        if (seed)
+            put_fmt(o, "<span class=\"tag cut\">top %" PRIu32 ", seed %" PRIu32 "</span>", p->n_seeds, seed);
         put_fmt(o, "</td><td class=\"n\">%" PRId64 "</td><td class=\"n\">%" PRIu32 "-%" PRIu32 "-%" PRIu32
                    "</td><td class=\"n\">%" PRId64 "</td><td class=\"n hide-s\">",
                 w->points, w->wins, w->draws, w->losses, w->mov);
@@ -373,7 +525,7 @@ static void put_standings(page *p, const tour_standings *s, const char *id)
     if (s->seed) {
         put_lit(o, "<p class=\"small\">Seed of ");
         put_esc(o, s->label[0] && !s->final ? s->label : "the random tiebreak");
-        put_lit(o, " (T27, T28): <code>");
+        put_lit(o, ": <code>");
         put_esc(o, s->seed);
         put_lit(o, "</code>");
         if (s->seed_made)
@@ -405,6 +557,21 @@ static uint32_t seed_of(const page *p, int i)
     return 0;
 }
 
+/* A side of a bracket game: the seed (0: none), then player i, or the
+ * fixed words `nobody` when i < 0. */
+static void put_seeded(page *p, uint32_t seed, int i, const char *nobody)
+{
+    if (seed)
+        put_fmt(p->out, "<span class=\"seed\">%" PRIu32 "</span>", seed);
+    if (i >= 0) {
+        put_player(p, i);
+        return;
+    }
+    put_lit(p->out, "<span class=\"small\">");
+    put_str(p->out, nobody);
+    put_lit(p->out, "</span>");
+}
+
 static void put_bracket_side(page *p, const tour_result *x, int side)
 {
     jtext *o = p->out;
@@ -416,12 +583,7 @@ static void put_bracket_side(page *p, const tour_result *x, int side)
     if (i >= 0 && is_winner(x->outcome[side]))
         put_lit(o, " w");
     put_lit(o, "\"><span>");
-    if (seed)
-        put_fmt(o, "<span class=\"seed\">%" PRIu32 "</span>", seed);
-    if (i < 0)
-        put_lit(o, "<span class=\"small\">bye</span>");
-    else
-        put_player(p, i);
+    put_seeded(p, seed, i, "bye");
     put_lit(o, "</span><span class=\"n\">");
     if (i >= 0 && pending)
         put_lit(o, "<span class=\"pending\">&#8230;</span>");
@@ -437,6 +599,19 @@ static void put_bracket_game(page *p, uint32_t r, uint32_t g)
     const tour_result *x = find_game(p, r, g);
 
     put_lit(o, "<div class=\"slot\">");
+    if (!x && r == p->st->swiss_rounds + 1 && g <= p->n_seeds / 2) {
+        /* the cut is made and the round not published: T34's pairing of
+           seed g against seed N + 1 - g is already known */
+        put_lit(o, "<div class=\"game next\">");
+        for (int k = 0; k < 2; k++) {
+            uint32_t sd = k ? p->n_seeds + 1 - g : g;
+            put_lit(o, "<div class=\"p\"><span>");
+            put_seeded(p, sd, p->seeds[sd - 1], "empty seed: a bye");
+            put_lit(o, "</span><span class=\"n\"></span></div>");
+        }
+        put_fmt(o, "<div class=\"g\">Game %" PRIu32 " &#183; to be published</div></div></div>\n", g);
+        return;
+    }
     if (!x) {
         put_fmt(o, "<div class=\"game tbd\"><div class=\"p\">&#160;</div><div class=\"p\">to be paired</div>"
                    "<div class=\"g\">Game %" PRIu32 "</div></div></div>\n", g);
@@ -450,9 +625,9 @@ static void put_bracket_game(page *p, uint32_t r, uint32_t g)
         put_lit(o, " &#183; table ");
         put_esc(o, x->table);
     }
-    if (x->match[0]) {
+    if (x->match[0] || put_records_at(p, r, x->table, 0)) {
         put_lit(o, " &#183; ");
-        put_match(p, x->match);
+        put_match_of(p, r, x->table, x->match);
     }
     put_lit(o, "</div></div></div>\n");
 }
@@ -488,7 +663,7 @@ static int put_bracket(page *p)
         return -1;
     put_lit(o, "<section id=\"bracket\">\n<h2>Elimination bracket</h2>\n");
     if (p->n_seeds)
-        put_lit(o, "<p class=\"small\">The small number before a name is the player's seed in the cut (T33).</p>\n");
+        put_lit(o, "<p class=\"small\">The small number before a name is the player's seed in the cut.</p>\n");
     put_fmt(o, "<div class=\"bracket\" style=\"grid-template-columns:repeat(%" PRIu32 ",minmax(10rem,1fr))\">\n", e);
     for (uint32_t k = 0; k < e; k++) {
         uint32_t left = e - 1 - k;   /* rounds after this one */
@@ -525,17 +700,22 @@ static void put_result_cell(page *p, const tour_result *x)
         put_fmt(o, "%" PRId64 " &#8211; %" PRId64, x->score[0], x->score[1]);
     }
     put_lit(o, "</td><td class=\"hide-s small\">");
-    if (pending) {
-        put_esc(o, x->why);
-    } else if (!bye) {
-        if (x->outcome[0] != TOUR_WIN && x->outcome[0] != TOUR_LOSS) {
-            put_esc(o, outcome_word(x->outcome[0]));
-            put_lit(o, "; ");
-        }
-        put_esc(o, x->why[0] ? x->why : by_word(x->by));
+    /* the head judge's sentence is written once, with the judge's name */
+    const char *how = pending ? x->why : bye ? "" : x->why[0] ? x->why : by_word(x->by);
+    int said = 0;
+    if (x->judge && x->judge_text && !strcmp(how, x->judge_text))
+        how = "";
+    if (!pending && !bye && x->outcome[0] != TOUR_WIN && x->outcome[0] != TOUR_LOSS) {
+        put_esc(o, outcome_word(x->outcome[0]));
+        put_str(o, how[0] ? "; " : "");
+        said = 1;
+    }
+    if (how[0]) {
+        put_sentence(p, how);
+        said = 1;
     }
     if (x->judge) {
-        put_str(o, pending || !bye ? "<br>" : "");
+        put_str(o, said ? "<br>" : "");
         put_lit(o, "head judge ");
         put_esc(o, x->judge);
         if (x->judge_text) {
@@ -593,7 +773,7 @@ static void put_rounds(page *p)
             put_player_cell(p, x, 1);
             put_lit(o, "<td>");
             if (x->player[1] >= 0)
-                put_match(p, x->match);
+                put_match_of(p, x->round, x->table, x->match);
             put_lit(o, "</td></tr>\n");
         }
         put_lit(o, "</tbody></table></div>\n");
@@ -612,13 +792,14 @@ static void put_alarms(page *p)
     size_t open = open_alarms(r);
 
     put_lit(o, "<section id=\"alarms\">\n<h2>Alarms</h2>\n");
-    put_fmt(o, "<p>%zu alarm%s, %zu open (T45). Resolved alarms, which a head judge's result covers (T19), "
+    put_fmt(o, "<p>%zu alarm%s, %zu open. Resolved alarms, which a head judge's result covers, "
                "are dimmed.</p>\n", r->n_alarms, r->n_alarms == 1 ? "" : "s", open);
     if (r->deck_check_skipped)
-        put_lit(o, "<p class=\"note\">Some decklists were hidden: the deck check (T42) skipped them.</p>\n");
+        put_lit(o, "<p class=\"note\">Some decklists were hidden: the deck check skipped them.</p>\n");
     if (r->n_alarms) {
-        put_lit(o, "<div class=\"scroll\"><table>\n<thead><tr><th>Alarm</th><th>Ruling</th><th class=\"n\">Round</th>"
-                   "<th class=\"n\">Table</th><th>Players</th><th>Match</th><th>What</th></tr></thead>\n<tbody>\n");
+        put_lit(o, "<div class=\"scroll\"><table class=\"alarms\">\n<thead><tr><th>Alarm</th><th>What</th>"
+                   "<th class=\"n\">Round</th><th class=\"n\">Table</th><th class=\"hide-s\">Players</th>"
+                   "<th>Match</th></tr></thead>\n<tbody>\n");
         for (size_t i = 0; i < r->n_alarms; i++) {
             const tour_alarm *a = &r->alarms[i];
             put_str(o, a->resolved ? "<tr class=\"resolved\"><td>" : "<tr class=\"open\"><td>");
@@ -626,13 +807,13 @@ static void put_alarms(page *p)
             if (a->resolved)
                 put_lit(o, " <span class=\"small\">(resolved)</span>");
             put_lit(o, "</td><td>");
-            put_esc(o, a->ruling);
+            put_sentence(p, a->text);
             put_lit(o, "</td><td class=\"n\">");
             if (a->round)
                 put_fmt(o, "%" PRIu32, a->round);
             put_lit(o, "</td><td class=\"n\">");
             put_esc(o, a->table);
-            put_lit(o, "</td><td>");
+            put_lit(o, "</td><td class=\"hide-s\">");
             for (int k = 0; k < 2; k++) {
                 if (!a->players[k][0])
                     continue;
@@ -645,10 +826,10 @@ static void put_alarms(page *p)
                     put_esc(o, a->players[k]);
             }
             put_lit(o, "</td><td>");
-            if (a->match[0])
+            if (!strcmp(a->kind, "two_games") && put_records_at(p, a->round, a->table, 0) > 1)
+                put_match_of(p, a->round, a->table, "");
+            else if (a->match[0])
                 put_match(p, a->match);
-            put_lit(o, "</td><td>");
-            put_esc(o, a->text);
             put_lit(o, "</td></tr>\n");
         }
         put_lit(o, "</tbody></table></div>\n");
@@ -673,6 +854,10 @@ typedef struct {
     const char *const *names;       /* k series names (fixed words)        */
     const char *const *colors;
     const char *const *xnames;      /* words under the bars instead of x  */
+    int grouped;                    /* 1: the series side by side, each bar
+                                       its own count (series that measure
+                                       different things do not add up);
+                                       0: stacked, the total above        */
 } chart;
 
 /* A stacked bar chart as inline SVG with its legend. */
@@ -685,8 +870,10 @@ static void put_chart(page *p, const chart *c)
 
     for (size_t i = 0; i < c->n; i++) {
         uint64_t sum = 0;
-        for (size_t j = 0; j < c->k; j++)
-            sum += c->v[i * c->k + j];
+        for (size_t j = 0; j < c->k; j++) {
+            uint64_t v = c->v[i * c->k + j];
+            sum = c->grouped ? (v > sum ? v : sum) : sum + v;
+        }
         max = sum > max ? sum : max;
     }
     for (unsigned m = 0; max / step > 5;) {   /* steps 1, 2, 5, 10, 20, 50, ... */
@@ -711,7 +898,19 @@ static void put_chart(page *p, const chart *c)
     for (size_t i = 0; i < c->n; i++) {
         double x = L + bw * (double)i + bw * 0.15, y = T + ph;
         uint64_t sum = 0;
-        for (size_t j = 0; j < c->k; j++) {
+        for (size_t j = 0; c->grouped && j < c->k; j++) {
+            uint64_t v = c->v[i * c->k + j];
+            double w = bw * 0.7 / (double)c->k, h = ph * (double)v / (double)top, xj = x + w * (double)j;
+            put_fmt(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"", xj, T + ph - h, w, h);
+            put_str(o, c->colors[j]);
+            put_fmt(o, "\"><title>%" PRIu64 " ", v);
+            put_str(o, c->names[j]);
+            put_lit(o, "</title></rect>\n");
+            if (c->n * c->k <= 48)
+                put_fmt(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-weight=\"600\">%" PRIu64
+                           "</text>\n", xj + w / 2, T + ph - h - 4, v);
+        }
+        for (size_t j = 0; !c->grouped && j < c->k; j++) {
             uint64_t v = c->v[i * c->k + j];
             double h = ph * (double)v / (double)top;
             if (!v)
@@ -785,7 +984,7 @@ static void put_scope(page *p, const tourstats_scope *sc)
         v[2 * c] = sc->classes[c].appearances;
         v[2 * c + 1] = sc->classes[c].games;
     }
-    chart ch = {"Classes shown: appearances and games", "class", TOURSTATS_CLASSES, 2, x, v, names, colors, cls};
+    chart ch = {"Classes shown: appearances and games", "class", TOURSTATS_CLASSES, 2, x, v, names, colors, cls, 1};
     put_lit(o, "<div class=\"charts\">\n");
     put_chart(p, &ch);
     put_lit(o, "</div>\n<div class=\"scroll\"><table class=\"cardstats\"><thead><tr><th>card</th><th>class</th>"
@@ -850,7 +1049,9 @@ static void put_card_stats(page *p, const tourstats *s)
             put_str(o, g->alarms[k]);
         }
         put_lit(o, "</td><td>");
-        if (g->match[0])
+        if (put_records_at(p, g->round, g->table, 0) > 1)
+            put_match_of(p, g->round, g->table, "");
+        else if (g->match[0])
             put_match(p, g->match);
         put_lit(o, "</td></tr>\n");
     }
@@ -878,7 +1079,7 @@ static void put_card_stats(page *p, const tourstats *s)
         }
         put_lit(o, "</ul>\n");
     }
-    put_lit(o, "<p class=\"small\">Cards count when the record shows them in the public view (T46): the same from "
+    put_lit(o, "<p class=\"small\">Cards count when the record shows them in the public view: the same from "
                "every view.</p>\n</div>\n");
 }
 
@@ -930,14 +1131,14 @@ static int put_stats(page *p, const tour_standings *s)
     put_fmt(o, "<div class=\"card\"><b>%zu</b>open alarms</div>", open_alarms(p->r));
     put_lit(o, "</div>\n<div class=\"charts\">\n");
     if (n_pts) {
-        chart c = {"Players by points", "points", n_pts, 1, pts, cnt, one, one_color, NULL};
+        chart c = {"Players by points", "points", n_pts, 1, pts, cnt, one, one_color, NULL, 0};
         if (s && s->final)
             c.title = "Players by points (final standings)";
         put_chart(p, &c);
     }
     if (p->published) {
         chart c = {"Results by round, and how they were decided", "round", p->published, BY_N, rounds, by,
-                   names, colors, NULL};
+                   names, colors, NULL, 0};
         put_chart(p, &c);
     }
     put_lit(o, "</div>\n");
@@ -997,8 +1198,8 @@ int tourhtml_write(const tournament *t, const tour_results *r, const tourhtml_op
     if (put_stats(&p, p.swiss ? p.swiss : p.final))
         goto done;
     put_lit(out, "</main>\n<footer>\n<p>Made by arbiter from the tournament file and ");
-    put_fmt(out, "%zu record%s, each judged again by its format's engine; the rulings cited (T1-T47) are "
-                 "TOURNAMENT.md's.", o ? o->records : 0, o && o->records == 1 ? "" : "s");
+    put_fmt(out, "%zu record%s, each judged again by its format's engine.", o ? o->records : 0,
+            o && o->records == 1 ? "" : "s");
     if (o && o->generated) {
         put_lit(out, " Generated ");
         put_esc(out, o->generated);

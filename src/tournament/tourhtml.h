@@ -38,6 +38,10 @@ typedef struct {
     size_t records;             /* the records judged for it                 */
     const struct tourstats *stats; /* T46's statistics (src/tournament/tourstats.h), or
                                    NULL: the card statistics are left out    */
+    const tour_game *games;     /* the records judged (tournament_results()'s
+                                   input), to name every record of a pairing
+                                   that has several; NULL when none      */
+    size_t n_games;
     int projector;              /* 1: text large enough to read across a hall
                                    (a class on <html>; the page is the same) */
 } tourhtml_opts;
