@@ -284,8 +284,8 @@ rm -f "$ART/slips.pdf"
 rc=0
 timeout 120 "${B[@]}" --no-pdf-header-footer --print-to-pdf="$ART/slips.pdf" "file://$SLIPS" \
     >/dev/null 2>"$TMP/pdf.log" || rc=$?
-# the page tree's /Count (chromium writes it uncompressed)
-pages=$(grep -ao '/Count [0-9]*' "$ART/slips.pdf" 2>/dev/null | head -n 1 | cut -d' ' -f2)
+# the page tree's root /Count, the largest (chromium writes it uncompressed)
+pages=$(grep -ao '/Count [0-9]*' "$ART/slips.pdf" 2>/dev/null | cut -d' ' -f2 | sort -n | tail -n 1)
 pages=${pages:-0}
 if [ "$rc" -eq 0 ] && [ "$(head -c 5 "$ART/slips.pdf" 2>/dev/null)" = "%PDF-" ] && [ "$pages" -eq 1 ]; then
     pass "chromium: the three slips print on one A4 sheet ($ART/slips.pdf)"

@@ -755,7 +755,7 @@ static void put_rounds(page *p)
             put_fmt(o, " <span class=\"tag\">%zu pending</span>", pending);
         put_lit(o, "</h3>\n<div class=\"scroll\"><table>\n<thead><tr>");
         if (elim)
-            put_lit(o, "<th class=\"n\">Game</th>");
+            put_lit(o, "<th class=\"n hide-s\">Game</th>");
         put_lit(o, "<th class=\"n\">Table</th><th>Player 1</th><th class=\"n\">Result</th><th class=\"hide-s\">How</th>"
                    "<th>Player 2</th><th>Match</th></tr></thead>\n<tbody>\n");
         for (size_t i = 0; i < p->r->n_results; i++) {
@@ -764,7 +764,7 @@ static void put_rounds(page *p)
                 continue;
             put_lit(o, "<tr>");
             if (elim)
-                put_fmt(o, "<td class=\"n\">%" PRIu32 "</td>", x->game);
+                put_fmt(o, "<td class=\"n hide-s\">%" PRIu32 "</td>", x->game);
             put_lit(o, "<td class=\"n\">");
             put_esc(o, x->table ? x->table : "-");
             put_lit(o, "</td>");
@@ -1227,6 +1227,7 @@ static const char print_css[] =
     ".wall{font-size:1.25rem}\n"
     ".wall td,.wall th{padding:.45em .6em;vertical-align:middle}\n"
     ".wall .big{font-size:1.35em;font-weight:700}\n"
+    "#by-table th:first-child,#by-table td:first-child{width:5em}#by-table td:nth-child(3){width:2em}\n"
     ".slips{max-width:none;padding:0}\n"
     ".slip{border:2px dashed #5a6270;padding:4mm 6mm;margin:0 auto 6mm;max-width:190mm;height:88mm;"
     "display:flex;flex-direction:column;gap:2mm;break-inside:avoid;page-break-inside:avoid;font-size:11pt}\n"
