@@ -182,6 +182,15 @@ lacks "no ruling column in the alarms" '<th>Ruling</th>'
 # the head judge's sentence once
 n=$(printf '%s' "$html" | grep -o 'Fay attacked herself; Eve wins.' | wc -l)
 [ "$n" -eq 1 ] && pass "the judge's sentence is shown once" || fail "the judge's sentence is shown $n times"
+# a judge's result replacing a record's (judge_overrides_record): the
+# alarm does not repeat the judge's sentence, which the pairing shows
+jq '.judge_results += [{"round": 2, "table": "2", "result": "win", "winner": "fay", "judge": "Hana Judge",
+                        "text": "Dan played a card twice; Fay wins."}]' "$SWF" >"$TMP/over.json"
+"$ARBITER" tournament html --file "$TMP/over.json" --out "$TMP/over.html" "${SWISS_LOGS[@]}" 2>/dev/null || true
+n=$(grep -o 'Dan played a card twice; Fay wins.' "$TMP/over.html" | wc -l)
+if [ "$n" -eq 1 ] && grep -qF '<td>judge_overrides_record</td><td>Hana Judge&#39;s result replaces the result the record gives' \
+       "$TMP/over.html"; then pass "a judge's result over a record's: the alarm, and the judge's sentence once"
+else fail "a judge's result over a record's: the judge's sentence $n times, or no alarm"; fi
 # a pairing with two records: the pending result under the standings, the
 # pairing, the live progress and the alarm all say so and name both
 mk advanced/legal-announced-prime-singular.jsonl r2-t1b 2 1 cat ben

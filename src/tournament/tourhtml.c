@@ -785,6 +785,29 @@ static void put_rounds(page *p)
 
 /* ---- alarms ------------------------------------------------------------------------------- */
 
+/* An alarm's sentence.  When it ends with the sentence of the head judge's
+ * result at its table (judge_overrides_record quotes it), that sentence is
+ * left to the pairing's result, where it is shown with the judge's name:
+ * a judge's sentence is written once on the page. */
+static void put_alarm_text(page *p, const tour_alarm *a)
+{
+    char head[TOUR_TEXT_MAX];
+    size_t n = strlen(a->text);
+
+    for (size_t i = 0; i < p->r->n_results; i++) {
+        const tour_result *x = &p->r->results[i];
+        size_t k = x->judge_text ? strlen(x->judge_text) : 0;
+        if (x->round != a->round || !x->table || strcmp(x->table, a->table) || !k || k + 2 > n ||
+            strcmp(a->text + n - k, x->judge_text) || strncmp(a->text + n - k - 2, ": ", 2))
+            continue;
+        snprintf(head, sizeof head, "%.*s", (int)(n - k - 2), a->text);
+        put_sentence(p, head);
+        put_lit(p->out, " (the judge&#39;s words are with the result of the pairing).");
+        return;
+    }
+    put_sentence(p, a->text);
+}
+
 static void put_alarms(page *p)
 {
     jtext *o = p->out;
@@ -807,7 +830,7 @@ static void put_alarms(page *p)
             if (a->resolved)
                 put_lit(o, " <span class=\"small\">(resolved)</span>");
             put_lit(o, "</td><td>");
-            put_sentence(p, a->text);
+            put_alarm_text(p, a);
             put_lit(o, "</td><td class=\"n\">");
             if (a->round)
                 put_fmt(o, "%" PRIu32, a->round);
