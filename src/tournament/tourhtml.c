@@ -523,11 +523,16 @@ static void put_standings(page *p, const tour_standings *s, const char *id)
     }
     put_lit(o, "</tbody></table></div>\n");
     if (s->seed) {
-        put_lit(o, "<p class=\"small\">Seed of ");
-        put_esc(o, s->label[0] && !s->final ? s->label : "the random tiebreak");
-        put_lit(o, ": <code>");
+        /* the draw's label ("standings 2") is what the seed is drawn with:
+           shown as such, not as the name of a seed */
+        put_lit(o, "<p class=\"small\">Random tiebreak: seed <code>");
         put_esc(o, s->seed);
         put_lit(o, "</code>");
+        if (s->label[0] && !s->final) {
+            put_lit(o, ", draw <code>");
+            put_esc(o, s->label);
+            put_lit(o, "</code>");
+        }
         if (s->seed_made)
             put_lit(o, " (made by arbiter: write it into the file to draw the same again)");
         put_lit(o, "</p>\n");
@@ -1326,6 +1331,7 @@ static void page_init(page *p, const tournament *t, const tour_results *r, jtext
 typedef struct {
     int player, opponent;
     const char *name;           /* the name, else the id */
+    const char *id;             /* two players of one name: by id */
     const char *table;          /* NULL: a bye           */
     int seat;                   /* 1 or 2                */
 } wall_entry;
@@ -1334,7 +1340,8 @@ static int wall_cmp(const void *a, const void *b)
 {
     const wall_entry *x = a, *y = b;
     int c = strcasecmp(x->name, y->name);
-    return c ? c : strcmp(x->name, y->name);
+    c = c ? c : strcmp(x->name, y->name);
+    return c ? c : strcmp(x->id, y->id);
 }
 
 static const char *display_name(const tour_player *pl)
@@ -1383,6 +1390,7 @@ int tourhtml_wall(const tournament *t, const tour_results *r, uint32_t round, jt
             e[n].player = x->player[k];
             e[n].opponent = x->player[1 - k];
             e[n].name = display_name(pl);
+            e[n].id = pl->id;
             e[n].table = x->player[1] >= 0 ? x->table : NULL;
             e[n].seat = k + 1;
             n++;
