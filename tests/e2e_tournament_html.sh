@@ -19,9 +19,24 @@
 # and --screenshot must give a PNG of some size.  Without chromium the test
 # FAILS (it does not skip): CI installs it.
 #
-# The screenshot is kept as a test artefact for people to look at:
-# $top_builddir/tests/artefacts/tournament.png (the page beside it,
-# tournament.html).
+# Then the page's fixes of issue 22, each a check that failed before it: the
+# bracket shows the seeds of the cut before the semifinals are published, and
+# the standings mark who made the cut; alarm sentences name players by name;
+# no ruling number (T27, ...) in the text people read; a head judge's
+# sentence once (also when the judge's result replaces a record's); a
+# pairing with two records named alike in the pending list, the pairings,
+# the live progress and the alarm; the class chart's bars each labelled with
+# their own count; --projector's text measured in chromium on a 1920 px
+# screen (a probe script on a copy of the page).  Then `wall` and `slips`
+# for round 2: the pairings by table and by player, the standings; one slip
+# per table with what a slip holds; refusals; the slips printed to PDF by
+# chromium, three to an A4 sheet.
+#
+# The screenshots are kept as test artefacts for people to look at, in
+# $top_builddir/tests/artefacts/: tournament.png (1280 px), tournament-390.png
+# and tournament-1920.png (a phone, a 1920x1080 screen), tournament-swiss-*.png
+# (after the Swiss rounds), tournament-projector-1920.png, wall-390.png,
+# wall-1920.png, slips.png and slips.pdf, each page beside them.
 . "$(dirname "$0")/lib.sh"
 
 command -v jq >/dev/null || { echo "SKIP e2e_tournament_html: jq is needed"; exit 77; }
@@ -217,6 +232,22 @@ if [ "$rc" -eq 0 ] && grep -qF '<html lang="en" class="projector">' "$PROJ"; the
 else fail "html --projector: exit $rc, want <html class=\"projector\">"; fi
 case "$html" in *'class="projector"'*) fail "the page without --projector is a projector page" ;;
     *) pass "the page without --projector is not" ;; esac
+# font_px PAGE: the size in px of a standings cell's text, PAGE shown on a
+# 1920x1080 screen; measured on a copy with a probe script (the page has none)
+font_px() {
+    sed 's|</body>|<script>document.body.setAttribute("data-fs", getComputedStyle(document.querySelector("tr.st td")).fontSize)</script></body>|' \
+        "$1" >"$TMP/probe.html"
+    timeout 120 "${B[@]}" --window-size=1920,1080 --dump-dom "file://$TMP/probe.html" 2>/dev/null |
+        grep -o 'data-fs="[0-9.]*px"' | grep -o '[0-9]*' | head -n 1
+}
+fs_page=$(font_px "$PAGE"); fs_proj=$(font_px "$PROJ")
+# across a hall: at least 32 px on a 1920 px wide screen (the page for a
+# desk or a phone has about 21)
+if [ -n "$fs_proj" ] && [ -n "$fs_page" ] && [ "$fs_proj" -ge 32 ] && [ "$fs_page" -lt "$fs_proj" ]; then
+    pass "html --projector: text of ${fs_proj} px on a 1920 px screen (the page: ${fs_page} px)"
+else
+    fail "html --projector: want text of 32 px or more on a 1920 px screen, got '${fs_proj}' (the page: '${fs_page}')"
+fi
 browser_shot "$ART/tournament-projector-1920.png" "file://$PROJ" 1920,1080
 browser_shot "$ART/tournament-swiss-390.png" "file://$SPAGE" 390,3000
 browser_shot "$ART/tournament-swiss-1920.png" "file://$SPAGE" 1920,1080

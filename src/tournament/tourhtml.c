@@ -23,6 +23,17 @@
  * percent-encoded besides (put_url()).  Numbers are written with put_fmt(),
  * which is used for nothing else.
  *
+ * The sentences tournament.h writes (alarms, why a result is pending) name
+ * players by id and the page's readers know them by name: put_sentence()
+ * writes each word that is a player's id as the name, and leaves out the
+ * ruling numbers, which are for judges (TOURNAMENT.md), not players.
+ * Ruling numbers are in none of the page's own words either.
+ *
+ * The same file writes the two pages to print of a round (tourhtml_wall,
+ * tourhtml_slips) with the page's style and a print style on top, so that
+ * names, rounds and standings look and read the same on the wall, on the
+ * tables and on the screen.
+ *
  * Errors are the jtext's: sticky, checked once at the end.
  */
 #include <ctype.h>
