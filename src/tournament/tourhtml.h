@@ -8,7 +8,12 @@
  * bracket, drawn with CSS grid and flex boxes, when the structure has
  * elimination rounds; every published round's pairings by table, each with
  * its result and the match id linked to its audit; the alarms (resolved
- * ones dimmed); a statistics section with inline SVG bar charts.
+ * ones dimmed); a statistics section with inline SVG bar charts.  Once the
+ * cut is known the Swiss standings mark who made it and the bracket shows
+ * the first elimination round's games, seed against seed, before they are
+ * published.  The sentences of src/tournament/tournament.h name players by
+ * name on the page, and no text cites a ruling number (those are for
+ * judges).
  *
  * The page is self-contained: its CSS is inline, it loads nothing (no
  * font, image, script or style from anywhere), and it needs no script to
