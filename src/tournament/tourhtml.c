@@ -155,6 +155,9 @@ typedef struct {
     tour_standings *final;       /* once an elimination round is published      */
     int seeds[TOUR_CUT_MAX];     /* the cut (T33), when it can be computed      */
     uint32_t n_seeds;
+    const tour_game **placed;    /* this tournament's records with a round and
+                                    a table, by (round, table): put_records_at */
+    size_t n_placed;
 } page;
 
 static const char *outcome_word(tour_outcome x)
@@ -324,21 +327,52 @@ static void put_sentence(page *p, const char *s)
 
 /* The records of this tournament placed at round r, table tb: how many;
  * when write, each linked, ", " between (none: nothing written). */
+static int place_cmp(uint32_t ra, const char *ta, uint32_t rb, const char *tb)
+{
+    return ra != rb ? (ra < rb ? -1 : 1) : strcmp(ta, tb);
+}
+
+static int placed_cmp(const void *a, const void *b)
+{
+    const tour_game *x = *(const tour_game *const *)a, *y = *(const tour_game *const *)b;
+    int c = place_cmp(x->round, x->table, y->round, y->table);
+    return c ? c : strcmp(x->match ? x->match : "", y->match ? y->match : "");
+}
+
+/* p->placed from the options' records.  0, or -1 out of memory. */
+static int place_records(page *p)
+{
+    if (!p->o || !p->o->n_games)
+        return 0;
+    if (!(p->placed = malloc(p->o->n_games * sizeof *p->placed)))
+        return -1;
+    for (size_t i = 0; i < p->o->n_games; i++) {
+        const tour_game *g = &p->o->games[i];
+        if (g->round && g->table && g->tournament && !strcmp(g->tournament, tournament_id(p->t)))
+            p->placed[p->n_placed++] = g;
+    }
+    qsort(p->placed, p->n_placed, sizeof *p->placed, placed_cmp);
+    return 0;
+}
+
 static size_t put_records_at(page *p, uint32_t r, const char *tb, int write)
 {
-    size_t n = 0;
+    size_t lo = 0, hi = p->n_placed, n = 0;
 
-    for (size_t i = 0; p->o && tb && i < p->o->n_games; i++) {
-        const tour_game *g = &p->o->games[i];
-        if (g->round != r || !g->table || strcmp(g->table, tb) || !g->tournament ||
-            strcmp(g->tournament, tournament_id(p->t)))
-            continue;
+    if (!tb)
+        return 0;
+    while (lo < hi) {   /* the first record at (r, tb) or after */
+        size_t mid = lo + (hi - lo) / 2;
+        if (place_cmp(p->placed[mid]->round, p->placed[mid]->table, r, tb) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < p->n_placed && !place_cmp(p->placed[lo]->round, p->placed[lo]->table, r, tb); lo++, n++)
         if (write) {
             put_str(p->out, n ? ", " : "");
-            put_match(p, g->match);
+            put_match(p, p->placed[lo]->match);
         }
-        n++;
-    }
     return n;
 }
 
@@ -1222,6 +1256,8 @@ int tourhtml_write(const tournament *t, const tour_results *r, const tourhtml_op
         if (got)   /* a Swiss result pending: no seeds to show yet */
             p.n_seeds = 0;
     }
+    if (place_records(&p))
+        goto done;
     put_head(&p);
     if (p.final)
         put_standings(&p, p.final, "standings");
@@ -1250,6 +1286,7 @@ int tourhtml_write(const tournament *t, const tour_results *r, const tourhtml_op
 done:
     tour_standings_destroy(&p.swiss);
     tour_standings_destroy(&p.final);
+    free(p.placed);
     return rc;
 }
 
