@@ -777,8 +777,9 @@ static int run_html(const tour_opts *o, const tourrec_set *rs, const tour_result
     size_t records = rs->n;
     tourstats *s = NULL;
     int rc;
-    char when[64] = "";
+    char when[64] = "", clock[256];
     time_t now = time(NULL);
+    struct timespec ts;
     struct tm tm;
     tourhtml_opts ho;
     tour_game *games = NULL;
@@ -788,6 +789,12 @@ static int run_html(const tour_opts *o, const tourrec_set *rs, const tour_result
     ho.projector = o->projector;
     if (now != (time_t)-1 && gmtime_r(&now, &tm) && strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm))
         ho.generated = when;
+    /* the round clock of the last round published, while it is open */
+    if (!clock_gettime(CLOCK_REALTIME, &ts) && tournament_rounds_published(t) &&
+        !tournament_round_closed(t, tournament_rounds_published(t)) &&
+        organise_clock_line(t, tournament_rounds_published(t),
+                            (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000, clock, sizeof clock))
+        ho.clock = clock;
     if ((rc = make_stats(o, rs, r, &s)) != CLI_OK)
         return rc;
     ho.stats = s;

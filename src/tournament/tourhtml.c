@@ -74,6 +74,7 @@ static const char css[] =
     "h3{font-size:1.1rem;margin:1.2em 0 .3em}\n"
     ".meta{color:var(--mut);margin:.2em 0}\n"
     ".status{font-size:1.15rem;font-weight:600;margin:.3em 0}\n"
+    ".clock{font-size:1.15rem;margin:.3em 0}\n"
     "nav{margin:.5em 0 0;display:flex;flex-wrap:wrap;gap:.3em 1.2em}\n"
     "nav a,a{color:var(--acc)}\n"
     ".scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}\n"
@@ -492,6 +493,10 @@ static void put_head(page *p)
                     p->published >= total ? "; the tournament is over" : "");
         else
             put_fmt(p->out, "%zu of %zu results pending%s.", pending, n, live ? " (the round is open)" : "");
+    }
+    if (p->o && p->o->clock && p->o->clock[0]) {
+        put_lit(p->out, "</p>\n<p class=\"clock\">");
+        put_esc(p->out, p->o->clock);
     }
     put_lit(p->out, "</p>\n<nav><a href=\"#standings\">Standings</a>");
     if (st->elimination_rounds)

@@ -3,7 +3,7 @@
  * website.
  *
  * The page holds, in this order: the tournament's name, format, structure
- * and round status; the standings (place, player, points, W-D-L, MOV, SoS;
+ * and round status (and the round clock the caller words, tourhtml_opts); the standings (place, player, points, W-D-L, MOV, SoS;
  * marked provisional while a result is pending, T24); the elimination
  * bracket, drawn with CSS grid and flex boxes, when the structure has
  * elimination rounds; every published round's pairings by table, each with
@@ -47,6 +47,9 @@ typedef struct {
                                    input), to name every record of a pairing
                                    that has several; NULL when none      */
     size_t n_games;
+    const char *clock;          /* the round clock, a sentence ("Round 2
+                                   started at 14:05 and ends at 14:55 ..."),
+                                   shown under the round's status; NULL: none */
     int projector;              /* 1: text large enough to read across a hall
                                    (a class on <html>; the page is the same) */
 } tourhtml_opts;
