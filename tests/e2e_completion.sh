@@ -42,7 +42,7 @@ done
 
 same "deck <TAB>" "$(printf 'check\nrules')" "$(complete_line 'arbiter deck ')"
 same "tournament <TAB>" "$(printf '%s\n' add alarms close drop html intentional-draw late-entry new pair publish report result \
-    standings stats status time-call undo)" "$(complete_line 'arbiter tournament ')"
+    slips standings stats status time-call undo wall)" "$(complete_line 'arbiter tournament ')"
 same "tournament drop --reason <TAB>" "$(printf 'disqualified\ndrop\nno_show')" \
     "$(complete_line 'arbiter tournament drop --reason ')"
 same "--format <TAB>" "$(printf 'advanced\nmaster\nsnap')" "$(complete_line 'arbiter deck check --format ')"

@@ -327,6 +327,12 @@ grep -q '^round 2 of 3 (swiss), open$' "$TMP/out" && grep -q 'ends .* (50 minute
     grep -q "missing to close round 2: $(jqf '[.rounds[1].pairings[] | select(.table)] | length') pairings" "$TMP/out" &&
     pass "status: the round, its clock (30:00 left at start + 20 min), what is missing" ||
     fail "status: $(cat "$TMP/out" "$TMP/err")"
+# the page shows the open round's clock in the event's time zone
+"$ARBITER" tournament html --file "$T" --out "$TMP/page.html" "${LOGS[@]}" 2>/dev/null
+ENDS=$(TZ=Europe/Paris date -d "@$(jqf '(.rounds[1].started // 0) / 1000 + 3000 | floor')" +%H:%M)
+grep -q "<p class=\"clock\">Round 2 started at [0-9:]* and ends at $ENDS (Europe/Paris); [0-9]* minutes\? left.</p>" \
+    "$TMP/page.html" && pass "html: the round clock (ends $ENDS, Europe/Paris)" ||
+    fail "html: no round clock ending $ENDS: $(grep -o '<p class="clock">[^<]*' "$TMP/page.html")"
 # at the end of the round's 50 minutes, the games without a result are those still playing at time
 AT=$(TZ=Europe/Paris date -d "@$(jqf '(.rounds[1].started // 0) / 1000 + 3001 | floor')" +%H:%M:%S)
 "${A[@]}" status --file "$T" --at "$AT" "${LOGS[@]}" >"$TMP/out2" 2>"$TMP/err" || true

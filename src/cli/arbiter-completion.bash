@@ -21,7 +21,7 @@ _arbiter_options() {
         audit) echo "--db --query --at --view --against --cards --sealed-by --trusted-seals --head --key --server-key --json --html" ;;
         list) echo "--db --query --tournament --status --key --server-key --json" ;;
         query) echo "--endpoint --key --server-key" ;;
-        tournament*) echo "--file --db --after --final --round --view --out --seed --cards --json --csv" \
+        tournament*) echo "--file --db --after --final --round --view --out --projector --seed --cards --json --csv" \
                           "--id --name --format --structure --swiss-rounds --cut --rule --round-minutes --timezone" \
                           "--player --deck --reason --start --table --winner --draw --judge --text --at" \
                           "--draw-win --engine --at-time --double-loss --scores --match --tier --decklists-public" \
@@ -85,7 +85,7 @@ _arbiter() {
         return
     fi
     if [ -z "$sub" ] && [ "$cmd" = tournament ]; then
-        mapfile -t COMPREPLY < <(compgen -W "standings pair alarms html stats new add drop late-entry publish result report intentional-draw time-call close undo status" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "standings pair alarms html stats wall slips new add drop late-entry publish result report intentional-draw time-call close undo status" -- "$cur")
         return
     fi
     if [ -z "$sub" ] && [ "$cmd" = store ]; then
@@ -97,7 +97,7 @@ _arbiter() {
         return
     fi
     # an option that takes a value: its words, a file, or nothing to offer
-    if [[ $prev == -* ]] && ! [[ $prev =~ ^--(json|quiet|raw|final|draw|engine|at-time|double-loss|decklists-public|cut-on-later-day|help)$ ]] &&
+    if [[ $prev == -* ]] && ! [[ $prev =~ ^--(json|quiet|raw|final|projector|draw|engine|at-time|double-loss|decklists-public|cut-on-later-day|help)$ ]] &&
         { [ "$prev" != --csv ] || [ "$sub" = stats ]; }; then
         _arbiter_complete_value "$cur" "$(_arbiter_values "$prev" "$sub")"
         return

@@ -1175,6 +1175,25 @@ done:
     return rc;
 }
 
+int organise_clock_line(const tournament *t, uint32_t round, uint64_t now, char *buf, size_t n)
+{
+    uint64_t start = tournament_round_started(t, round), minutes = tournament_round_minutes(t), end;
+    const char *tz = tournament_timezone(t);
+    char a[64], b[64];
+
+    buf[0] = 0;
+    if (!start || !minutes || use_zone(tz))
+        return 0;
+    end = start + minutes * 60000;
+    snprintf(buf, n, "Round %" PRIu32 " started at %s and ends at %s (%s); %s", round,
+             clock_text(a, sizeof a, start - start % 60000, now), clock_text(b, sizeof b, end - end % 60000, now),
+             tz ? tz : "local time", now >= end ? "time is up." : now < start ? "it has not started yet." : "");
+    if (now >= start && now < end)
+        snprintf(buf + strlen(buf), n - strlen(buf), "%" PRIu64 " minute%s left.", (end - now + 59999) / 60000,
+                 (end - now + 59999) / 60000 == 1 ? "" : "s");
+    return 1;
+}
+
 static void status_clock(const tournament *t, uint32_t round, uint64_t now)
 {
     uint64_t start = tournament_round_started(t, round), minutes = tournament_round_minutes(t), end;

@@ -20,6 +20,13 @@ extern const char organise_usage[];
  * The exit code (organise_usage says which). */
 int cmd_organise(int argc, char **argv);
 
+/* Round `round`'s clock as one sentence for people, as at now (ms since
+ * the epoch), in the event's time zone (which it sets for the process):
+ * "Round 2 started at 14:05 and ends at 14:55 (Europe/Paris); 12 minutes
+ * left."  Into buf (n bytes); 1, or 0 (buf empty) when the round has no
+ * start, the file no round_minutes, or the zone is unknown. */
+int organise_clock_line(const tournament *t, uint32_t round, uint64_t now, char *buf, size_t n);
+
 /* cmd_tournament.c: judge the records of LOG... (paths[0..n_paths)) or of
  * the store at db into rs, exactly as `tournament pair` does, cards_path as its
  * --cards.  CLI_OK, or an exit code (reported). */

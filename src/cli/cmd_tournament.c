@@ -6,6 +6,8 @@
  *   arbiter tournament html      --file T.json --out FILE [--view V]  LOG... | --db STORE
  *   arbiter tournament stats     --file T.json [--round R] [--view V] [--json | --csv TABLE]
  *                                                                     LOG... | --db STORE
+ *   arbiter tournament wall      --file T.json --round R --out FILE  [LOG... | --db STORE]
+ *   arbiter tournament slips     --file T.json --round R --out FILE  [LOG... | --db STORE]
  *
  * An organiser between two rounds has the tournament file (who plays, what
  * was published, drops, time calls, the head judge's results) and the
@@ -40,6 +42,11 @@
  * reading it never shows half a page.  `stats` prints T46's statistics
  * (src/tournament/tourstats.h), the records judged with the set gathering what each
  * event shows in the PUBLIC view; --view judge only adds the decklists.
+ * `html --projector` makes the same page with text to read across a hall.
+ * `wall` and `slips` write pages to print (src/tournament/tourhtml.h): the
+ * wall list of a round (pairings by table and by player, the standings
+ * before it) and one match slip per table; they need records only for
+ * the standings.
  *
  * Exit code: 0 done (and for `alarms`, no open alarm); 1 `alarms` found an
  * alarm no judge's result resolves, or `pair` cannot pair yet because a
@@ -82,12 +89,16 @@ static const char usage_text[] =
     "       arbiter tournament html --file T.json --out FILE [OPTIONS] (LOG... | --db STORE)\n"
     "       arbiter tournament stats --file T.json [--round R] [--json | --csv TABLE] [OPTIONS]\n"
     "                                (LOG... | --db STORE)\n"
+    "       arbiter tournament wall --file T.json --round R --out FILE [OPTIONS] [LOG... | --db STORE]\n"
+    "       arbiter tournament slips --file T.json --round R --out FILE [OPTIONS] [LOG... | --db STORE]\n"
     "\n"
     "A Mintayn tournament from its file (arbiter-tournament(5))\n"
     "and its records, each judged again by its format's engine: the standings,\n"
     "the pairings of the next round, or every alarm a judge must look at; or\n"
     "all of it as one self-contained HTML page (html); or the statistics (stats,\n"
-    "T46: cards and classes shown, rules broken, game length, live progress).\n"
+    "T46: cards and classes shown, rules broken, game length, live progress);\n"
+    "or, to print, a round's wall list (wall: pairings by table and by player,\n"
+    "the standings before the round) or its match slips (slips: one per table).\n"
     "\n"
     "  --file T.json  the tournament file (required)\n"
     "  --db STORE     read the records of the store arbiterd keeps (read-only,\n"
@@ -99,12 +110,14 @@ static const char usage_text[] =
     "  --final        standings: the final standings, the bracket's order (T38)\n"
     "  --round R      pair: the round to pair, the next one to publish;\n"
     "                 stats: that round only (default: every round, and the\n"
-    "                 progress of the last one published)\n"
+    "                 progress of the last one published); wall, slips: the\n"
+    "                 round published to print (required)\n"
     "  --view V       stats, html: public (default) or judge; the judge view\n"
     "                 adds the decklists' classes (cards count as shown in the\n"
     "                 public view in both)\n"
-    "  --out FILE     html: the page to write ('-': stdout); each match id links\n"
-    "                 to audit/MATCH.html beside it\n"
+    "  --out FILE     html, wall, slips: the page to write ('-': stdout); each\n"
+    "                 match id links to audit/MATCH.html beside it\n"
+    "  --projector    html: text large enough to read across a hall\n"
     "  --seed S       the seed of draws where the file gives none (T27)\n"
     "  --cards FILE   the card database (logs: default $ARBITER_CARDS, else\n"
     "                 fixtures/cards/core.json here, else the installed copy;\n"
@@ -117,14 +130,18 @@ static const char usage_text[] =
     "resolves, or pair: a result the pairing needs is pending, 2 bad usage or a\n"
     "file, store or card database that cannot be read, 3 internal error.\n";
 
-typedef enum { SUB_STANDINGS, SUB_PAIR, SUB_ALARMS, SUB_HTML, SUB_STATS } tour_sub;
+typedef enum { SUB_STANDINGS, SUB_PAIR, SUB_ALARMS, SUB_HTML, SUB_STATS, SUB_WALL, SUB_SLIPS } tour_sub;
+
+/* The commands' names, by tour_sub. */
+static const char *const sub_names[] = {"standings", "pair", "alarms", "html", "stats", "wall", "slips"};
+#define N_SUBS (sizeof sub_names / sizeof sub_names[0])
 
 typedef struct {
     tour_sub sub;
     const char *file, *db, *cards, *seed, *out, *csv_table, *view;
     uint32_t after, round;
     int has_after, has_round, final;
-    int json, csv, help;
+    int json, csv, help, projector;
     char **paths;
     int n_paths;
 } tour_opts;
@@ -176,23 +193,17 @@ static int parse_opts(int argc, char **argv, tour_opts *o)
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         o->help = argc >= 2;
         if (!o->help)
-            cli_error("tournament needs a command: standings, pair, alarms, html or stats");
+            cli_error("tournament needs a command: standings, pair, alarms, html, stats, wall or slips");
         return o->help ? 0 : -1;
     }
-    if (!strcmp(argv[1], "standings"))
-        o->sub = SUB_STANDINGS;
-    else if (!strcmp(argv[1], "pair"))
-        o->sub = SUB_PAIR;
-    else if (!strcmp(argv[1], "alarms"))
-        o->sub = SUB_ALARMS;
-    else if (!strcmp(argv[1], "html"))
-        o->sub = SUB_HTML;
-    else if (!strcmp(argv[1], "stats"))
-        o->sub = SUB_STATS;
-    else {
-        cli_error("unknown tournament command '%s' (standings, pair, alarms, html or stats)", argv[1]);
+    size_t k = 0;
+    while (k < N_SUBS && strcmp(argv[1], sub_names[k]))
+        k++;
+    if (k == N_SUBS) {
+        cli_error("unknown tournament command '%s' (standings, pair, alarms, html, stats, wall, slips, or an organiser's command: see arbiter tournament --help)", argv[1]);
         return -1;
     }
+    o->sub = (tour_sub)k;
     o->paths = argv + 2;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
@@ -204,6 +215,8 @@ static int parse_opts(int argc, char **argv, tour_opts *o)
             o->help = 1;
         } else if (!strcmp(a, "--json")) {
             o->json = 1;
+        } else if (!strcmp(a, "--projector")) {
+            o->projector = 1;
         } else if (o->sub == SUB_STATS && is_opt(a, "--csv")) {
             if (!(o->csv_table = opt_value(argc, argv, &i, "--csv")))
                 return -1;
@@ -241,24 +254,26 @@ static int parse_opts(int argc, char **argv, tour_opts *o)
 /* What the options say that cannot go together; 0 or -1 (reported). */
 static int check_opts(const tour_opts *o)
 {
+    int page = o->sub == SUB_HTML || o->sub == SUB_WALL || o->sub == SUB_SLIPS;
+
     if (!o->file)
-        cli_error("tournament %s needs --file T.json",
-                  o->sub == SUB_PAIR ? "pair" : o->sub == SUB_ALARMS ? "alarms" : o->sub == SUB_HTML ? "html"
-                  : o->sub == SUB_STATS ? "stats" : "standings");
+        cli_error("tournament %s needs --file T.json", sub_names[o->sub]);
     else if (o->db && o->n_paths)
         cli_error("give either --db STORE or log files, not both");
     else if (o->json && o->csv)
         cli_error("give --json or --csv, not both");
-    else if (o->sub == SUB_HTML && !o->out)
-        cli_error("tournament html needs --out FILE");
-    else if (o->sub != SUB_HTML && o->out)
-        cli_error("--out is for tournament html");
-    else if (o->sub == SUB_HTML && (o->json || o->csv))
-        cli_error("tournament html writes HTML: --json and --csv are for the other commands");
-    else if (o->sub == SUB_PAIR && !o->has_round)
-        cli_error("tournament pair needs --round R");
-    else if (o->sub != SUB_PAIR && o->sub != SUB_STATS && o->has_round)
-        cli_error("--round is for tournament pair and stats");
+    else if (page && !o->out)
+        cli_error("tournament %s needs --out FILE", sub_names[o->sub]);
+    else if (!page && o->out)
+        cli_error("--out is for tournament html, wall and slips");
+    else if (page && (o->json || o->csv))
+        cli_error("tournament %s writes HTML: --json and --csv are for the other commands", sub_names[o->sub]);
+    else if ((o->sub == SUB_PAIR || o->sub == SUB_WALL || o->sub == SUB_SLIPS) && !o->has_round)
+        cli_error("tournament %s needs --round R", sub_names[o->sub]);
+    else if (o->has_round && (o->sub == SUB_STANDINGS || o->sub == SUB_ALARMS || o->sub == SUB_HTML))
+        cli_error("--round is for tournament pair, stats, wall and slips");
+    else if (o->projector && o->sub != SUB_HTML)
+        cli_error("--projector is for tournament html");
     else if (o->view && o->sub != SUB_STATS && o->sub != SUB_HTML)
         cli_error("--view is for tournament stats and html");
     else if (o->view && strcmp(o->view, "public") && strcmp(o->view, "judge"))
@@ -762,26 +777,63 @@ static int run_html(const tour_opts *o, const tourrec_set *rs, const tour_result
     size_t records = rs->n;
     tourstats *s = NULL;
     int rc;
-    char when[64] = "";
+    char when[64] = "", clock[256];
     time_t now = time(NULL);
+    struct timespec ts;
     struct tm tm;
     tourhtml_opts ho;
+    tour_game *games = NULL;
 
     memset(&ho, 0, sizeof ho);
     ho.records = records;
+    ho.projector = o->projector;
     if (now != (time_t)-1 && gmtime_r(&now, &tm) && strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm))
         ho.generated = when;
+    /* the round clock of the last round published, while it is open */
+    if (!clock_gettime(CLOCK_REALTIME, &ts) && tournament_rounds_published(t) &&
+        !tournament_round_closed(t, tournament_rounds_published(t)) &&
+        organise_clock_line(t, tournament_rounds_published(t),
+                            (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000, clock, sizeof clock))
+        ho.clock = clock;
     if ((rc = make_stats(o, rs, r, &s)) != CLI_OK)
         return rc;
     ho.stats = s;
+    if (rs->n && !(games = malloc(rs->n * sizeof *games))) {
+        tourstats_destroy(&s);
+        cli_error("out of memory while writing the page");
+        return CLI_INTERNAL;
+    }
+    for (size_t i = 0; i < rs->n; i++)
+        games[i] = *tourrec_game(rs, i);
+    ho.games = games;
+    ho.n_games = rs->n;
     if (tourhtml_write(t, r, &ho, out) || out->bad) {
         cli_error("out of memory while writing the page");
         rc = CLI_INTERNAL;
     } else {
         rc = write_page(o->out, out);
     }
+    free(games);
     tourstats_destroy(&s);
     return rc;
+}
+
+/* wall and slips: a page to print for round --round. */
+static int run_print(const tour_opts *o, const tournament *t, const tour_results *r, jtext *out)
+{
+    char err[TOUR_TEXT_MAX];
+    int rc = o->sub == SUB_WALL ? tourhtml_wall(t, r, o->round, out, err, sizeof err)
+                                : tourhtml_slips(t, r, o->round, out, err, sizeof err);
+
+    if (rc == TOUR_EINVAL) {
+        cli_error("tournament %s: %s", sub_names[o->sub], err);
+        return CLI_BADINPUT;
+    }
+    if (rc || out->bad) {
+        cli_error("out of memory while writing the page");
+        return CLI_INTERNAL;
+    }
+    return write_page(o->out, out);
 }
 
 static int load_file(const tour_opts *o, tournament **t)
@@ -838,8 +890,9 @@ int cmd_tournament(int argc, char **argv)
     rc = o.sub == SUB_STANDINGS ? run_standings(&o, t, r, &out)
        : o.sub == SUB_PAIR ? run_pair(&o, t, r, &out)
        : o.sub == SUB_HTML ? run_html(&o, &rs, r, &out) : o.sub == SUB_STATS ? run_stats(&o, &rs, r, &out)
+       : o.sub == SUB_WALL || o.sub == SUB_SLIPS ? run_print(&o, t, r, &out)
        : run_alarms(&o, t, r, &out);
-    if (o.sub != SUB_ALARMS && rc == CLI_OK && open_alarms(r))
+    if (o.sub != SUB_ALARMS && o.sub != SUB_SLIPS && rc == CLI_OK && open_alarms(r))
         cli_error("%zu open alarm%s: see arbiter tournament alarms", open_alarms(r), open_alarms(r) == 1 ? "" : "s");
     if (fflush(stdout) != 0 || ferror(stdout)) {
         cli_error("cannot write the output");

@@ -1136,6 +1136,10 @@ uint64_t tournament_round_started(const tournament *t, uint32_t r)
 {
     return tour_round_of(t, r) ? tour_round_of(t, r)->started : 0;
 }
+int tournament_round_closed(const tournament *t, uint32_t r)
+{
+    return tour_round_of(t, r) ? tour_round_of(t, r)->closed : 0;
+}
 size_t tournament_player_count(const tournament *t) { return t->np; }
 const char *tournament_rules_json(const tournament *t) { return t->rules_json; }
 uint32_t tournament_rounds_published(const tournament *t) { return (uint32_t)t->nrounds; }

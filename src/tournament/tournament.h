@@ -96,6 +96,9 @@ uint32_t tournament_round_minutes(const tournament *t);
 const char *tournament_timezone(const tournament *t);
 uint64_t tournament_round_started(const tournament *t, uint32_t r);
 
+/* 1 when round r is listed and "closed" (T16), else 0. */
+int tournament_round_closed(const tournament *t, uint32_t r);
+
 /* The structure tables as data (T39, T40): *n rows, static. */
 const tour_table_row *tournament_structure_table(int advanced, size_t *n);
 

@@ -824,6 +824,11 @@ int tourrec_results(const tourrec_set *rs, tour_results **out)
     return rc;
 }
 
+const tour_game *tourrec_game(const tourrec_set *rs, size_t i)
+{
+    return &rs->games[i].g;
+}
+
 /* ---- T46 ------------------------------------------------------------------------- */
 
 typedef struct {

@@ -83,6 +83,10 @@ int tourrec_judge_store(tourrec_set *rs, store *st, MDB_txn *txn, const cards *o
 /* tournament_results() over the set's games: its return code, *out set. */
 int tourrec_results(const tourrec_set *rs, tour_results **out);
 
+/* The i-th record judged (i < rs->n), as tournament_results() reads it; it
+ * lives as long as the set. */
+const tour_game *tourrec_game(const tourrec_set *rs, size_t i);
+
 /* T46: the statistics of the set's records (judged with rs->stats set)
  * and their results r (tourrec_results()).  db gives the classes of the
  * registered decklists (NULL: none counted); judge_view and round as
