@@ -6,8 +6,9 @@
 #      shows with "$ echo $?" right after it; and each line of what the guide
 #      shows it printing (or each piece of a line the guide wraps; lines with
 #      "..." left out) is in what it prints;
-#   2. the guide runs every organiser's command (new, add, late-entry, drop,
-#      publish, status, result, report, intentional-draw, time-call, close, undo) and the end of an
+#   2. the pages it writes (--out) are there; the guide runs every organiser's command (new, add, late-entry, drop,
+#      publish, wall, slips, status, result, report, intentional-draw, time-call,
+#      close, undo) and the end of an
 #      event (standings, alarms, html, stats), so a command it stops showing
 #      is noticed;
 #   3. what the guide leaves to the tables is done here as a venue would: the
@@ -66,8 +67,8 @@ done <"$TMP/lines"
 n=$(wc -l <"$TMP/cmds")
 if [ "$n" -ge 30 ]; then pass "the guide's examples hold $n arbiter commands"
 else fail "the guide's examples hold $n arbiter commands (want 30 or more): $(cat "$TMP/cmds")"; fi
-for c in new add late-entry drop publish status result report intentional-draw time-call close undo \
-    standings alarms html stats; do
+for c in new add late-entry drop publish wall slips status result report intentional-draw time-call close \
+    undo standings alarms html stats; do
     if grep -qE "^arbiter tournament $c " "$TMP/cmds"; then pass "the guide runs tournament $c"
     else fail "the guide runs no 'arbiter tournament $c'"; fi
 done
@@ -126,6 +127,12 @@ while IFS=$'\t' read -r cmd want; do
         play_round "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
     fi
 done <"$TMP/cmds"
+
+# each page the guide writes (--out FILE) is there, an HTML page
+for f in $(cut -f1 "$TMP/cmds" | grep -oE -- '--out [^ ]+' | cut -d' ' -f2 | sort -u); do
+    if [ -s "$W/$f" ] && grep -qi '<!doctype html' "$W/$f"; then pass "the guide's $f is written, a page"
+    else fail "the guide's $f is missing or no page"; fi
+done
 
 # the event it ran is the one the guide tells: five rounds, all closed, a winner
 if jq -e '(.rounds | length) == 5 and all(.rounds[]; .closed)' "$W/cup.json" >/dev/null 2>&1
