@@ -37,4 +37,17 @@ expect_rc 2 "convert: one file" "$ARBITER" convert a.jsonl
 expect_rc 2 "convert: unknown extension" "$ARBITER" convert a.txt b.mlog
 expect_rc 2 "convert: missing input" "$ARBITER" convert "$TMP/nope.jsonl" "$TMP/x.mlog"
 expect_rc 2 "convert: unknown option" "$ARBITER" convert --frob a.jsonl b.mlog
+# A reader that stops reading (`| head -1`) kills a guarded command by
+# SIGPIPE: it dies of it silently (141, or 0 when it had finished), and is
+# never reported as a damaged store.
+S="$top_srcdir/fixtures/tournament"
+bad=""
+for i in 1 2 3 4 5 6; do
+    "$ARBITER" tournament stats --file "$S/sim-cup.json" "$S"/sim-cup/*.jsonl 2>"$TMP/pipe.err" | head -n 1 >/dev/null
+    rc=${PIPESTATUS[0]}
+    if grep -q 'probably damaged' "$TMP/pipe.err" || { [ "$rc" -ne 0 ] && [ "$rc" -ne 141 ]; }; then
+        bad="exit $rc: $(cat "$TMP/pipe.err")"
+    fi
+done
+[ -z "$bad" ] && pass "a closed pipe is no damaged store: exit 141 or 0, nothing blamed" || fail "a closed pipe: $bad"
 finish

@@ -48,7 +48,10 @@ static const subcommand commands[] = {
 /* A damaged LMDB page can make liblmdb fault instead of returning an error.
  * A command that may read a store (--db) therefore runs in a child
  * process: if the child dies of a signal, this process says so in a
- * sentence and exits CLI_BADINPUT -- never killed by the store it reads. */
+ * sentence and exits CLI_BADINPUT -- never killed by the store it reads.
+ * Only a fault (SIGSEGV, SIGBUS) is the store's doing; a child killed by
+ * another signal (SIGPIPE when `| head` stops reading) kills this process
+ * with the same signal, as if there were no child. */
 static int run_guarded(const subcommand *c, int argc, char **argv)
 {
     const char *db = NULL;
@@ -71,6 +74,15 @@ static int run_guarded(const subcommand *c, int argc, char **argv)
             return CLI_INTERNAL;
     if (WIFEXITED(status))
         return WEXITSTATUS(status);
+    if (WTERMSIG(status) != SIGSEGV && WTERMSIG(status) != SIGBUS) {
+        /* not a fault: a reader that closed the pipe (SIGPIPE), an
+         * interrupt, a kill.  Die of it as an unguarded command would,
+         * silently, so that `| head` and the shell see what they expect. */
+        fflush(stdout);
+        signal(WTERMSIG(status), SIG_DFL);
+        raise(WTERMSIG(status));
+        return CLI_INTERNAL;   /* a signal that does not kill: still no store to blame */
+    }
     fflush(stdout);
     cli_error("%s stopped: reading %s%s made it fault (%s); the store is probably damaged: `arbiter store check %s` "
               "says what is, `arbiter store salvage` copies every record that still verifies",
