@@ -719,6 +719,13 @@ static int org_error(int rc, const char *err)
     return CLI_BADINPUT;
 }
 
+/* A player's name (its id when it has none), "-" for no player. */
+static const char *who(const tournament *t, int i)
+{
+    const tour_player *p = i >= 0 ? tournament_player(t, (size_t)i) : NULL;
+    return p ? (p->name ? p->name : p->id) : "-";
+}
+
 /* The round of --round, or the current round when absent and `dflt`. */
 static int round_opt(const org_opts *o, const org_file *f, int dflt, uint32_t *r)
 {
@@ -756,7 +763,8 @@ static int edit_register(const org_opts *o, org_file *f, json_t *root, char *don
     if (o->cmd == C_ADD)
         snprintf(done, n, "%s (%s) is registered%s.", o->name, o->player, o->deck ? " with a legal decklist" : "");
     else
-        snprintf(done, n, "%s enters late, from round %" JSON_INTEGER_FORMAT ".", o->player,
+        snprintf(done, n, "%s enters late, from round %" JSON_INTEGER_FORMAT ".",
+                 o->name ? o->name : who(f->t, tournament_player_index(f->t, o->player)),
                  json_integer_value(json_object_get(json_array_get(json_object_get(root, "late_entries"),
                                     json_array_size(json_object_get(root, "late_entries")) - 1), "round")));
     return CLI_OK;
@@ -768,23 +776,21 @@ static int edit_drop(const org_opts *o, org_file *f, json_t *root, char *done, s
     uint32_t after = 0;
     int rc;
 
-    (void)f;
     if (o->after && number_of("--after", o->after, 0, TOUR_ROUNDS_MAX, &after))
         return CLI_BADINPUT;
     rc = tourorg_drop(root, o->player, o->reason ? o->reason : "drop", o->after ? (long)after : -1, err, sizeof err);
     if (rc)
         return org_error(rc, err);
-    snprintf(done, n, "%s leaves (%s) after round %" JSON_INTEGER_FORMAT ".", o->player,
-             o->reason ? o->reason : "drop",
-             json_integer_value(json_object_get(json_array_get(json_object_get(root, "drops"),
-                                json_array_size(json_object_get(root, "drops")) - 1), "after_round")));
+    after = (uint32_t)json_integer_value(json_object_get(
+        json_array_get(json_object_get(root, "drops"), json_array_size(json_object_get(root, "drops")) - 1),
+        "after_round"));
+    if (after)
+        snprintf(done, n, "%s leaves (%s) after round %" PRIu32 ".", who(f->t, tournament_player_index(f->t, o->player)),
+                 o->reason ? o->reason : "drop", after);
+    else
+        snprintf(done, n, "%s leaves (%s) before round 1.", who(f->t, tournament_player_index(f->t, o->player)),
+                 o->reason ? o->reason : "drop");
     return CLI_OK;
-}
-
-static const char *who(const tournament *t, int i)
-{
-    const tour_player *p = i >= 0 ? tournament_player(t, (size_t)i) : NULL;
-    return p ? (p->name ? p->name : p->id) : "-";
 }
 
 /* The players' scores of --scores, into *out (NULL without it); 0 or a
@@ -921,8 +927,9 @@ static int edit_time_call(const org_opts *o, org_file *f, json_t *root, char *do
         return rc;
     if ((rc = tourorg_time_call(root, round, o->table, ms, err, sizeof err)))
         return org_error(rc, err);
-    snprintf(done, n, "Time is called in round %" PRIu32 "%s%s at %s (%" PRIu64 " ms).", round,
-             o->table ? ", table " : "", o->table ? o->table : "", clock_text(shown, sizeof shown, ms, ms), ms);
+    snprintf(done, n, "Time is called in round %" PRIu32 "%s%s at %s%s%s.", round, o->table ? ", table " : "",
+             o->table ? o->table : "", clock_text(shown, sizeof shown, ms, ms), tournament_timezone(f->t) ? " " : "",
+             tournament_timezone(f->t) ? tournament_timezone(f->t) : "");
     return CLI_OK;
 }
 
