@@ -215,6 +215,33 @@ bite nosync 2
     pass "the simulation bites: arbiterd on LMDB with MDB_NOSYNC (nothing durable) loses acknowledged verdicts or its store in every random cut (2 of 2)" ||
     fail "arbiterd with MDB_NOSYNC lost nothing in $((2 - BITTEN)) of 2 random cuts: the simulation does not bite"
 
+# ---- a new store cut while it is made --------------------------------------------------------
+# A power cut during arbiterd's first start on an empty folder, at each of
+# the new store's first writes and syncs, everything not yet durable
+# dropped: nothing was acknowledged, and the store must still open and
+# arbiterd start on it (LMDB writes a new file's meta pages unsynced: a
+# data.mdb made in place would be no LMDB file after such a cut).
+newbad=
+for at in 1 2 3 4 5 6; do
+    STORE=$TMP/new-$at
+    mkdir -p "$STORE"
+    rm -f "$TMP/journal"
+    DAEMON_ENV=("${asan[@]}" LD_PRELOAD="$LIB" POWERLOSS_JOURNAL="$TMP/journal" POWERLOSS_FILES="$STORE/data.mdb"
+                "POWERLOSS_CRASH_AT=$at")
+    daemon_start 2>/dev/null && daemon_kill
+    "$PL/powercut" "$TMP/journal" "$at" --weights 0:1:0 >"$TMP/cut" 2>&1 || { newbad="powercut at $at: $(cat "$TMP/cut")"; break; }
+    if ! "$PL/storecheck" "$STORE" /dev/null >"$TMP/sc" 2>&1; then
+        newbad="cut at write or sync #$at: $(cat "$TMP/cut"): $(head -n 3 "$TMP/sc")"
+        break
+    fi
+    DAEMON_ENV=()
+    daemon_start 2>"$TMP/start.err" || { newbad="cut at #$at: arbiterd does not start: $(cat "$TMP/start.err")"; break; }
+    daemon_stop
+done
+[ -z "$newbad" ] && pass "a new store cut at each of its first 6 writes and syncs opens, and arbiterd starts on it" ||
+    fail "a new store cut while it is made: $newbad"
+mv "$TMP/arbiterd.log" "$TMP/arbiterd-new.log"
+
 # ---- the run ---------------------------------------------------------------------------------
 STORE=$TMP/store
 epoch=0

@@ -109,6 +109,51 @@ static int open_dbs(store *s, int readonly)
     return mdb_txn_commit(txn);
 }
 
+/* A new store is made whole or not at all.  LMDB writes a new file's meta
+ * pages without a sync, so a power cut before the first commit could leave
+ * a data.mdb that is no LMDB file -- a store that refuses to open though
+ * nothing was ever stored in it.  So the file is made in DIR/creating/,
+ * its databases committed there (a commit syncs the file, meta pages
+ * included), and only then renamed to DIR/data.mdb, the folder synced.  A
+ * cut before the rename leaves no DIR/data.mdb: the next start makes the
+ * store again, from an empty DIR/creating/.  0, or an errno value
+ * negated or an LMDB code, with err set. */
+static int store_create(const char *dir, size_t map_size, char *err, size_t errlen)
+{
+    char tmp[4200], from[4300], to[4300], lock[4300];
+    store s;
+    int rc;
+
+    memset(&s, 0, sizeof s);
+    snprintf(tmp, sizeof tmp, "%s/creating", dir);
+    snprintf(from, sizeof from, "%s/data.mdb", tmp);
+    snprintf(lock, sizeof lock, "%s/lock.mdb", tmp);
+    snprintf(to, sizeof to, "%s/data.mdb", dir);
+    /* what an earlier cut left: never a store, so never anything stored */
+    if ((unlink(from) && errno != ENOENT) || (unlink(lock) && errno != ENOENT) ||
+        (mkdir(tmp, 0700) && errno != EEXIST)) {
+        rc = -errno;
+        snprintf(err, errlen, "cannot make the new store in %s: %s", tmp, strerror(errno));
+        return rc;
+    }
+    if ((rc = mdb_env_create(&s.env)) || (rc = mdb_env_set_maxdbs(s.env, 8)) ||
+        (rc = mdb_env_set_mapsize(s.env, map_size ? map_size : STORE_MAP_START)) ||
+        (rc = mdb_env_open(s.env, tmp, 0, 0600)) || (rc = open_dbs(&s, 0))) {
+        snprintf(err, errlen, "cannot make the new store in %s: %s", tmp, mdb_strerror(rc));
+        if (s.env)
+            mdb_env_close(s.env);
+        return rc;
+    }
+    mdb_env_close(s.env);
+    if (rename(from, to) || (unlink(lock) && errno != ENOENT) || rmdir(tmp) || durable_sync_dir(dir) ||
+        durable_sync_parent(dir)) {
+        rc = -errno;
+        snprintf(err, errlen, "cannot make the new store %s durable: %s", dir, strerror(errno));
+        return rc;
+    }
+    return 0;
+}
+
 int store_open(const char *dir, int readonly, size_t map_size, store **out, char *err, size_t errlen)
 {
     store *s = calloc(1, sizeof *s);
@@ -126,6 +171,8 @@ int store_open(const char *dir, int readonly, size_t map_size, store **out, char
         snprintf(err, errlen, "cannot create the store directory %s: %s", dir, strerror(errno));
         goto fail;
     }
+    if (fresh && (rc = store_create(dir, map_size, err, errlen)))
+        goto fail;
     if ((rc = mdb_env_create(&s->env)) || (rc = mdb_env_set_maxdbs(s->env, 8)) ||
         (rc = mdb_env_set_maxreaders(s->env, 126))) {
         snprintf(err, errlen, "LMDB: %s", mdb_strerror(rc));
@@ -153,8 +200,8 @@ int store_open(const char *dir, int readonly, size_t map_size, store **out, char
         snprintf(err, errlen, "cannot open the store's databases in %s: %s", dir, mdb_strerror(rc));
         goto fail;
     }
-    /* a new store: its files' names, and its folder's, made durable before
-     * anything stored in it is acknowledged (LMDB syncs the files only) */
+    /* a new store: lock.mdb's name too (data.mdb's is durable since
+     * store_create), before anything stored in it is acknowledged */
     if (fresh && (durable_sync_dir(dir) || durable_sync_parent(dir))) {
         rc = -errno;
         snprintf(err, errlen, "cannot make the new store %s durable: %s", dir, strerror(errno));

@@ -84,8 +84,12 @@ typedef struct {
  * exist).  map_size: the initial map in bytes for a writer (0: 64 MiB; the
  * map doubles on MDB_MAP_FULL, store_grow); a reader takes the writer's.
  * A writer runs mdb_reader_check() to clear stale readers left by killed
- * processes.  0 and *out, or an error (errno value negated, or an LMDB
- * code) and *out NULL; `err` gets one sentence. */
+ * processes.  A writer that finds no dir/data.mdb makes the store whole
+ * first, in dir/creating/, committed and synced before it is renamed into
+ * place, so that a power cut while it is made never leaves a data.mdb that
+ * is no LMDB file (a leftover dir/creating/ is made again).  0 and *out, or
+ * an error (errno value negated, or an LMDB code) and *out NULL; `err`
+ * gets one sentence. */
 int store_open(const char *dir, int readonly, size_t map_size, store **out, char *err, size_t errlen);
 
 /* Close and free; NULL-safe; sets *s to NULL. */

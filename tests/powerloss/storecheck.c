@@ -171,10 +171,11 @@ int main(int argc, char **argv)
         return 2;
     }
     /* a cut before the daemon's first commit leaves a store whose
-     * databases were never made (MDB_NOTFOUND): an empty store, which
-     * must then hold no acknowledged verdict */
+     * databases were never made (MDB_NOTFOUND), or no data.mdb at all
+     * (ENOENT: store_create() had not renamed it into place): an empty
+     * store, which must then hold no acknowledged verdict */
     int rc = store_open(argv[1], 1, 0, &c.st, err, sizeof err);
-    if (rc && rc != MDB_NOTFOUND) {
+    if (rc && rc != MDB_NOTFOUND && rc != ENOENT) {
         fprintf(stderr, "storecheck: %s\n", err);
         return 2;
     }
