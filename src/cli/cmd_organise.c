@@ -1184,14 +1184,13 @@ done:
 
 int organise_clock_line(const tournament *t, uint32_t round, uint64_t now, char *buf, size_t n)
 {
-    uint64_t start = tournament_round_started(t, round), minutes = tournament_round_minutes(t), end;
+    uint64_t start = tournament_round_started(t, round), end = tournament_round_ends(t, round);
     const char *tz = tournament_timezone(t);
     char a[64], b[64];
 
     buf[0] = 0;
-    if (!start || !minutes || use_zone(tz))
+    if (!end || use_zone(tz))
         return 0;
-    end = start + minutes * 60000;
     snprintf(buf, n, "Round %" PRIu32 " started at %s and ends at %s (%s); %s", round,
              clock_text(a, sizeof a, start - start % 60000, now), clock_text(b, sizeof b, end - end % 60000, now),
              tz ? tz : "local time", now >= end ? "time is up." : now < start ? "it has not started yet." : "");
@@ -1203,7 +1202,7 @@ int organise_clock_line(const tournament *t, uint32_t round, uint64_t now, char 
 
 static void status_clock(const tournament *t, uint32_t round, uint64_t now)
 {
-    uint64_t start = tournament_round_started(t, round), minutes = tournament_round_minutes(t), end;
+    uint64_t start = tournament_round_started(t, round), end = tournament_round_ends(t, round);
     const char *tz = tournament_timezone(t);
     char a[64], b[64];
 
@@ -1212,27 +1211,17 @@ static void status_clock(const tournament *t, uint32_t round, uint64_t now)
         return;
     }
     printf("round clock (%s): started %s", tz ? tz : "this computer's time zone", clock_text(a, sizeof a, start, now));
-    if (!minutes) {
+    if (!end) {
         printf("; the file gives no round_minutes, so no end\n");
         return;
     }
-    end = start + minutes * 60000;
-    printf(", ends %s (%" PRIu64 " minutes); ", clock_text(b, sizeof b, end, now), minutes);
+    printf(", ends %s (%" PRIu32 " minutes); ", clock_text(b, sizeof b, end, now), tournament_round_minutes(t));
     if (now < start)
         printf("not started yet\n");
     else if (now < end)
         printf("%" PRIu64 ":%02" PRIu64 " left\n", (end - now) / 60000, (end - now) / 1000 % 60);
     else
         printf("time is up (%" PRIu64 " minutes ago)\n", (now - end) / 60000);
-}
-
-/* Whether round's clock has run out at now: a round without a start or
- * without round_minutes never runs out. */
-static int time_up(const tournament *t, uint32_t round, uint64_t now)
-{
-    uint64_t start = tournament_round_started(t, round), minutes = tournament_round_minutes(t);
-
-    return start && minutes && now >= start + minutes * 60000;
 }
 
 static int run_status(const org_opts *o)
@@ -1261,7 +1250,7 @@ static int run_status(const org_opts *o)
         status_clock(f.t, round, now);
         for (size_t i = 0; i < x.r->n_results; i++)
             missing += x.r->results[i].round == round && x.r->results[i].outcome[0] == TOUR_PENDING;
-        if (missing && time_up(f.t, round, now))
+        if (missing && tournament_round_ends(f.t, round) && now >= tournament_round_ends(f.t, round))
             printf("time is up and %zu game%s of round %" PRIu32 " %s no usable result (still playing, or not "
                    "handed in):\n", missing, missing == 1 ? "" : "s", round, missing == 1 ? "has" : "have");
         else if (missing)

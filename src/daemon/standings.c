@@ -126,11 +126,11 @@ struct standings {
 static json_t *round_clock(const tournament *t)
 {
     uint32_t r = tournament_rounds_published(t);
-    uint64_t start = tournament_round_started(t, r), minutes = tournament_round_minutes(t);
+    uint64_t start = tournament_round_started(t, r), end = tournament_round_ends(t, r);
 
     return json_pack("{s:I, s:o, s:o}", "round", (json_int_t)r, "started",
                      start ? json_integer((json_int_t)start) : json_null(), "ends",
-                     start && minutes ? json_integer((json_int_t)(start + minutes * 60000)) : json_null());
+                     end ? json_integer((json_int_t)end) : json_null());
 }
 
 /* "time_left_ms" of the reply's clock, now: ends - now, 0 once time is up,

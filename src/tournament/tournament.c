@@ -1136,6 +1136,12 @@ uint64_t tournament_round_started(const tournament *t, uint32_t r)
 {
     return tour_round_of(t, r) ? tour_round_of(t, r)->started : 0;
 }
+uint64_t tournament_round_ends(const tournament *t, uint32_t r)
+{
+    uint64_t start = tournament_round_started(t, r);
+
+    return start && t->round_minutes ? start + (uint64_t)t->round_minutes * 60000 : 0;
+}
 int tournament_round_closed(const tournament *t, uint32_t r)
 {
     return tour_round_of(t, r) ? tour_round_of(t, r)->closed : 0;

@@ -96,6 +96,10 @@ uint32_t tournament_round_minutes(const tournament *t);
 const char *tournament_timezone(const tournament *t);
 uint64_t tournament_round_started(const tournament *t, uint32_t r);
 
+/* The round clock's end: round r's start plus round_minutes, ms since the
+ * Unix epoch; 0 when the round has no start or the file no round_minutes. */
+uint64_t tournament_round_ends(const tournament *t, uint32_t r);
+
 /* 1 when round r is listed and "closed" (T16), else 0. */
 int tournament_round_closed(const tournament *t, uint32_t r);
 
