@@ -14,6 +14,30 @@
  * fixed, documented layout rather than through a serialiser: the chain
  * hashes cover the event and verdict bytes only, and the layout has to be
  * read by `arbiter audit` whatever version wrote it.
+ *
+ * Why the sync stays inside mdb_txn_commit (issue 23 looked at committing
+ * with MDB_NOSYNC and syncing in another thread while the next batch is
+ * judged; line numbers are LMDB 0.9.24's libraries/liblmdb/mdb.c, the
+ * Debian library).  A commit writes the batch's pages, syncs, then writes
+ * its meta page (3655-3657); the sync between them is what keeps a meta
+ * page from reaching the disk before the pages it points to.  MDB_NOSYNC
+ * drops that sync (2512) and writes the meta through the ordinary
+ * descriptor (3881): pages and meta then sit in the page cache together,
+ * the kernel writes them back in any order, and a power cut can keep the
+ * meta and lose pages -- LMDB takes the newer meta (mdb_env_pick_meta,
+ * 3938) and the store points at garbage.  A later mdb_env_sync cannot
+ * repair an order already lost, so "commit without sync, sync after" is
+ * not safe however the replies wait (tests/powerloss keeps or drops
+ * each unsynced write on its own, which models this).  MDB_NOMETASYNC keeps the order (pages synced,
+ * then the meta written unsynced): its last commit may be undone but the
+ * store stays whole, and the next commit's sync makes that meta durable.
+ * One commit may be left so, never two: a commit writes the meta slot of
+ * txnid & 1 (3824), which holds the commit before last, and reuses only
+ * pages freed by transactions older than txnid - 1 (mdb_find_oldest 2098,
+ * mdb_page_alloc 2227-2249), so the last durable snapshot's pages and meta
+ * stay intact until the next sync.  A write transaction is bound to the
+ * thread that began it (the writer mutex, 2749 and 3024), so the commit,
+ * and with it the data sync, cannot be handed to another thread.
  */
 #define _DEFAULT_SOURCE 1   /* MAP_ANONYMOUS: the probe's shared page */
 #include <errno.h>
