@@ -15,7 +15,7 @@ _arbiter_options() {
         "deck check") echo "--format --rules --header --cards --json" ;;
         "deck rules") echo "--format --json" ;;
         convert) echo "--from --to" ;;
-        verify) echo "--cards -j --json --quiet" ;;
+        verify) echo "--cards -j --json --quiet --from" ;;
         replay) echo "--at --view --cards --json" ;;
         send) echo "--endpoint --tables --rate --timeout --raw --key --server-key --json --quiet" ;;
         audit) echo "--db --query --at --view --against --cards --sealed-by --trusted-seals --head --key --server-key --json --html" ;;
@@ -35,7 +35,8 @@ _arbiterd_options="--db --ingest --feed --query --cards --key --trusted-seals --
 --max-connections --peer-connections --max-matches --peer-matches --quarantine-max --log-level --map-mb
 --tournament"
 
-# Words an option takes, or "file" / "dir" / "" (a value to type).
+# Words an option takes, or "file" / "dir" / "" (a value to type); $2 the
+# subcommand, $3 the command (verify's --from is a file, convert's a format).
 _arbiter_values() {
     case "$1" in
         --format) echo "snap advanced master" ;;
@@ -44,7 +45,8 @@ _arbiter_values() {
         --tier) echo "relaxed formal premier" ;;
         --view) echo "judge public p1 p2 p3 p4 p5 p6 p7 p8" ;;
         --status) echo "legal illegal" ;;
-        --from | --to) echo "mlog jsonl" ;;
+        --from) if [ "$3" = verify ]; then echo file; else echo "mlog jsonl"; fi ;;   # verify's: a list
+        --to) echo "mlog jsonl" ;;
         --role) echo "table judge organiser viewer" ;;
         --log-level) echo "error warn info debug" ;;
         --csv) [ "$2" = stats ] && echo "cards classes rules length progress decklists" ;;
@@ -99,7 +101,7 @@ _arbiter() {
     # an option that takes a value: its words, a file, or nothing to offer
     if [[ $prev == -* ]] && ! [[ $prev =~ ^--(json|quiet|raw|final|projector|draw|engine|at-time|double-loss|decklists-public|cut-on-later-day|help)$ ]] &&
         { [ "$prev" != --csv ] || [ "$sub" = stats ]; }; then
-        _arbiter_complete_value "$cur" "$(_arbiter_values "$prev" "$sub")"
+        _arbiter_complete_value "$cur" "$(_arbiter_values "$prev" "$sub" "$cmd")"
         return
     fi
     if [[ $cur == -* ]]; then

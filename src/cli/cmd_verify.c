@@ -1,6 +1,6 @@
 /* cmd_verify.c -- `arbiter verify`: replay open logs through their engine.
  *
- *   arbiter verify [--cards FILE] [-j N] [--json] [--quiet] FILE...
+ *   arbiter verify [--cards FILE] [-j N] [--json] [--quiet] [--from LIST] FILE...
  *
  * A tournament hands the judges a directory of match logs after each
  * round; they want to know, quickly, which games were played by the rules
@@ -19,12 +19,19 @@
  * watching), never into a pipe or a log file, and is wiped before anything
  * is written to stdout so the two never interleave on one screen.
  *
+ * --from LIST adds the paths of a file (one a line; '-' is stdin) after
+ * the operands: a batch of a million logs does not fit the kernel's
+ * argument space (some 6 MiB at most), and one process must see the whole
+ * batch for its report to be one report.  The list is read whole into one
+ * buffer and cut in place, so it costs its own bytes plus a pointer a path.
+ *
  * Exit code: the worst over all files -- 0 legal, 1 illegal, 2 unreadable
  * (including a log whose format has no engine yet), 3 internal error.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
 #include <jansson.h>
@@ -37,7 +44,7 @@
 #define VERIFY_JOBS_MAX 256
 
 static const char usage_text[] =
-    "usage: arbiter verify [--cards FILE] [-j N] [--json] [--quiet] FILE...\n"
+    "usage: arbiter verify [--cards FILE] [-j N] [--json] [--quiet] [--from LIST] FILE...\n"
     "\n"
     "Replay each open log (.jsonl or .mlog; '-' reads JSON Lines from stdin)\n"
     "through the rules engine of its format and judge every event: ok, warning,\n"
@@ -57,6 +64,10 @@ static const char usage_text[] =
     "                when status is \"unreadable\"\n"
     "  --quiet       report only the logs that are not legal; no summary\n"
     "                and no progress line\n"
+    "  --from LIST   verify the files LIST names too, one path a line (empty\n"
+    "                lines skipped), after the FILE operands; '-' reads the\n"
+    "                list from stdin (then no log can be read from stdin);\n"
+    "                for batches too long for the command line\n"
     "\n"
     "Output: \"FILE: legal (snap, 62 events, p2 won)\" or \"FILE: illegal (snap,\n"
     "62 events: 1 illegal)\", then one line per verdict that is not ok:\n"
@@ -71,12 +82,15 @@ static const char usage_text[] =
 
 typedef struct {
     const char *cards;
+    const char *from;         /* --from LIST, or NULL */
     int jobs;                 /* 0: not given */
     int json;
     int quiet;
     int help;
-    char **paths;
+    char **paths;             /* argv's operands, or the list's array (owned) */
     int n_paths;
+    int paths_owned;          /* paths is the list's array, to free */
+    char *list;               /* --from: the list's bytes, cut in place (owned) */
 } verify_opts;
 
 /* One file's outcome, filled by whichever thread verified it. */
@@ -137,19 +151,24 @@ static int parse_opts(int argc, char **argv, verify_opts *o)
             o->quiet = 1;
         } else if (!strncmp(a, "--cards=", 8)) {
             o->cards = a + 8;
+        } else if (!strncmp(a, "--from=", 7)) {
+            o->from = a + 7;
         } else if (!strncmp(a, "--jobs=", 7)) {
             if (parse_jobs(a + 7, &o->jobs) < 0)
                 return -1;
         } else if (!strncmp(a, "-j", 2) && a[2]) {
             if (parse_jobs(a + 2, &o->jobs) < 0)
                 return -1;
-        } else if (!strcmp(a, "--cards") || !strcmp(a, "-j") || !strcmp(a, "--jobs")) {
+        } else if (!strcmp(a, "--cards") || !strcmp(a, "-j") || !strcmp(a, "--jobs") ||
+                   !strcmp(a, "--from")) {
             if (i + 1 >= argc) {
                 cli_error("%s needs a value", a);
                 return -1;
             }
             if (!strcmp(a, "--cards"))
                 o->cards = argv[++i];
+            else if (!strcmp(a, "--from"))
+                o->from = argv[++i];
             else if (parse_jobs(argv[++i], &o->jobs) < 0)
                 return -1;
         } else {
@@ -158,6 +177,97 @@ static int parse_opts(int argc, char **argv, verify_opts *o)
         }
     }
     return 0;
+}
+
+/* --from LIST: read the list whole, cut it into lines in place, and make
+ * o->paths the operands followed by the list's non-empty lines.  On error,
+ * a sentence on stderr and -1; o->list and o->paths are freed by
+ * opts_release() either way. */
+static int read_list(verify_opts *o)
+{
+    int from_stdin = !strcmp(o->from, "-");
+    FILE *f = from_stdin ? stdin : fopen(o->from, "rb");
+    size_t len = 0, cap = 0, n_lines = 0;
+    char **paths;
+    int rc = 0;
+
+    if (!f) {
+        cli_error("cannot open the list %s", o->from);
+        return -1;
+    }
+    for (int i = 0; from_stdin && i < o->n_paths; i++) {
+        if (!strcmp(o->paths[i], "-")) {
+            cli_error("--from - and the operand '-' cannot both read stdin");
+            rc = -1;
+            goto done;
+        }
+    }
+    for (;;) {   /* the whole list, doubling the buffer */
+        if (cap - len < 2) {
+            size_t ncap = cap ? cap * 2 : 65536;
+            char *nb = realloc(o->list, ncap);
+            if (!nb) {
+                cli_error("out of memory reading the list %s", o->from);
+                rc = -1;
+                goto done;
+            }
+            o->list = nb;
+            cap = ncap;
+        }
+        size_t got = fread(o->list + len, 1, cap - len - 1, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        cli_error("cannot read the list %s", o->from);
+        rc = -1;
+        goto done;
+    }
+    o->list[len] = '\0';
+    if (memchr(o->list, '\0', len)) {
+        cli_error("the list %s holds a NUL byte: one path a line, please", o->from);
+        rc = -1;
+        goto done;
+    }
+    for (size_t k = 0; k < len; k++)
+        n_lines += o->list[k] == '\n';
+    n_lines++;   /* a last line without its newline */
+    if (n_lines + (size_t)o->n_paths > (size_t)INT_MAX) {
+        cli_error("the list %s names more than %d files", o->from, INT_MAX);
+        rc = -1;
+        goto done;
+    }
+    paths = malloc((n_lines + (size_t)o->n_paths) * sizeof *paths);
+    if (!paths) {
+        cli_error("out of memory reading the list %s", o->from);
+        rc = -1;
+        goto done;
+    }
+    memcpy(paths, o->paths, (size_t)o->n_paths * sizeof *paths);
+    o->paths = paths;
+    o->paths_owned = 1;
+    for (char *line = o->list, *nl; line; line = nl) {
+        nl = strchr(line, '\n');
+        if (nl)
+            *nl++ = '\0';
+        if (*line)
+            o->paths[o->n_paths++] = line;
+    }
+done:
+    if (!from_stdin)
+        fclose(f);
+    return rc;
+}
+
+static void opts_release(verify_opts *o)
+{
+    if (o->paths_owned)
+        free(o->paths);
+    free(o->list);
+    o->list = NULL;
+    o->paths = NULL;
+    o->paths_owned = 0;
 }
 
 /* ---- printing --------------------------------------------------------------- */
@@ -444,13 +554,20 @@ int cmd_verify(int argc, char **argv)
         fputs(usage_text, stdout);
         return CLI_OK;
     }
+    if (o.from && read_list(&o) < 0) {
+        opts_release(&o);
+        return CLI_BADINPUT;
+    }
     if (o.n_paths == 0) {
         cli_error("verify needs at least one log file");
         fputs(usage_text, stderr);
+        opts_release(&o);
         return CLI_BADINPUT;
     }
-    if (cli_load_shelf(o.cards, &shelf) != CLI_OK)
+    if (cli_load_shelf(o.cards, &shelf) != CLI_OK) {
+        opts_release(&o);
         return CLI_BADINPUT;
+    }
     jobs = o.jobs ? o.jobs : default_jobs();
     if (jobs > o.n_paths)
         jobs = o.n_paths;
@@ -466,5 +583,6 @@ int cmd_verify(int argc, char **argv)
         rc = worst(rc, CLI_INTERNAL);
     }
     carddb_shelf_destroy(&shelf);
+    opts_release(&o);
     return rc;
 }
