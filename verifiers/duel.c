@@ -32,6 +32,8 @@
 #define P(s, i) (&(s)->side[(i)])
 #define OTHER(p) (1 - (p))
 #define ILLEGAL duel_illegal
+#define SET DUEL_SET
+#define NOTE DUEL_NOTE
 
 const char *duel_rule(const duel_state *s, const char *rule, char *buf)
 {
@@ -204,8 +206,9 @@ static int take_from_hand(duel_judge *j, int p, const char *id, const char *nonc
         return ILLEGAL(j, "openlog:6", "%s %s, but the %s cards %s's decklist has left are the face-down %s mana "
                        "cards of their Mana Zone.", what, c->name, class_title(c->cls), who(s, p),
                        class_title(c->cls));
+    NOTE(s, &sd->hand[at], (size_t)(sd->n_hand - at) * sizeof sd->hand[0]);
     memmove(&sd->hand[at], &sd->hand[at + 1], (size_t)(sd->n_hand - at - 1) * sizeof sd->hand[0]);
-    sd->n_hand--;
+    SET(s, sd->n_hand, sd->n_hand - 1);
     *out = c;
     return 0;
 }
@@ -217,10 +220,13 @@ int duel_from_hand(duel_judge *j, int p, const char *id, const char *nonce, cons
 #define from_hand duel_from_hand
 
 /* A side's graveyard never outgrows its deck (DUEL_GRAVE_MAX > DUEL_DECK_MAX). */
-void duel_to_grave(duel_side *sd, const card *c)
+void duel_to_grave(duel_state *s, int p, const card *c)
 {
-    if (sd->n_grave < DUEL_GRAVE_MAX)
-        sd->grave[sd->n_grave++] = c;
+    duel_side *sd = P(s, p);
+    if (sd->n_grave < DUEL_GRAVE_MAX) {
+        SET(s, sd->grave[sd->n_grave], c);
+        SET(s, sd->n_grave, sd->n_grave + 1);
+    }
 }
 #define to_grave duel_to_grave
 
@@ -229,9 +235,9 @@ void duel_to_grave(duel_side *sd, const card *c)
 static void game_over(duel_state *s, int winner)
 {
     openlog_end(&s->ol, winner);
-    s->step = DUEL_OVER;
-    s->window = DUEL_WIN_NONE;
-    s->attack_on = 0;
+    SET(s, s->step, DUEL_OVER);
+    SET(s, s->window, DUEL_WIN_NONE);
+    SET(s, s->attack_on, 0);
 }
 
 /* A player loses Life Points; at 0 the game ends at once (A6).  Callers
@@ -241,7 +247,7 @@ void duel_lose_lp(duel_state *s, int p, int32_t amount)
     if (amount <= 0)
         return;
     duel_side *sd = P(s, p);
-    sd->lp = sd->lp > amount ? sd->lp - amount : 0;
+    SET(s, sd->lp, sd->lp > amount ? sd->lp - amount : 0);
     /* advanced.md: "A player wins immediately if their opponent’s LP
      * reaches 0."; master.md: "A player wins when the opponent’s LP reaches
      * 0." */
@@ -259,9 +265,10 @@ static void leave_field(duel_state *s, int p, int slot)
         duel_side *sd = P(s, q);
         for (int i = 0; i < sd->n_ongoing;) {
             if (sd->ongoing[i].p == p && sd->ongoing[i].slot == slot) {
-                to_grave(sd, sd->ongoing[i].card);
+                to_grave(s, q, sd->ongoing[i].card);
+                NOTE(s, &sd->ongoing[i], (size_t)(sd->n_ongoing - i) * sizeof sd->ongoing[0]);
                 memmove(&sd->ongoing[i], &sd->ongoing[i + 1], (size_t)(sd->n_ongoing - i - 1) * sizeof sd->ongoing[0]);
-                sd->n_ongoing--;
+                SET(s, sd->n_ongoing, sd->n_ongoing - 1);
             } else {
                 i++;
             }
@@ -269,7 +276,8 @@ static void leave_field(duel_state *s, int p, int slot)
     }
     duel_monster *m = &P(s, p)->zone[slot];
     for (int i = 0; i < m->depth; i++)
-        to_grave(P(s, p), m->stack[i]);
+        to_grave(s, p, m->stack[i]);
+    NOTE(s, m, sizeof *m);
     memset(m, 0, sizeof *m);
 }
 
@@ -279,10 +287,10 @@ static void leave_field(duel_state *s, int p, int slot)
 void duel_destroy(duel_state *s, int p, int slot)
 {
     leave_field(s, p, slot);
-    P(s, p)->lost++;
+    SET(s, P(s, p)->lost, P(s, p)->lost + 1);
     openlog_defeated(&s->ol, p, slot);
     if (s->attack_on && (int)s->turn == p && s->attacker == slot)
-        s->attack_on = 0;
+        SET(s, s->attack_on, 0);
 }
 #define destroy duel_destroy
 
@@ -439,24 +447,25 @@ static void effects_on(duel_state *s, int p, const card_effect *fx, int n, const
         switch (fx[i].op) {
         case FX_ATK:
             if ((m = effect_monster(s, p, fx[i].target, chosen, self_slot, &owner, &slot)))
-                m->atk_mod += fx[i].amount;
+                SET(s, m->atk_mod, m->atk_mod + fx[i].amount);
             break;
         case FX_DEF:
             if ((m = effect_monster(s, p, fx[i].target, chosen, self_slot, &owner, &slot))) {
                 if (kept) {
-                    m->def_kept += fx[i].amount;
+                    SET(s, m->def_kept, m->def_kept + fx[i].amount);
+                    NOTE(s, keep, sizeof *keep);   /* the caller's local: ignored */
                     keep->p = (int8_t)owner;
                     keep->slot = (int8_t)slot;
                     keep->def += fx[i].amount;
                 } else {
-                    m->def_mod += fx[i].amount;
+                    SET(s, m->def_mod, m->def_mod + fx[i].amount);
                 }
             }
             break;
         case FX_POSITION:
             /* A13: an effect's switch is not the Position Step's. */
             if ((m = effect_monster(s, p, fx[i].target, chosen, self_slot, &owner, &slot)))
-                m->pos = m->pos == OL_POS_AP ? OL_POS_DP : OL_POS_AP;
+                SET(s, m->pos, m->pos == OL_POS_AP ? OL_POS_DP : OL_POS_AP);
             break;
         case FX_DESTROY:
             if (effect_monster(s, p, fx[i].target, chosen, self_slot, &owner, &slot))
@@ -466,21 +475,25 @@ static void effects_on(duel_state *s, int p, const card_effect *fx, int n, const
         case FX_NEGATE:
             for (int l = 0; chosen && l < s->n_chain; l++)
                 if (s->chain[l].seq == chosen->seq)
-                    s->chain[l].negated = 1;
+                    SET(s, s->chain[l].negated, 1);
             break;
         case FX_FIZZLE:
             if (s->attack_on)
-                s->fizzled = 1;
+                SET(s, s->fizzled, 1);
             break;
         case FX_LP_DAMAGE: lose_lp(s, target_player, fx[i].amount); break;
-        case FX_LP_GAIN: P(s, target_player)->lp += fx[i].amount; break;
-        case FX_PREVENT_DRAW: P(s, target_player)->prevent_next = 1; break;   /* A14 */
-        case FX_SELECT: P(s, target_player)->select_due += (uint8_t)fx[i].amount; break;   /* A11 */
-        case FX_MANA_ADD: P(s, target_player)->mana_add += (uint8_t)fx[i].amount; break;   /* M9 */
+        case FX_LP_GAIN: SET(s, P(s, target_player)->lp, P(s, target_player)->lp + fx[i].amount); break;
+        case FX_PREVENT_DRAW: SET(s, P(s, target_player)->prevent_next, 1); break;   /* A14 */
+        case FX_SELECT:   /* A11 */
+            SET(s, P(s, target_player)->select_due, (uint8_t)(P(s, target_player)->select_due + fx[i].amount));
+            break;
+        case FX_MANA_ADD:   /* M9 */
+            SET(s, P(s, target_player)->mana_add, (uint8_t)(P(s, target_player)->mana_add + fx[i].amount));
+            break;
         case FX_MANA_REMOVE: {   /* M10: fewer when the zone holds fewer */
             duel_side *sd = P(s, target_player);
             unsigned due = sd->mana_remove_due + (unsigned)fx[i].amount;
-            sd->mana_remove_due = (uint8_t)(due < sd->n_mana ? due : sd->n_mana);
+            SET(s, sd->mana_remove_due, (uint8_t)(due < sd->n_mana ? due : sd->n_mana));
             break;
         }
         default: break;   /* Snap's primitives: the database refuses them here */
@@ -520,23 +533,23 @@ static int may_answer(const duel_state *s, int p)
 
 void duel_end_attack(duel_state *s)
 {
-    s->attack_on = 0;
-    s->fizzled = 0;
+    SET(s, s->attack_on, 0);
+    SET(s, s->fizzled, 0);
 }
 
 void duel_declare_attack(duel_state *s, int slot, ol_ref target)
 {
-    s->side[s->turn].zone[slot].attacked = 1;
-    s->attack_on = 1;
-    s->fizzled = 0;
-    s->attacker = (int8_t)slot;
-    s->attack_target = target;
+    SET(s, s->side[s->turn].zone[slot].attacked, 1);
+    SET(s, s->attack_on, 1);
+    SET(s, s->fizzled, 0);
+    SET(s, s->attacker, (int8_t)slot);
+    SET(s, s->attack_target, target);
     /* advanced.md: "Counter Window: Before damage resolves, both players
      * may play Counters."; master.md: "Counter Window: Opponents may
      * respond with Counters before the attack resolves." (both, A8) */
-    s->window = DUEL_WIN_ATTACK;
-    s->passed = 0;
-    s->n_chain = 0;
+    SET(s, s->window, DUEL_WIN_ATTACK);
+    SET(s, s->passed, 0);
+    SET(s, s->n_chain, 0);
 }
 
 /* A Spell that resolved: an Ongoing one stays (M5) while a monster it
@@ -548,13 +561,14 @@ static void spell_resolved(duel_state *s, const chain_link *l, const card_effect
         duel_ongoing keep = {l->card, -1, -1, 0};
         effects_on(s, l->player, fx, n, l->targets, l->n_targets, l->chose, -1, 1, &keep);
         if (keep.p >= 0) {
-            sd->ongoing[sd->n_ongoing++] = keep;
+            SET(s, sd->ongoing[sd->n_ongoing], keep);
+            SET(s, sd->n_ongoing, sd->n_ongoing + 1);
             return;
         }
     } else if (!l->negated) {
         effects_on(s, l->player, fx, n, l->targets, l->n_targets, l->chose, -1, 0, NULL);
     }
-    to_grave(sd, l->card);
+    to_grave(s, l->player, l->card);
 }
 
 /* The chain resolves last-in first-out (chain.lifo); a negated link does
@@ -562,7 +576,8 @@ static void spell_resolved(duel_state *s, const chain_link *l, const card_effect
 static void resolve_chain(duel_state *s)
 {
     while (s->n_chain && !s->ol.over) {
-        chain_link *l = &s->chain[--s->n_chain];
+        SET(s, s->n_chain, s->n_chain - 1);
+        chain_link *l = &s->chain[s->n_chain];
         const card_effect *fx;
         int n = s->fmt->effects(l->card, &fx);
         if (l->is_spell) {
@@ -571,10 +586,11 @@ static void resolve_chain(duel_state *s)
         }
         if (!l->negated)
             effects_on(s, l->player, fx, n, l->targets, l->n_targets, l->chose, -1, 0, NULL);
-        to_grave(P(s, l->player), l->card);
+        to_grave(s, l->player, l->card);
     }
-    s->n_chain = 0;
-    s->chain_count[0] = s->chain_count[1] = 0;
+    SET(s, s->n_chain, 0);
+    SET(s, s->chain_count[0], 0);
+    SET(s, s->chain_count[1], 0);
 }
 
 static void close_window(duel_state *s)
@@ -582,8 +598,8 @@ static void close_window(duel_state *s)
     duel_window w = s->window;
     if (w == DUEL_WIN_NONE)
         return;
-    s->window = DUEL_WIN_NONE;
-    s->passed = 0;
+    SET(s, s->window, DUEL_WIN_NONE);
+    SET(s, s->passed, 0);
     resolve_chain(s);
     if (w == DUEL_WIN_ATTACK && !s->ol.over)
         s->fmt->fight(s);
@@ -603,21 +619,28 @@ static void close_by_silence(duel_state *s, const olevent *ev)
 static void begin_turn(duel_state *s, int p)
 {
     duel_side *sd = P(s, p);
-    s->turns++;
-    s->turn = (uint8_t)p;
-    s->normal_summoned = s->evolved = 0;
+    SET(s, s->turns, s->turns + 1);
+    SET(s, s->turn, (uint8_t)p);
+    SET(s, s->normal_summoned, 0);
+    SET(s, s->evolved, 0);
     for (int q = 0; q < 2; q++)
         for (int i = 0; i < DUEL_ZONES_MAX; i++) {
             duel_monster *m = &P(s, q)->zone[i];
-            m->switched = m->attacked = m->evolved = m->prime_entered = 0;
+            if (m->switched || m->attacked || m->evolved || m->prime_entered) {   /* most are 0 */
+                SET(s, m->switched, 0);
+                SET(s, m->attacked, 0);
+                SET(s, m->evolved, 0);
+                SET(s, m->prime_entered, 0);
+            }
         }
-    sd->prevent = sd->prevent_next;
-    sd->prevent_next = 0;
+    SET(s, sd->prevent, sd->prevent_next);
+    SET(s, sd->prevent_next, 0);
     /* advanced.md: "Player 1 does not select a card on their very first
      * turn." (Master has no such line: M11); "Effects that prevent drawing
      * also prevent this selection."; "No deck-out victory: if you cannot
      * select a card, the game continues". */
-    s->select_owed = !(s->turns == 1 && !s->fmt->first_turn_selects) && !sd->prevent && sd->deck_left;
+    SET(s, s->select_owed, !(s->turns == 1 && !s->fmt->first_turn_selects) && !sd->prevent && sd->deck_left);
+    NOTE(s, &s->step, sizeof s->step);
     s->step = s->fmt->first_step == DUEL_MANA ? DUEL_MANA : s->select_owed ? DUEL_SELECT : DUEL_MAIN;
     if (s->fmt->turn_begins)
         s->fmt->turn_begins(s, p);
@@ -642,7 +665,7 @@ int duel_in_step(duel_judge *j, duel_step step, const char *what)
     if (s->step > step)
         return ILLEGAL(j, "duel:turn.order", "%s %s in the %s; the %s comes before it and has passed.", who(s, p), what,
                        duel_step_words(s, s->step), duel_step_words(s, step));
-    s->step = step;
+    SET(s, s->step, step);
     return 0;
 }
 #define in_step duel_in_step
@@ -670,7 +693,7 @@ static void select_opening(duel_judge *j, int p)
                 who(s, p), j->o.ev->n_cards, j->o.ev->n_cards == 1 ? "" : "s", p + 1, s->opening[p]);
         return;
     }
-    P(s, p)->opened = 1;
+    SET(s, P(s, p)->opened, 1);
 }
 
 static int take_selection(duel_judge *j, int p)
@@ -689,9 +712,10 @@ static int take_selection(duel_judge *j, int p)
         if (h.card && openlog_deck_take(&j->o, sd->deck, sd->deck_used, sd->n_deck, h.card, p, what, "decklist"))
             return -1;
         /* n_cards <= deck_left (do_select): the hand never outgrows the deck */
-        sd->hand[sd->n_hand++] = h;
+        SET(s, sd->hand[sd->n_hand], h);
+        SET(s, sd->n_hand, sd->n_hand + 1);
     }
-    sd->deck_left = (uint8_t)(sd->deck_left - ev->n_cards);
+    SET(s, sd->deck_left, (uint8_t)(sd->deck_left - ev->n_cards));
     return 0;
 }
 
@@ -722,7 +746,7 @@ static void do_select(duel_judge *j)
                     ev->n_cards, ev->n_cards == 1 ? "" : "s", want);
             return;
         }
-        sd->select_due = 0;
+        SET(s, sd->select_due, 0);
     } else if (p == s->turn && s->select_owed) {
         /* advanced.md: "you choose 1 card from your deck" (the
          * selection_rate lever); master.md: "Choose 1 card from your deck
@@ -733,8 +757,8 @@ static void do_select(duel_judge *j)
                     who(s, p), ev->n_cards, ev->n_cards == 1 ? "" : "s", want);
             return;
         }
-        s->select_owed = 0;
-        s->step = DUEL_MAIN;
+        SET(s, s->select_owed, 0);
+        SET(s, s->step, DUEL_MAIN);
     } else if (p == s->turn && s->turns == 1 && s->fmt->rule_first_turn) {
         ILLEGAL(j, s->fmt->rule_first_turn, "%s selected a card in their very first turn; Player 1 does not.",
                 who(s, p));
@@ -751,7 +775,7 @@ static void do_select(duel_judge *j)
     if (j->o.failed || take_selection(j, p))
         return;
     if (!s->setup_done && P(s, 0)->opened && P(s, 1)->opened) {
-        s->setup_done = 1;
+        SET(s, s->setup_done, 1);
         begin_turn(s, 0);
     }
 }
@@ -821,9 +845,10 @@ static void do_summon(duel_judge *j)
     }
     if (s->fmt->summon && s->fmt->summon(j, p, c))
         return;
+    NOTE(s, &P(s, p)->zone[ev->slot], sizeof P(s, p)->zone[0]);
     place_monster(&P(s, p)->zone[ev->slot], c, ev->position);   /* A1: face-up, in the position announced */
     if (ev->kind == OL_SUMMON_NORMAL)
-        s->normal_summoned = 1;
+        SET(s, s->normal_summoned, 1);
 }
 
 /* A Spell or Counter is paid for as it is played (Master; Advanced cards
@@ -868,13 +893,14 @@ static void do_spell(duel_judge *j)
     int n = s->fmt->effects(c, &fx);
     if (check_targets(j, fx, n, p, c->name) || pay_for(j, p, c, DUEL_PAY_SPELL))
         return;
+    NOTE(s, &s->chain[0], sizeof s->chain[0]);
     chain_link_set(&s->chain[0], ev, p, c, 1);
     s->chain[0].chose = (uint8_t)choosing(s, fx, n, p);
-    s->n_chain = 1;
+    SET(s, s->n_chain, 1);
     /* advanced.md: "The opponent may respond with Counters"; master.md:
      * "The opponent may respond with Counters, creating chains" */
-    s->window = DUEL_WIN_SPELL;
-    s->passed = 0;
+    SET(s, s->window, DUEL_WIN_SPELL);
+    SET(s, s->passed, 0);
 }
 
 /* Counter effects that act on an attack need one (A22). */
@@ -937,13 +963,14 @@ static void do_counter(duel_judge *j)
     if (check_targets(j, fx, n, p, c->name) || pay_for(j, p, c, DUEL_PAY_COUNTER))
         return;
     unsigned chose = choosing(s, fx, n, p);
+    NOTE(s, &s->chain[s->n_chain], sizeof s->chain[0]);
     chain_link_set(&s->chain[s->n_chain], ev, p, c, 0);
     s->chain[s->n_chain].chose = (uint8_t)chose;
-    s->n_chain++;
-    s->chain_count[p]++;
+    SET(s, s->n_chain, s->n_chain + 1);
+    SET(s, s->chain_count[p], s->chain_count[p] + 1);
     if (s->window == DUEL_WIN_NONE)
-        s->window = DUEL_WIN_COUNTER;   /* A2: a Counter in the opponent's turn */
-    s->passed = 0;
+        SET(s, s->window, DUEL_WIN_COUNTER);   /* A2: a Counter in the opponent's turn */
+    SET(s, s->passed, 0);
 }
 
 /* A7: a pass closes the window once each player who may answer has
@@ -963,7 +990,7 @@ static void do_pass(duel_judge *j)
                 who(s, p));
         return;
     }
-    s->passed |= (uint8_t)(1u << p);
+    SET(s, s->passed, (uint8_t)(s->passed | (1u << p)));
     for (int q = 0; q < 2; q++)
         if (may_answer(s, q) && !(s->passed & (1u << q)))
             return;
@@ -988,8 +1015,8 @@ static void do_position(duel_judge *j)
         ILLEGAL(j, "duel:position.once", "%s's %s has already switched position this turn.", who(s, p), top(m)->name);
         return;
     }
-    m->pos = m->pos == OL_POS_AP ? OL_POS_DP : OL_POS_AP;
-    m->switched = 1;
+    SET(s, m->pos, m->pos == OL_POS_AP ? OL_POS_DP : OL_POS_AP);
+    SET(s, m->switched, 1);
 }
 
 /* A Prime's effects, applied as it enters (singular.entry, A4): the
@@ -1039,11 +1066,12 @@ static void do_evolve(duel_judge *j)
         return;
     /* advanced.md: "Place on top of predecessor"; master.md: "Pay evolution
      * cost, stack next stage on top." */
-    m->stack[m->depth++] = c;
-    m->evolved = 1;
-    s->evolved = 1;
+    SET(s, m->stack[m->depth], c);
+    SET(s, m->depth, m->depth + 1);
+    SET(s, m->evolved, 1);
+    SET(s, s->evolved, 1);
     if (c->kind == CARD_PRIME_EVOLUTION) {
-        m->prime_entered = 1;
+        SET(s, m->prime_entered, 1);
         prime_entry(j, p, c, ev->slot);
     }
 }
@@ -1093,6 +1121,7 @@ static void do_prime(duel_judge *j)
     /* A4: the replaced stack goes to the Graveyard; no defeat */
     if (replacing)
         leave_field(s, p, ev->slot);
+    NOTE(s, &P(s, p)->zone[ev->slot], sizeof P(s, p)->zone[0]);
     place_monster(&P(s, p)->zone[ev->slot], c, OL_POS_AP);   /* A4: it enters in Attack Position */
     prime_entry(j, p, c, ev->slot);
 }
@@ -1178,7 +1207,7 @@ static void do_discard(duel_judge *j)
     }
     if (from_hand(j, p, ev->card.card, ev->nonce, "The discard reveals", &c))
         return;
-    to_grave(P(s, p), c);
+    to_grave(s, p, c);
 }
 
 static void do_end(duel_judge *j)
@@ -1198,9 +1227,12 @@ static void do_end(duel_judge *j)
      * "Resolve all “until end of turn” effects." */
     for (int q = 0; q < 2; q++)
         for (int i = 0; i < DUEL_ZONES_MAX; i++)
-            P(s, q)->zone[i].atk_mod = P(s, q)->zone[i].def_mod = 0;
-    P(s, p)->prevent = 0;
-    P(s, p)->mana_add = 0;   /* M9: placements an effect allowed lapse */
+            if (P(s, q)->zone[i].atk_mod || P(s, q)->zone[i].def_mod) {   /* most are 0 */
+                SET(s, P(s, q)->zone[i].atk_mod, 0);
+                SET(s, P(s, q)->zone[i].def_mod, 0);
+            }
+    SET(s, P(s, p)->prevent, 0);
+    SET(s, P(s, p)->mana_add, 0);   /* M9: placements an effect allowed lapse */
     /* advanced.md: "The turn ends and play passes to the opponent." */
     begin_turn(s, OTHER(p));
 }
@@ -1208,13 +1240,13 @@ static void do_end(duel_judge *j)
 static void do_concede(duel_judge *j)
 {
     if (!openlog_concede(&j->o))
-        j->s->step = DUEL_OVER;
+        SET(j->s, j->s->step, DUEL_OVER);
 }
 
 static void do_judge(duel_judge *j)
 {
     if (!openlog_ruling(&j->o) && j->s->ol.over)
-        j->s->step = DUEL_OVER;
+        SET(j->s, j->s->step, DUEL_OVER);
 }
 
 /* A9: a claim is compared, never applied -- the winner, the defeats since
@@ -1318,12 +1350,20 @@ void duel_apply(duel_state *s, const olevent *ev, olverdict *v)
     if (openlog_over(&s->ol, ev, v, over_rule, "The game ended when the last window resolved; no action may follow its "
                      "end."))
         return;
-    duel_state saved = *s;
+    /* R12: an illegal event changes nothing.  The handlers (here and the
+     * format's) judge in place and note each write in an undo log first
+     * (DUEL_SET, DUEL_NOTE: verifiers/undo.h), which puts the bytes back
+     * when the event fails; a legal event costs the bytes it changes.
+     * `spare` is touched only if the log overflows (or in a checking build). */
+    duel_state spare;
+    undo_log u;
+    undo_begin(&u, s, sizeof *s, &spare, UNDO_JOURNAL, s->fmt->prefix);
+    UNDO_SET(&u, s->ol.undo, &u);
     duel_judge j = {{&s->ol, ev, v, 0}, s};
     if (!check_obligations(&j))
         handler_of(s->fmt, ev->type)(&j);
-    if (j.o.failed)
-        *s = saved;
+    s->ol.undo = NULL;
+    undo_end(&u, j.o.failed);
     /* advanced.md: "Decision shot-clock: 45 seconds."; master.md:
      * "Shot-clock: 60 seconds per decision." */
     openlog_clock(&s->ol, ev, v, s->fmt->clock_ms, s->fmt->clock_rule);

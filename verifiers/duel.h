@@ -52,8 +52,9 @@
  *   - Every Ongoing Spell on the field changed a monster on the field, and a
  *     monster's def_kept is the sum of the changes they keep for it (M5).
  *   - An illegal event changes nothing but the window its arrival closed:
- *     duel_apply closes it, then judges in place and puts back a copy taken
- *     after that when the verdict is not ok or warning.
+ *     duel_apply closes it, then judges in place, noting every write in an
+ *     undo log (verifiers/undo.h) that puts the old bytes back when the
+ *     verdict is not ok or warning.
  *
  * RULE IDS.  A check both formats make cites "duel:<rule>" in this file's
  * source; the verdict names the format instead ("advanced:summon.normal",
@@ -286,7 +287,14 @@ void duel_end_attack(duel_state *s);
 
 void duel_lose_lp(duel_state *s, int p, int32_t amount);
 void duel_destroy(duel_state *s, int p, int slot);
-void duel_to_grave(duel_side *sd, const card *c);
+void duel_to_grave(duel_state *s, int p, const card *c);
+
+/* R12: during duel_apply every write to the state -- in duel.c and in a
+ * format's hooks and handlers -- is noted in its undo log first
+ * (verifiers/undo.h): DUEL_SET for one lvalue, DUEL_NOTE for bytes about
+ * to change.  Outside an event the log is NULL and they are plain writes. */
+#define DUEL_SET(s, lv, val) UNDO_SET((s)->ol.undo, lv, val)
+#define DUEL_NOTE(s, ptr, n) undo_note((s)->ol.undo, (ptr), (n))
 
 /* Apply effects for controller p; `refs` are the chosen targets, one for
  * each effect whose bit is set in `chose`; `self` is the monster whose

@@ -129,6 +129,7 @@ int openlog_take_href(openlog_judgement *j, const ol_href *h, openlog_card *out,
     static const ol_href_kind want[] = {OL_HREF_CARD, OL_HREF_COMMIT, OL_HREF_NULL};
     const openlog_match *m = j->m;
 
+    undo_note(m->undo, out, sizeof *out);   /* a local of the caller is no state: ignored */
     memset(out, 0, sizeof *out);
     /* openlog 6: open mode names the card, commit mode its commitment,
      * announced mode nothing (null) -- the header's mode decides. */
@@ -198,7 +199,7 @@ int openlog_deck_take(openlog_judgement *j, const card *const *list, uint8_t *us
             continue;
         found = 1;
         if (!used[i]) {
-            used[i] = 1;
+            UNDO_SET(j->m->undo, used[i], 1);
             return 0;
         }
     }
@@ -265,14 +266,14 @@ int openlog_over(const openlog_match *m, const olevent *ev, olverdict *v, const 
 
 void openlog_end(openlog_match *m, int winner)
 {
-    m->over = 1;
-    m->winner = (int8_t)winner;
+    UNDO_SET(m->undo, m->over, 1);
+    UNDO_SET(m->undo, m->winner, (int8_t)winner);
 }
 
 void openlog_end_draw(openlog_match *m)
 {
     openlog_end(m, -1);
-    m->draw = 1;
+    UNDO_SET(m->undo, m->draw, 1);
 }
 
 /* ---- the shot clock ----------------------------------------------------------- */
@@ -325,8 +326,11 @@ int openlog_ruling(openlog_judgement *j)
 
 void openlog_defeated(openlog_match *m, int p, int slot)
 {
-    if (m->n_defeated < OPENLOG_DEFEATS_MAX)
-        m->defeated[m->n_defeated++] = (ol_ref){.kind = OL_REF_MONSTER, .p = (ol_player)p, .slot = slot};
+    if (m->n_defeated < OPENLOG_DEFEATS_MAX) {
+        UNDO_SET(m->undo, m->defeated[m->n_defeated],
+                 ((ol_ref){.kind = OL_REF_MONSTER, .p = (ol_player)p, .slot = slot}));
+        UNDO_SET(m->undo, m->n_defeated, m->n_defeated + 1);
+    }
 }
 
 static int same_ref(const ol_ref *a, const ol_ref *b)
@@ -389,7 +393,7 @@ void openlog_claim(openlog_judgement *j, const char *rule, const char *slot_word
                      claimed, found);
         return;
     }
-    m->n_defeated = 0;
+    UNDO_SET(m->undo, m->n_defeated, 0);
 }
 
 int openlog_claim_lp(openlog_judgement *j, const char *rule, const int64_t lp[2])

@@ -46,6 +46,7 @@
 #include "logformat/olverdict.h"
 #include "verifiers/cards.h"
 #include "verifiers/rules.h"
+#include "verifiers/undo.h"
 
 #define OPENLOG_NAME_MAX 40      /* "p1 (alice)": ids are at most 32 bytes */
 #define OPENLOG_DEFEATS_MAX 10   /* defeats between two claims: Snap's 2 x 5 */
@@ -69,6 +70,11 @@ typedef struct {
     uint8_t has_last_t;
     ol_ref defeated[OPENLOG_DEFEATS_MAX];  /* since the last claim     */
     uint8_t n_defeated;
+    undo_log *undo;                   /* the undo log of the event being
+                                         judged (verifiers/undo.h, R12), which
+                                         every write of a handler notes in;
+                                         NULL between events -- no part of the
+                                         game, never encoded */
 } openlog_match;
 
 /* One event being judged: its verdict, and whether it already failed. */

@@ -170,7 +170,7 @@ static int pay_exactly(duel_judge *j, int p, const mana_cost *cost, const char *
                                 duel_class_title((card_class)c), what, cw, rw);
         }
     for (int c = 0; c < CLASS_COUNT; c++)
-        P(s, p)->spent[c] = (uint8_t)(P(s, p)->spent[c] + ev->pay[c]);
+        DUEL_SET(s, P(s, p)->spent[c], (uint8_t)(P(s, p)->spent[c] + ev->pay[c]));
     return 0;
 }
 
@@ -289,14 +289,17 @@ static void do_mana(duel_judge *j)
                      duel_who(s, p), cls, duel_class_title((card_class)ev->cls));
         return;
     }
+    DUEL_NOTE(s, &sd->mana[sd->n_mana], sizeof sd->mana[0]);
     sd->mana[sd->n_mana].card = sd->hand[at];
-    sd->mana[sd->n_mana++].cls = (uint8_t)ev->cls;
+    sd->mana[sd->n_mana].cls = (uint8_t)ev->cls;
+    DUEL_SET(s, sd->n_mana, sd->n_mana + 1);
+    DUEL_NOTE(s, &sd->hand[at], (size_t)(sd->n_hand - at) * sizeof sd->hand[0]);
     memmove(&sd->hand[at], &sd->hand[at + 1], (size_t)(sd->n_hand - at - 1) * sizeof sd->hand[0]);
-    sd->n_hand--;
+    DUEL_SET(s, sd->n_hand, sd->n_hand - 1);
     if (by_step)
-        sd->placed++;
+        DUEL_SET(s, sd->placed, sd->placed + 1);
     else
-        sd->mana_add--;
+        DUEL_SET(s, sd->mana_add, sd->mana_add - 1);
 }
 
 static void do_mana_remove(duel_judge *j)
@@ -359,13 +362,14 @@ static void do_mana_remove(duel_judge *j)
     if (!of_class[at].card && openlog_deck_take(&j->o, sd->deck, sd->deck_used, sd->n_deck, c, p, what, "decklist"))
         return;
     int i = index[at];
+    DUEL_NOTE(s, &sd->mana[i], (size_t)(sd->n_mana - i) * sizeof sd->mana[0]);
     memmove(&sd->mana[i], &sd->mana[i + 1], (size_t)(sd->n_mana - i - 1) * sizeof sd->mana[0]);
-    sd->n_mana--;
+    DUEL_SET(s, sd->n_mana, sd->n_mana - 1);
     /* M10: "A removed card is taken from the spent mana of its class first." */
     if (sd->spent[c->cls])
-        sd->spent[c->cls]--;
-    duel_to_grave(sd, c);
-    sd->mana_remove_due--;
+        DUEL_SET(s, sd->spent[c->cls], sd->spent[c->cls] - 1);
+    duel_to_grave(s, p, c);
+    DUEL_SET(s, sd->mana_remove_due, sd->mana_remove_due - 1);
 }
 
 /* An effect's mana_remove comes before anything else (M10). */
@@ -386,8 +390,9 @@ static int obligations(duel_judge *j)
 /* M2: every mana card of the player is ready again as their turn begins. */
 static void turn_begins(duel_state *s, int p)
 {
+    DUEL_NOTE(s, P(s, p)->spent, sizeof P(s, p)->spent);
     memset(P(s, p)->spent, 0, sizeof P(s, p)->spent);
-    P(s, p)->placed = 0;
+    DUEL_SET(s, P(s, p)->placed, 0);
 }
 
 /* ---- attacks (M7, M8) ------------------------------------------------------ */
@@ -498,13 +503,14 @@ static void attack(duel_judge *j, duel_monster *m)
         return;
     duel_side *sd = P(s, p);
     if (a->condition.kind == COND_ONCE_PER_GAME && sd->n_once < DUEL_ONCE_MAX) {
-        sd->once[sd->n_once].card = c;
-        sd->once[sd->n_once++].index = (uint8_t)ev->attack;
+        DUEL_SET(s, sd->once[sd->n_once].card, c);
+        DUEL_SET(s, sd->once[sd->n_once].index, (uint8_t)ev->attack);
+        DUEL_SET(s, sd->n_once, sd->n_once + 1);
     }
     duel_declare_attack(s, ev->slot, ev->target);
-    s->attack_index = (uint8_t)ev->attack;
-    s->attack_card = c;
-    s->attack_chose = (uint8_t)mask;
+    DUEL_SET(s, s->attack_index, (uint8_t)ev->attack);
+    DUEL_SET(s, s->attack_card, c);
+    DUEL_SET(s, s->attack_chose, (uint8_t)mask);
 }
 
 /* master.md, Damage Resolution: the attack's effects in order, damage

@@ -5,8 +5,10 @@
  * (illegal, mismatch), with a verdict that cites the deepest rule deciding
  * it and says in one sentence what the rules required.
  *
- * How: every event is judged on a copy of the state (R12 then costs one
- * memcpy of a flat struct).  First the windows that this event closes by
+ * How: every event is judged in place, each write noted first in an undo
+ * log (verifiers/undo.h) that puts the state back when the event fails
+ * (R12: SET and NOTE below; a legal event costs only the bytes it
+ * changes).  First the windows that this event closes by
  * silence are resolved (R6): a chain LIFO, a trigger, a combat.  Then the
  * obligations that must come before anything else (R11 triggers, R4
  * promotions, 9.1 selections).  Then the event's own handler, one per event
@@ -23,6 +25,13 @@
 #include "verifiers/verifier.h"
 
 #define P(s, i) (&(s)->side[(i)])
+
+/* R12: during snap_apply every write to the state is noted in its undo
+ * log first (verifiers/undo.h): SET for one lvalue, NOTE for bytes about to
+ * change.  Outside an event (windows closed by silence, snap_start) the log
+ * is NULL and they are plain writes. */
+#define SET(s, lv, val) UNDO_SET((s)->ol.undo, lv, val)
+#define NOTE(s, ptr, n) undo_note((s)->ol.undo, (ptr), (n))
 #define OTHER(p) ((uint8_t)(1 - (p)))
 
 /* A judgement in progress: the event, its verdict (openlog.h) and the
@@ -196,20 +205,29 @@ static snap_monster *field_monster(snap_state *s, int i)
 /* R7: modifiers last until "the end of the turn" at the latest. */
 static void expire_modifiers(snap_state *s)
 {
-    for (int i = 0; i < FIELD_SLOTS; i++)
-        field_monster(s, i)->mod = field_monster(s, i)->attack_mod = 0;
+    for (int i = 0; i < FIELD_SLOTS; i++) {
+        snap_monster *m = field_monster(s, i);
+        if (m->mod || m->attack_mod) {   /* most are 0: nothing to note */
+            SET(s, m->mod, 0);
+            SET(s, m->attack_mod, 0);
+        }
+    }
 }
 
 static void begin_turn(snap_state *s, uint8_t p)
 {
     /* snap A28: what waited for this player's next turn is in force now */
-    P(s, p)->prevent = P(s, p)->prevent_next;
+    SET(s, P(s, p)->prevent, P(s, p)->prevent_next);
+    NOTE(s, &P(s, p)->prevent_next, sizeof P(s, p)->prevent_next);
     memset(&P(s, p)->prevent_next, 0, sizeof P(s, p)->prevent_next);
-    s->turn = p;
-    s->step = STEP_UNLOCK;
-    s->unlocks_done = s->flipped = s->evolved = s->attacks_made = 0;
-    s->attacks_allowed = 1;
-    s->locked_this_turn = 0;
+    SET(s, s->turn, p);
+    SET(s, s->step, STEP_UNLOCK);
+    SET(s, s->unlocks_done, 0);
+    SET(s, s->flipped, 0);
+    SET(s, s->evolved, 0);
+    SET(s, s->attacks_made, 0);
+    SET(s, s->attacks_allowed, 1);
+    SET(s, s->locked_this_turn, 0);
 }
 
 /* snap A4: the setup promotions come "before the first turn of Round 1":
@@ -238,7 +256,9 @@ static void fire(snap_state *s, int p, int slot, const card *c, trigger_when whe
     for (uint8_t a = 0; c && a < c->snap.n_triggers; a++) {
         if (c->snap.triggers[a].when != when || s->n_fired >= SNAP_TRIGGERS_MAX)
             continue;
+        NOTE(s, &s->n_fired, sizeof s->n_fired);
         snap_fired *f = &s->fired[s->n_fired++];
+        NOTE(s, f, sizeof *f);
         f->player = (uint8_t)p;
         f->slot_is_active = slot == OL_SLOT_ACTIVE;
         f->slot = (int8_t)slot;
@@ -272,8 +292,8 @@ static void check_end(snap_state *s)
     if (!lost[0] && !lost[1])
         return;
     openlog_end(&s->ol, lost[0] ? 1 : 0);
-    s->step = STEP_OVER;
-    s->window = WIN_NONE;
+    SET(s, s->step, STEP_OVER);
+    SET(s, s->window, WIN_NONE);
 }
 
 static void need_promotion(snap_state *s, int p)
@@ -283,15 +303,17 @@ static void need_promotion(snap_state *s, int p)
         return;
     for (int i = 0; i < SNAP_BENCH; i++)
         if (sd->bench[i].present)
-            sd->promote_due = 1;
+            SET(s, sd->promote_due, 1);
 }
 
 /* 7.7: "The Graveyard holds all used and defeated cards." */
 static void to_grave(snap_state *s, int p, const card *c)
 {
     snap_side *sd = P(s, p);
-    if (sd->n_grave < SNAP_GRAVE_MAX)
-        sd->grave[sd->n_grave++] = c;
+    if (sd->n_grave < SNAP_GRAVE_MAX) {
+        SET(s, sd->grave[sd->n_grave], c);
+        SET(s, sd->n_grave, sd->n_grave + 1);
+    }
 }
 
 static void stack_to_grave(snap_state *s, int p, const snap_monster *m)
@@ -307,10 +329,11 @@ static void defeat(snap_state *s, int p, int slot)
     snap_monster *m = monster_at(s, p, slot);
     openlog_defeated(&s->ol, p, slot);
     if (m->depth && m->stack[0]->kind == CARD_PRIME_SINGULAR && s->swap_refresh)
-        P(s, p)->swaps_used = 0;   /* 18.4 lever */
+        SET(s, P(s, p)->swaps_used, 0);   /* 18.4 lever */
     stack_to_grave(s, p, m);
+    NOTE(s, m, sizeof *m);
     memset(m, 0, sizeof *m);
-    P(s, p)->lost++;
+    SET(s, P(s, p)->lost, P(s, p)->lost + 1);
     need_promotion(s, p);
     check_end(s);
 }
@@ -460,10 +483,11 @@ static void follow_attack(snap_state *s, int p, int slot)
     if (!s->attack_on)
         return;
     if (p == s->turn) {
-        s->attack_on = 0;
+        SET(s, s->attack_on, 0);
         return;
     }
     ol_ref *t = &s->attack_target;
+    NOTE(s, t, sizeof *t);
     if (t->slot == OL_SLOT_ACTIVE)
         t->slot = slot;
     else if (t->slot == slot)
@@ -474,8 +498,8 @@ static void swap_in(snap_state *s, int p, int slot)
 {
     snap_side *sd = P(s, p);
     snap_monster tmp = sd->active;
-    sd->active = sd->bench[slot];
-    sd->bench[slot] = tmp;
+    SET(s, sd->active, sd->bench[slot]);
+    SET(s, sd->bench[slot], tmp);
     follow_attack(s, p, slot);
     /* 12.1 [on entry]: "when the Monster enters the Combat Field" */
     fire(s, p, OL_SLOT_ACTIVE, top(&sd->active), TRIG_ON_ENTRY);
@@ -496,29 +520,29 @@ static void apply_effects(snap_state *s, const fx_ctx *c, const card_effect *fx,
             /* 11.3: "Multiple modifiers stack additively"; snap A32: one given
              * for an attack ends with that attack */
             if (m && m->present && m->face_up) {
-                m->mod += fx[i].amount;
+                SET(s, m->mod, m->mod + fx[i].amount);
                 if (c->attack)
-                    m->attack_mod += fx[i].amount;
+                    SET(s, m->attack_mod, m->attack_mod + fx[i].amount);
             }
             break;
         case FX_NEGATE:
             for (int l = 0; chosen && l < s->n_chain; l++)
                 if (s->chain[l].seq == chosen->seq)
-                    s->chain[l].negated = 1;
+                    SET(s, s->chain[l].negated, 1);
             break;
         case FX_RESONANCE:
             /* only a Counter targeting a Trigger has it (cards.c), and such a
              * Counter is played only in that Trigger's window, where it
              * resolves at once (do_counter): it targets the Trigger pending */
-            s->trig.negated = 1;   /* 15.5: "it does not resolve" */
+            SET(s, s->trig.negated, 1);   /* 15.5: "it does not resolve" */
             break;
         case FX_DESTROY:
             if (m && m->present)
                 defeat(s, p, slot);
             break;
-        case FX_PREVENT_UNLOCK: prevention_for(s, tp)->unlock = 1; break;
-        case FX_PREVENT_LOCK: prevention_for(s, tp)->lock = 1; break;
-        case FX_PREVENT_DRAW: prevention_for(s, tp)->draw = 1; break;   /* 9.8 */
+        case FX_PREVENT_UNLOCK: SET(s, prevention_for(s, tp)->unlock, 1); break;
+        case FX_PREVENT_LOCK: SET(s, prevention_for(s, tp)->lock, 1); break;
+        case FX_PREVENT_DRAW: SET(s, prevention_for(s, tp)->draw, 1); break;   /* 9.8 */
         case FX_SWAP:
             /* 12.3: Swap by an ability "does not consume the once-per-game Swap Phase" */
             if (m && m->present && slot != OL_SLOT_ACTIVE && P(s, p)->active.present)
@@ -530,7 +554,7 @@ static void apply_effects(snap_state *s, const fx_ctx *c, const card_effect *fx,
             snap_side *sd = P(s, c->player);
             int due = sd->select_due + fx[i].amount, left = SNAP_SUPPORTS - sd->support_taken;
             if (!sd->prevent.draw)
-                sd->select_due = (uint8_t)(due < left ? due : left);
+                SET(s, sd->select_due, (uint8_t)(due < left ? due : left));
             break;
         }
         case FX_REMOVE_LOCKED: {
@@ -539,19 +563,20 @@ static void apply_effects(snap_state *s, const fx_ctx *c, const card_effect *fx,
             snap_side *sd = chosen ? P(s, chosen->p) : NULL;
             if (sd && chosen->lock < sd->n_locked) {
                 if (!sd->locked[chosen->lock].card)
-                    sd->buried++;
+                    SET(s, sd->buried, sd->buried + 1);
                 to_grave(s, chosen->p, NULL);
+                NOTE(s, &sd->locked[chosen->lock], (sd->n_locked - chosen->lock) * sizeof sd->locked[0]);
                 memmove(&sd->locked[chosen->lock], &sd->locked[chosen->lock + 1],
                         (sd->n_locked - chosen->lock - 1) * sizeof sd->locked[0]);
-                sd->n_locked--;
+                SET(s, sd->n_locked, sd->n_locked - 1);
             }
             break;
         }
         case FX_REDIRECT:
             if (s->attack_on && m && m->present)
-                s->attack_target = (ol_ref){.kind = OL_REF_MONSTER, .p = (ol_player)p, .slot = slot};
+                SET(s, s->attack_target, ((ol_ref){.kind = OL_REF_MONSTER, .p = (ol_player)p, .slot = slot}));
             break;
-        case FX_FIZZLE: s->attack_on = 0; break;
+        case FX_FIZZLE: SET(s, s->attack_on, 0); break;
         default: break;   /* other formats' primitives never reach Snap cards */
         }
         if (s->ol.over)
@@ -564,8 +589,8 @@ static void apply_effects(snap_state *s, const fx_ctx *c, const card_effect *fx,
 /* A window opens: nobody has passed in it yet (A33). */
 static void open_window(snap_state *s, snap_window w)
 {
-    s->window = w;
-    s->passed = 0;
+    SET(s, s->window, w);
+    SET(s, s->passed, 0);
 }
 
 /* A lone Spell of p's is on the chain: only the opponent may answer it
@@ -594,14 +619,16 @@ static const char *answer_barred(const snap_state *s, int p)
  * attack remains (10.8.1, 11.7). */
 static void end_attack(snap_state *s)
 {
-    s->attack_on = 0;
+    SET(s, s->attack_on, 0);
     for (int i = 0; i < FIELD_SLOTS; i++) {
         snap_monster *m = field_monster(s, i);
-        m->mod -= m->attack_mod;
-        m->attack_mod = 0;
+        if (m->attack_mod) {
+            SET(s, m->mod, m->mod - m->attack_mod);
+            SET(s, m->attack_mod, 0);
+        }
     }
     if (s->attacks_made >= s->attacks_allowed && !s->ol.over)
-        s->step = STEP_SWAP;
+        SET(s, s->step, STEP_SWAP);
 }
 
 /* 11.2: compare final IMP; the lower is defeated; equal, neither. */
@@ -609,12 +636,15 @@ static void resolve_combat(snap_state *s)
 {
     int a = s->turn, d = s->attack_target.p, ds = s->attack_target.slot;
     snap_monster *att = &P(s, a)->active, *def = monster_at(s, d, ds);
-    s->attack_on = 0;
-    s->window = WIN_NONE;
+    SET(s, s->attack_on, 0);
+    SET(s, s->window, WIN_NONE);
     if (att->present && def && def->present && def->face_up) {
         int32_t ia = imp_of(att), id = imp_of(def);
         /* R7: modifiers last "until the end of the next combat" */
-        att->mod = att->attack_mod = def->mod = def->attack_mod = 0;
+        SET(s, att->mod, 0);
+        SET(s, att->attack_mod, 0);
+        SET(s, def->mod, 0);
+        SET(s, def->attack_mod, 0);
         if (ia > id)
             defeat(s, d, ds);
         else if (id > ia)
@@ -627,7 +657,7 @@ static void resolve_combat(snap_state *s)
 static void resolve_chain(snap_state *s)
 {
     int attack = s->attack_on;   /* the chain of an attack's windows (A32) */
-    s->window = WIN_NONE;
+    SET(s, s->window, WIN_NONE);
     for (int i = s->n_chain - 1; i >= 0; i--)   /* 7.7: "sent to the Graveyard after resolution" */
         to_grave(s, s->chain[i].player, s->chain[i].card);
     for (int i = s->n_chain - 1; i >= 0 && !s->ol.over; i--) {
@@ -637,8 +667,9 @@ static void resolve_chain(snap_state *s)
         fx_ctx c = {l->player, -1, 0, attack};
         apply_effects(s, &c, l->card->snap.effects, l->card->snap.n_effects, l->targets, l->n_targets, 0);
     }
-    s->n_chain = 0;
-    s->chain_count[0] = s->chain_count[1] = 0;
+    SET(s, s->n_chain, 0);
+    SET(s, s->chain_count[0], 0);
+    SET(s, s->chain_count[1], 0);
     /* 10.8.4: "After all Counters resolve: Combat is resolved" -- unless a
      * link made the attack fizzle (A15, A32) */
     if (attack && !s->ol.over) {
@@ -654,7 +685,7 @@ static void resolve_chain(snap_state *s)
  * the card of the Trigger that fired.) */
 static void resolve_trigger(snap_state *s)
 {
-    s->window = WIN_NONE;
+    SET(s, s->window, WIN_NONE);
     snap_pending_trigger *t = &s->trig;
     if (!t->negated) {
         const snap_trigger *tr = &t->card->snap.triggers[t->ability];
@@ -687,7 +718,7 @@ static void close_window(snap_state *s)
      * previous claim or since the last combat or effect resolution,
      * whichever is later" -- closing a window starts a resolution. */
     if (s->window != WIN_NONE)
-        s->ol.n_defeated = 0;
+        SET(s, s->ol.n_defeated, 0);
     switch (s->window) {
     case WIN_BLOCKER:
     case WIN_COUNTER: resolve_chain(s); break;
@@ -728,9 +759,9 @@ static int take_support(judge *j, int p, const openlog_card *h, const char *what
         if (sd->support_seen[i])
             return ILLEGAL(j, "snap:9.2", "%s names %s, which has already left %s's Support Deck.", what,
                            h->card->name, who(j->s, p));
-        sd->support_seen[i] = 1;
+        SET(j->s, sd->support_seen[i], 1);
     }
-    sd->support_taken++;
+    SET(j->s, sd->support_taken, sd->support_taken + 1);
     return 0;
 }
 
@@ -762,8 +793,9 @@ static int from_hand(judge *j, int p, const char *id, const char *nonce, const c
     }
     if (!sd->hand[at].card && support_revealed(j, p, c, what))
         return -1;
+    NOTE(s, &sd->hand[at], (size_t)(sd->n_hand - at) * sizeof sd->hand[0]);
     memmove(&sd->hand[at], &sd->hand[at + 1], (size_t)(sd->n_hand - at - 1) * sizeof sd->hand[0]);
-    sd->n_hand--;
+    SET(s, sd->n_hand, sd->n_hand - 1);
     *out = c;
     return 0;
 }
@@ -773,7 +805,8 @@ static int add_to_hand(judge *j, int p, const openlog_card *h)
     snap_side *sd = P(j->s, p);
     if (sd->n_hand >= SNAP_HAND_MAX)
         return ILLEGAL(j, "snap:7.6", "%s's hand cannot hold more than %d cards here.", who(j->s, p), SNAP_HAND_MAX);
-    sd->hand[sd->n_hand++] = *h;
+    SET(j->s, sd->hand[sd->n_hand], *h);
+    SET(j->s, sd->n_hand, sd->n_hand + 1);
     return 0;
 }
 
@@ -888,8 +921,8 @@ static int monster_revealed(judge *j, int p, const card *c, const char *what)
     if (c->kind != CARD_MONSTER || i < 0)
         return ILLEGAL(j, "snap:8.3", "%s reveals %s, which is not a Monster of %s's lineup still unseen.", what,
                        c->name, who(j->s, p));
-    sd->lineup_seen[i] = 1;
-    sd->revealed++;
+    SET(j->s, sd->lineup_seen[i], 1);
+    SET(j->s, sd->revealed, sd->revealed + 1);
     return 0;
 }
 
@@ -897,7 +930,7 @@ static void finish_setup(snap_state *s)
 {
     if (!(P(s, 0)->benched && P(s, 1)->benched && P(s, 0)->selected && P(s, 1)->selected))
         return;
-    s->setup_done = 1;
+    SET(s, s->setup_done, 1);
     begin_turn(s, 0);
     /* A4: both active slots are empty, so R4 applies at once. */
     need_promotion(s, 0);
@@ -919,6 +952,7 @@ static void do_bench_setup(judge *j, int p)
     for (int i = 0; i < SNAP_BENCH; i++) {
         snap_monster *m = &sd->bench[i];
         int face_up = i >= s->bench_facedown;
+        NOTE(s, m, sizeof *m);
         if (face_up && j->o.ev->slots[i].kind != OL_HREF_CARD) {
             ILLEGAL(j, "snap:18.6", "%s's Bench slot %d starts face-up in this variant (bench_facedown %u): its "
                     "card is named, not hidden.", who(s, p), i, s->bench_facedown);
@@ -947,22 +981,22 @@ static void do_bench_setup(judge *j, int p)
             m->face_up = 1;
             m->stack[0] = m->id.card;
             m->depth = 1;
-            sd->lineup_seen[lineup_index(sd, m->id.card, 0)] = 1;
-            sd->revealed++;   /* R10: ever face-up */
+            SET(s, sd->lineup_seen[lineup_index(sd, m->id.card, 0)], 1);
+            SET(s, sd->revealed, sd->revealed + 1);   /* R10: ever face-up */
         }
     }
     /* R1: without a Prime Singular the fifth base monster waits off the field. */
     if (!sd->prime) {
-        sd->fifth_waiting = 1;
+        SET(s, sd->fifth_waiting, 1);
         for (int i = 0; s->ol.hidden == OL_HIDDEN_OPEN && i < SNAP_LINEUP; i++) {
             int used = 0;
             for (int k = 0; k < SNAP_BENCH; k++)
                 used |= sd->bench[k].id.card == sd->lineup[i];
             if (!used && sd->lineup[i])
-                sd->fifth.card = sd->lineup[i];
+                SET(s, sd->fifth.card, sd->lineup[i]);
         }
     }
-    sd->benched = 1;
+    SET(s, sd->benched, 1);
     finish_setup(s);
 }
 
@@ -994,10 +1028,12 @@ static void do_bench_fifth(judge *j, int p)
         return;
     }
     snap_monster *m = &sd->bench[j->o.ev->slot];
+    NOTE(s, m, sizeof *m);
     memset(m, 0, sizeof *m);
     m->present = 1;
     m->id = h;
-    sd->fifth_waiting = sd->fifth_due = 0;
+    SET(s, sd->fifth_waiting, 0);
+    SET(s, sd->fifth_due, 0);
     /* snap R4: "Whenever a player's active slot is empty and they control a
      * Bench monster, that player must promote one" -- the fifth monster may
      * come to a field whose last monster has just fallen (R5). */
@@ -1068,10 +1104,10 @@ static void do_select(judge *j)
             return;
     }
     if (!sd->selected) {
-        sd->selected = 1;
+        SET(s, sd->selected, 1);
         finish_setup(s);
     } else {
-        sd->select_due = 0;
+        SET(s, sd->select_due, 0);
     }
 }
 
@@ -1118,11 +1154,12 @@ static void do_unlock(judge *j)
     if (!h->card && support_revealed(j, p, c, "The unlock"))
         return;
     openlog_card known = {.card = c};
+    NOTE(s, h, (size_t)(sd->n_locked - j->o.ev->lock) * sizeof *h);
     memmove(h, h + 1, (size_t)(sd->n_locked - j->o.ev->lock - 1) * sizeof *h);
-    sd->n_locked--;
+    SET(s, sd->n_locked, sd->n_locked - 1);
     if (add_to_hand(j, p, &known))
         return;
-    s->unlocks_done++;
+    SET(s, s->unlocks_done, s->unlocks_done + 1);
 }
 
 static void do_flip(judge *j)
@@ -1151,11 +1188,11 @@ static void do_flip(judge *j)
     if (reveal(j, &m->id, j->o.ev->card.card, j->o.ev->nonce, "The flipped monster", &c) ||
         monster_revealed(j, p, c, "The flip"))
         return;
-    m->face_up = 1;
-    m->stack[0] = c;
-    m->depth = 1;
-    s->flipped = 1;
-    s->step = STEP_FLIP;
+    SET(s, m->face_up, 1);
+    SET(s, m->stack[0], c);
+    SET(s, m->depth, 1);
+    SET(s, s->flipped, 1);
+    SET(s, s->step, STEP_FLIP);
     fire(s, p, j->o.ev->slot, c, TRIG_ON_REVEAL);   /* 12.1 [on reveal] */
 }
 
@@ -1201,15 +1238,16 @@ static void do_promote(judge *j)
         if (reveal(j, &m->id, j->o.ev->card.card, j->o.ev->nonce, "The promoted monster", &c) ||
             monster_revealed(j, p, c, "The promotion"))
             return;
-        m->face_up = 1;
-        m->stack[0] = c;
-        m->depth = 1;
+        SET(s, m->face_up, 1);
+        SET(s, m->stack[0], c);
+        SET(s, m->depth, 1);
     }
-    sd->active = *m;
+    SET(s, sd->active, *m);
+    NOTE(s, m, sizeof *m);
     memset(m, 0, sizeof *m);
-    sd->promote_due = 0;
+    SET(s, sd->promote_due, 0);
     if (sd->fifth_waiting)
-        sd->fifth_due = 1;
+        SET(s, sd->fifth_due, 1);
     /* R4: "it fires [on entry], not [on reveal]" */
     fire(s, p, OL_SLOT_ACTIVE, top(&sd->active), TRIG_ON_ENTRY);
 }
@@ -1240,8 +1278,10 @@ static void do_trigger(judge *j)
     uint8_t skip = 0;
     if (check_targets(j, tr->effects, tr->n_effects, ev->targets, ev->n_targets, p, f.card->name, 1, &skip))
         return;
+    NOTE(s, &s->fired[at], (size_t)(s->n_fired - at) * sizeof s->fired[0]);
     memmove(&s->fired[at], &s->fired[at + 1], (size_t)(s->n_fired - at - 1) * sizeof s->fired[0]);
-    s->n_fired--;
+    SET(s, s->n_fired, s->n_fired - 1);
+    NOTE(s, &s->trig, sizeof s->trig);
     memset(&s->trig, 0, sizeof s->trig);
     s->trig.seq = ev->seq;
     s->trig.player = (uint8_t)p;
@@ -1259,6 +1299,8 @@ static int push_link(judge *j, int p, const card *c, int is_spell)
     snap_state *s = j->s;
     if (s->n_chain >= SNAP_CHAIN_MAX)
         return ILLEGAL(j, "snap:15.3", "The chain already holds the most links arbiter can follow.");
+    NOTE(s, &s->chain[s->n_chain], sizeof s->chain[0]);
+    NOTE(s, &s->n_chain, sizeof s->n_chain);
     chain_link_set(&s->chain[s->n_chain++], j->o.ev, p, c, is_spell);
     return 0;
 }
@@ -1284,7 +1326,7 @@ static void do_spell(judge *j)
         check_targets(j, c->snap.effects, c->snap.n_effects, j->o.ev->targets, j->o.ev->n_targets, p, c->name, 0, NULL) ||
         push_link(j, p, c, 1))
         return;
-    s->step = STEP_SPELL;
+    SET(s, s->step, STEP_SPELL);
     open_window(s, WIN_COUNTER);   /* 10.5: "After each Spell is played, the opponent may respond" */
 }
 
@@ -1398,7 +1440,7 @@ static void do_counter(judge *j)
     }
     if (push_link(j, p, c, 0))
         return;
-    s->chain_count[p]++;
+    SET(s, s->chain_count[p], s->chain_count[p] + 1);
     /* 10.8.3: the Counter Window follows the Blocker Window -- the
      * defender's Counter declines the block; A33: the passes start again */
     open_window(s, WIN_COUNTER);
@@ -1448,11 +1490,12 @@ static void do_evolve(judge *j)
                 top(m)->name, c->name);
         return;
     }
-    m->stack[m->depth++] = c;
-    sd->reserve_used[r] = 1;
-    s->evolved = 1;
+    SET(s, m->stack[m->depth], c);
+    SET(s, m->depth, m->depth + 1);
+    SET(s, sd->reserve_used[r], 1);
+    SET(s, s->evolved, 1);
     /* 13.5: "the active player may not declare attacks for the remainder of that turn" */
-    s->step = in_attack ? STEP_SWAP : STEP_PRIME;
+    SET(s, s->step, in_attack ? STEP_SWAP : STEP_PRIME);
     fire(s, p, j->o.ev->slot, c, TRIG_ON_ENTRY);   /* A1 */
 }
 
@@ -1500,14 +1543,15 @@ static void do_prime(judge *j)
      * a player with neither has lost (R5): there is always one to replace. */
     /* 14.4: "It replaces the player's active Monster ... sent to the Graveyard" */
     stack_to_grave(s, p, &sd->active);
+    NOTE(s, &sd->active, sizeof sd->active);
     memset(&sd->active, 0, sizeof sd->active);
     sd->active.present = sd->active.face_up = 1;
     sd->active.id.card = c;
     sd->active.stack[0] = c;
     sd->active.depth = 1;
-    sd->lineup_seen[lineup_index(sd, c, 0)] = 1;
-    sd->revealed++;
-    s->step = STEP_ATTACK;
+    SET(s, sd->lineup_seen[lineup_index(sd, c, 0)], 1);
+    SET(s, sd->revealed, sd->revealed + 1);
+    SET(s, s->step, STEP_ATTACK);
     fire(s, p, OL_SLOT_ACTIVE, c, TRIG_ON_ENTRY);
 }
 
@@ -1567,13 +1611,13 @@ static void do_attack(judge *j)
                 "target only a face-up Bench monster.", who(s, p), who(s, t->p), t->slot, top(att)->name);
         return;
     }
-    s->attacks_allowed = allowed;
-    s->attacker = top(att);
-    s->attacks_made++;
-    s->attack_on = 1;
-    s->attack_target = *t;
-    s->blocked = 0;
-    s->step = STEP_ATTACK;
+    SET(s, s->attacks_allowed, allowed);
+    SET(s, s->attacker, top(att));
+    SET(s, s->attacks_made, s->attacks_made + 1);
+    SET(s, s->attack_on, 1);
+    SET(s, s->attack_target, *t);
+    SET(s, s->blocked, 0);
+    SET(s, s->step, STEP_ATTACK);
     open_window(s, WIN_BLOCKER);   /* 10.8.2 */
 }
 
@@ -1598,8 +1642,8 @@ static void do_block(judge *j)
                 who(s, p), j->o.ev->slot);
         return;
     }
-    s->attack_target = (ol_ref){.kind = OL_REF_MONSTER, .p = (ol_player)p, .slot = j->o.ev->slot};
-    s->blocked = 1;
+    SET(s, s->attack_target, ((ol_ref){.kind = OL_REF_MONSTER, .p = (ol_player)p, .slot = j->o.ev->slot}));
+    SET(s, s->blocked, 1);
     open_window(s, WIN_COUNTER);   /* 10.8.3 */
 }
 
@@ -1621,8 +1665,8 @@ static void do_swap(judge *j)
                 "monster.", who(s, p), j->o.ev->slot);
         return;
     }
-    sd->swaps_used++;
-    s->step = STEP_LOCK;
+    SET(s, sd->swaps_used, sd->swaps_used + 1);
+    SET(s, s->step, STEP_LOCK);
     swap_in(s, p, j->o.ev->slot);
 }
 
@@ -1670,10 +1714,11 @@ static void do_lock(judge *j)
         openlog_card h;
         if (take_href(j, &j->o.ev->cards[i], &h, "A locked card") || take_support(j, p, &h, "The lock"))
             return;
-        sd->locked[sd->n_locked++] = h;
+        SET(s, sd->locked[sd->n_locked], h);
+        SET(s, sd->n_locked, sd->n_locked + 1);
     }
-    s->locked_this_turn = 1;
-    s->step = STEP_LOCK;
+    SET(s, s->locked_this_turn, 1);
+    SET(s, s->step, STEP_LOCK);
 }
 
 /* Does the active player owe a Standard Lock-in (9.5: "must ... if permitted")? */
@@ -1696,17 +1741,18 @@ static void do_end(judge *j)
         return;
     }
     snap_side *sd = P(s, p);
+    NOTE(s, &sd->prevent, sizeof sd->prevent);
     memset(&sd->prevent, 0, sizeof sd->prevent);   /* A28: "and ends when that turn ends" */
     expire_modifiers(s);   /* R7: "or the end of the turn" */
     if (p == 1)
-        s->round++;
+        SET(s, s->round, s->round + 1);
     begin_turn(s, OTHER(p));
 }
 
 static void do_concede(judge *j)
 {
     if (!openlog_concede(&j->o))
-        j->s->step = STEP_OVER;
+        SET(j->s, j->s->step, STEP_OVER);
 }
 
 static void do_judge(judge *j)
@@ -1714,7 +1760,7 @@ static void do_judge(judge *j)
     /* snap 16.4: "Judges have final authority" -- openlog.c checks that the
      * judge announced it; A7: a game loss ends the game. */
     if (!openlog_ruling(&j->o) && j->s->ol.over)
-        j->s->step = STEP_OVER;
+        SET(j->s, j->s->step, STEP_OVER);
 }
 
 /* A5: a claim is compared, never applied. */
@@ -1762,7 +1808,7 @@ static void do_pass(judge *j)
     }
     /* snap A33: "a pass by each player who may answer there, in a row with no
      * Counter between, closes the window and its chain or trigger resolves" */
-    s->passed |= (uint8_t)(1u << p);
+    SET(s, s->passed, (uint8_t)(s->passed | (1u << p)));
     for (int q = 0; q < 2; q++)
         if (!answer_barred(s, q) && !(s->passed & (1u << q)))
             return;
@@ -1858,16 +1904,20 @@ void snap_apply(snap_state *s, const olevent *ev, olverdict *v)
     if (openlog_over(&s->ol, ev, v, "snap:3.4", "The game ended when the last window resolved; no action may "
                      "follow its end."))
         return;
-    /* R12: an illegal event changes nothing.  The handlers see only j.s,
-     * so judging in place and putting the copy back when the event fails
-     * is judging on a copy -- one copy of the state for a legal event, the
-     * usual case, instead of two. */
-    snap_state saved = *s;
+    /* R12: an illegal event changes nothing.  The handlers judge in place
+     * and note each write in an undo log first (SET, NOTE: verifiers/undo.h),
+     * which puts the bytes back when the event fails -- a legal event, the
+     * usual case, costs the bytes it changes, not a copy of the state.
+     * `spare` is touched only if the log overflows (or in a checking build). */
+    snap_state spare;
+    undo_log u;
+    undo_begin(&u, s, sizeof *s, &spare, UNDO_JOURNAL, "snap");
+    UNDO_SET(&u, s->ol.undo, &u);
     judge j = {{&s->ol, ev, v, 0}, s};
     if (!check_obligations(&j))
         handlers[ev->type](&j);
-    if (j.o.failed)
-        *s = saved;
+    s->ol.undo = NULL;
+    undo_end(&u, j.o.failed);
     /* snap 16.1: "Players have up to 30 seconds for any defined decision window" (A6:
      * measured between consecutive events that carry `t`). */
     openlog_clock(&s->ol, ev, v, 30000, "snap:16.1");

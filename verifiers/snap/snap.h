@@ -51,8 +51,8 @@
  *     the Resonance window is open only with its Trigger's card known (the
  *     boards rely on both).
  *   - An illegal event changes nothing (R12): snap_apply judges the state
- *     in place and puts back a copy taken before when the verdict is not
- *     ok or warning.
+ *     in place, noting every write in an undo log (verifiers/undo.h) that
+ *     puts the old bytes back when the verdict is not ok or warning.
  *   - Outcomes (combat, defeats, chain resolution, game end) are computed,
  *     never taken from the log; a `claim` is only compared (A5).
  *
