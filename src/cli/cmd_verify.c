@@ -294,6 +294,8 @@ static void progress_show(verify_progress *p, int done, int total, int illegal, 
 static void *worker(void *arg)
 {
     verify_pool *pool = arg;
+    /* this thread's own memo of legal decklists: no lock, no race */
+    verify_decks *decks = verify_decks_new();
 
     for (;;) {
         verify_report *r = NULL;
@@ -304,7 +306,7 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&pool->mu);
         if (i < 0)
             break;
-        if (verify_file(pool->shelf, pool->paths[i], &r) != VERIFY_OK)
+        if (verify_file_decks(pool->shelf, decks, pool->paths[i], &r) != VERIFY_OK)
             r = NULL;
         pthread_mutex_lock(&pool->mu);
         pool->slots[i].report = r;
@@ -315,6 +317,7 @@ static void *worker(void *arg)
         pthread_cond_signal(&pool->cv);
         pthread_mutex_unlock(&pool->mu);
     }
+    verify_decks_destroy(&decks);
     return NULL;
 }
 
@@ -342,17 +345,19 @@ static int print_one(verify_progress *p, const char *path, const verify_report *
 static int run_inline(const carddb_shelf *shelf, const verify_opts *o, verify_progress *p, int sum[3])
 {
     int rc = CLI_OK, illegal = 0, unreadable = 0;
+    verify_decks *decks = verify_decks_new();   /* NULL: decks checked in full */
 
     for (int i = 0; i < o->n_paths; i++) {
         verify_report *r = NULL;
         progress_show(p, i, o->n_paths, illegal, unreadable);
-        if (verify_file(shelf, o->paths[i], &r) != VERIFY_OK)
+        if (verify_file_decks(shelf, decks, o->paths[i], &r) != VERIFY_OK)
             r = NULL;
         illegal += r && r->status == VERIFY_ILLEGAL;
         unreadable += !r || r->status == VERIFY_UNREADABLE;
         rc = worst(rc, print_one(p, o->paths[i], r, o, sum));
         verify_report_destroy(&r);
     }
+    verify_decks_destroy(&decks);
     return rc;
 }
 
