@@ -1187,8 +1187,8 @@ static int play_game(game_result *res)
         return 2;
     }
     olverdict v;
-    snap_start(&real, db, header_ev, &v);
-    snap_start(&truth, db, ht, &v);
+    snap_start(&real, db, NULL, header_ev, &v);
+    snap_start(&truth, db, NULL, ht, &v);
     bench_facedown = real.bench_facedown;
     olevent_destroy(&ht);
     if (v.status != OL_V_OK) {

@@ -121,9 +121,9 @@ olverdict duel_script_start(const char *format, const char *hidden, const char *
     olevent *h = decode(text);
     olverdict v;
     if (!strcmp(format, "master"))
-        master_start(&st, db, h, &v);
+        master_start(&st, db, NULL, h, &v);
     else
-        advanced_start(&st, db, h, &v);
+        advanced_start(&st, db, NULL, h, &v);
     olevent_destroy(&h);
     free(text);
     seq = 1;

@@ -79,7 +79,7 @@ olverdict start_decks(const char *hidden, const char *rules, const char *p1deck,
     header_text(text, sizeof text, hidden, rules, p1deck, p2deck);
     olevent *h = decode(text);
     olverdict v;
-    snap_start(&st, db, h, &v);
+    snap_start(&st, db, NULL, h, &v);
     olevent_destroy(&h);
     seq = 1;
     return v;

@@ -928,7 +928,7 @@ static olverdict start_direct_n(classic_state *st, int n, const char *hidden, co
              "\"hidden\":\"%s\",\"players\":{%s},\"rules\":{%s}", hidden, players, rules);
     olevent *h = decode(body, 0);
     olverdict v;
-    cr_assert_eq(classic_start(st, db, h, &v), VERIFIER_OK);
+    cr_assert_eq(classic_start(st, db, NULL, h, &v), VERIFIER_OK);
     olevent_destroy(&h);
     return v;
 }

@@ -1110,3 +1110,31 @@ Test(deck, snap_4_6_3_evolution_of_a_line_without_a_monster)
                         "The reserve holds Lost Drake (t-x2), an Evolution, but the lineup does "
                         "not include it; reserve cards must correspond to the five lineup Monsters.");
 }
+
+/* The memo of legal decklists (deck_check_memo) answers as deck_check does:
+ * a remembered legal deck stays legal; a deck one card away from it, and an
+ * illegal deck seen twice, are still found illegal with the same sentence. */
+Test(deck, memo_never_accepts_what_the_check_refuses)
+{
+    tdeck t;
+    deck_violation a[OUT_MAX], b[OUT_MAX];
+    size_t n = 9, m = 9;
+    deck_memo *memo = deck_memo_new(db);
+
+    cr_assert_not_null(memo);
+    snap_prime(&t);
+    for (int i = 0; i < 2; i++) {
+        cr_assert_eq(deck_check_memo(memo, OL_FORMAT_SNAP, db, NULL, deck_of(&t), "p1", a, OUT_MAX, &n), 0);
+        cr_assert_eq(n, 0);
+    }
+    swap_in(&t, L_SUPPORTS, "t-s14", "t-ghost");
+    for (int i = 0; i < 2; i++) {
+        cr_assert_eq(deck_check_memo(memo, OL_FORMAT_SNAP, db, NULL, deck_of(&t), "p1", a, OUT_MAX, &n), 0);
+        cr_assert_eq(deck_check(OL_FORMAT_SNAP, db, NULL, deck_of(&t), "p1", b, OUT_MAX, &m), 0);
+        cr_assert_eq(n, m);
+        cr_assert_gt(n, 0);
+        cr_assert_str_eq(a[0].msg, b[0].msg);
+    }
+    deck_memo_destroy(&memo);
+    cr_assert_null(memo);
+}

@@ -322,7 +322,7 @@ Test(snap, snap_r5_p1_with_no_monster_loses_and_p2_wins)
     FILE *f = fopen(SRC("fixtures/snap/legal-open-swap-keyword.jsonl"), "r");
     cr_assert(f && fgets(line, sizeof line, f));
     olevent *ev = decode(line);
-    snap_start(&st, db, ev, &v);
+    snap_start(&st, db, NULL, ev, &v);
     olevent_destroy(&ev);
     cr_assert_eq(v.status, OL_V_OK, "header: %s %s", v.rule, v.msg);
     while (fgets(line, sizeof line, f)) {

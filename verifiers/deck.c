@@ -46,6 +46,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include "verifiers/deck.h"
 
 /* ---- Sentences ----------------------------------------------------------
@@ -607,4 +609,107 @@ const deck_rule_info *deck_rules(ol_format format, size_t *n)
     if (n)
         *n = f ? f->n_rules : 0;
     return f ? f->rules : NULL;
+}
+
+/* ---- the memo of legal decklists (deck.h says why its key is safe) ------ */
+
+#define MEMO_KEY 32
+
+struct deck_memo {
+    const cards *db;
+    size_t n;
+    /* open addressing on the key's first bytes; a zero slot is empty (a
+     * BLAKE2b output of 32 zero bytes is not a worry worth a flag) */
+    uint8_t keys[DECK_MEMO_MAX * 2][MEMO_KEY];
+};
+
+deck_memo *deck_memo_new(const cards *db)
+{
+    deck_memo *m = calloc(1, sizeof *m);
+    if (m)
+        m->db = db;
+    return m;
+}
+
+void deck_memo_destroy(deck_memo **m)
+{
+    if (m) {
+        free(*m);
+        *m = NULL;
+    }
+}
+
+static void key_u64(crypto_generichash_state *st, uint64_t v)
+{
+    uint8_t b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+    crypto_generichash_update(st, b, sizeof b);
+}
+
+static void key_str(crypto_generichash_state *st, const char *s)
+{
+    size_t len = s ? strlen(s) : 0;
+    key_u64(st, s ? len : UINT64_MAX);
+    if (len)
+        crypto_generichash_update(st, (const uint8_t *)s, len);
+}
+
+static void key_list(crypto_generichash_state *st, const ol_idlist *l)
+{
+    key_u64(st, l->n);
+    for (size_t i = 0; i < l->n; i++)
+        key_str(st, l->ids[i]);
+}
+
+static void memo_key(ol_format format, const cards *db, const ol_header *levers, const ol_deck *d,
+                     uint8_t key[MEMO_KEY])
+{
+    crypto_generichash_state st;
+    crypto_generichash_init(&st, NULL, 0, MEMO_KEY);
+    key_u64(&st, (uint64_t)format);
+    crypto_generichash_update(&st, cards_hash(db), 32);
+    key_u64(&st, levers ? 1 + (uint64_t)levers->has_rules : 0);
+    key_u64(&st, levers ? levers->n_rules : 0);
+    for (size_t i = 0; levers && i < levers->n_rules; i++) {
+        key_str(&st, levers->rules[i].name);
+        key_u64(&st, levers->rules[i].value);
+    }
+    key_list(&st, &d->monsters);
+    key_list(&st, &d->supports);
+    key_list(&st, &d->reserve);
+    key_list(&st, &d->main);
+    crypto_generichash_final(&st, key, MEMO_KEY);
+}
+
+static const uint8_t no_key[MEMO_KEY];
+
+/* The slot holding key, or the empty slot where it would go. */
+static uint8_t *memo_slot(deck_memo *m, const uint8_t key[MEMO_KEY])
+{
+    size_t cap = DECK_MEMO_MAX * 2;
+    size_t i = ((size_t)key[0] | (size_t)key[1] << 8 | (size_t)key[2] << 16) % cap;
+    while (memcmp(m->keys[i], no_key, MEMO_KEY) && memcmp(m->keys[i], key, MEMO_KEY))
+        i = (i + 1) % cap;   /* never full: at most half the slots are used */
+    return m->keys[i];
+}
+
+int deck_check_memo(deck_memo *m, ol_format format, const cards *db, const ol_header *levers, const ol_deck *deck,
+                    const char *who, deck_violation *out, size_t max, size_t *n)
+{
+    if (!m || m->db != db || !db || !deck || !n)
+        return deck_check(format, db, levers, deck, who, out, max, n);
+    uint8_t key[MEMO_KEY];
+    memo_key(format, db, levers, deck, key);
+    uint8_t *slot = memo_slot(m, key);
+    if (!memcmp(slot, key, MEMO_KEY)) {
+        *n = 0;
+        return 0;
+    }
+    int rc = deck_check(format, db, levers, deck, who, out, max, n);
+    if (rc == 0 && *n == 0 && m->n < DECK_MEMO_MAX) {
+        memcpy(slot, key, MEMO_KEY);
+        m->n++;
+    }
+    return rc;
 }

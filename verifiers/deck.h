@@ -44,6 +44,37 @@ typedef struct {
 int deck_check(ol_format format, const cards *db, const ol_header *levers, const ol_deck *deck,
                const char *who, deck_violation *out, size_t max, size_t *n);
 
+/* A memo of decklists already found legal, so a batch that judges the same
+ * decks in many games (a tournament's logs, a league's) checks each distinct
+ * decklist once.  Owned by the caller (src/core/verify: one per batch run or
+ * session, never shared between threads without the caller's lock); the
+ * engines stay pure and only receive it.  Bound to one card database `db`,
+ * which must outlive it; a check against any other database bypasses it.
+ *
+ * Why a hit can never accept a deck the full check would refuse: the key is
+ * BLAKE2b-256 of everything deck_check() reads besides the message prefix --
+ * the format (so its rule rows and deck_format numbers), the database's
+ * content hash (and the memo answers only for the very database it was made
+ * for), every lever of the header's rules map (all of them, not only the
+ * size lever, so a rule that comes to read another lever is still keyed on
+ * it), and each list of the decklist with its length and every id
+ * length-prefixed (no two different decklists give the same bytes).  Only
+ * legal outcomes are stored: an illegal deck is checked in full each time,
+ * its sentences naming its own player.  At most DECK_MEMO_MAX decklists are
+ * kept; past that a deck is checked in full, unremembered. */
+#define DECK_MEMO_MAX 1024
+typedef struct deck_memo deck_memo;
+
+/* A new memo for database db; NULL when out of memory (callers then check
+ * without one). */
+deck_memo *deck_memo_new(const cards *db);
+void deck_memo_destroy(deck_memo **m);
+
+/* deck_check() through memo m (NULL: no memo): same arguments, same
+ * results; a legal deck found in m returns 0 with *n = 0 at once. */
+int deck_check_memo(deck_memo *m, ol_format format, const cards *db, const ol_header *levers, const ol_deck *deck,
+                    const char *who, deck_violation *out, size_t max, size_t *n);
+
 typedef struct deck_ctx deck_ctx;
 
 /* One rule: its id, a one-line summary, and its check (0, or CARDS_ENOMEM;

@@ -129,7 +129,7 @@ const char *duel_class_title(card_class c)
 
 /* ---- setup ------------------------------------------------------------ */
 
-int duel_start(duel_state *s, const duel_format *fmt, const cards *db, const olevent *header, olverdict *v)
+int duel_start(duel_state *s, const duel_format *fmt, const cards *db, deck_memo *memo, const olevent *header, olverdict *v)
 {
     const ol_header *h = &header->header;
     memset(s, 0, sizeof *s);
@@ -144,7 +144,7 @@ int duel_start(duel_state *s, const duel_format *fmt, const cards *db, const ole
     }
     /* the levers, and the decks: a header whose deck is illegal starts no
      * match (SPEC.md 5) */
-    int refused = fmt->start(s, db, h, header, v);
+    int refused = fmt->start(s, db, memo, h, header, v);
     if (refused < 0)
         return VERIFIER_ENOMEM;
     for (int p = 0; p < 2; p++)

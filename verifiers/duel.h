@@ -217,7 +217,7 @@ typedef struct duel_format {
     const char *rule_evolve_hand;
     /* levers and the deck at the header: 0; 1 with the header's verdict
      * (illegal) written to v; OPENLOG_EINTERNAL when it could not judge */
-    int (*start)(duel_state *s, const cards *db, const ol_header *h, const olevent *header, olverdict *v);
+    int (*start)(duel_state *s, const cards *db, deck_memo *memo, const ol_header *h, const olevent *header, olverdict *v);
     /* the card's effects in this format, and a Prime Singular's printed
      * condition */
     int (*effects)(const card *c, const card_effect **fx);
@@ -249,7 +249,7 @@ typedef struct duel_format {
 
 /* ---- the engine's entry points ---- */
 
-int duel_start(duel_state *s, const duel_format *fmt, const cards *db, const olevent *header, olverdict *v);
+int duel_start(duel_state *s, const duel_format *fmt, const cards *db, deck_memo *memo, const olevent *header, olverdict *v);
 void duel_apply(duel_state *s, const olevent *ev, olverdict *v);
 void duel_silence(duel_state *s);
 /* hidden cards whose identity was never checked: the hand, and the Mana
@@ -349,9 +349,9 @@ int duel_ops_encode(const void *st, jtext *t);
 size_t duel_ops_hidden(const olevent *ev, const olevent *header, verifier_hidden_field out[VERIFIER_HIDDEN_MAX]);
 
 #define DUEL_VERIFIER_OPS(name, fmt, fmt_id, title_text, engine_name, rules_fn, deck_rules, card_fields, base) \
-    static int name##_start(void *st, const cards *db, const olevent *header, olverdict *v)           \
+    static int name##_start(void *st, const cards *db, deck_memo *memo, const olevent *header, olverdict *v)           \
     {                                                                                                 \
-        return duel_start(st, &fmt, db, header, v);                                                   \
+        return duel_start(st, &fmt, db, memo, header, v);                                                   \
     }                                                                                                 \
     static int name##_has_type(ol_type t) { return duel_has_type(&fmt, t); }                         \
     const verifier_ops name = {.format = fmt_id,                                                      \

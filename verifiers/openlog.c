@@ -38,13 +38,13 @@ static size_t header_seats(const ol_header *h)
     return h->n_players;
 }
 
-int openlog_check_decks(const olevent *header, const cards *db, olverdict *v)
+int openlog_check_decks(const olevent *header, const cards *db, deck_memo *memo, olverdict *v)
 {
     const ol_header *h = &header->header;
     for (size_t p = 0; p < header_seats(h); p++) {
         deck_violation dv;
         size_t n = 0;
-        if (deck_check(h->format, db, h, &h->players[p].deck, ol_player_name((ol_player)p), &dv, 1, &n))
+        if (deck_check_memo(memo, h->format, db, h, &h->players[p].deck, ol_player_name((ol_player)p), &dv, 1, &n))
             return OPENLOG_EINTERNAL;
         if (n) {
             olverdict_set(v, header->match, header->seq, OL_V_ILLEGAL, dv.rule, "%s", dv.msg);

@@ -45,6 +45,7 @@
 #include "logformat/olevent.h"
 #include "logformat/olverdict.h"
 #include "verifiers/cards.h"
+#include "verifiers/deck.h"
 #include "verifiers/rules.h"
 #include "verifiers/undo.h"
 
@@ -106,7 +107,8 @@ void openlog_start(openlog_match *m, const cards *db, const ol_header *h);
  *                     verdict at all -- never take it for legal or illegal;
  *                     the engine's start returns VERIFIER_ENOMEM. */
 #define OPENLOG_EINTERNAL (-1)
-int openlog_check_decks(const olevent *header, const cards *db, olverdict *v);
+/* memo: the caller's memo of legal decklists (verifiers/deck.h), or NULL. */
+int openlog_check_decks(const olevent *header, const cards *db, deck_memo *memo, olverdict *v);
 
 /* The seat of the event's `by`: 0 for p1, 1 for p2 ... 7 for p8; -1 for the
  * table or the judge.  verifier_apply() lets no seat past the match's reach

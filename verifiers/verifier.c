@@ -65,6 +65,11 @@ const verifier_rule *verifier_rule_find(const char *id)
 
 int verifier_new(const cards *db, const olevent *header, verifier **out, olverdict *v)
 {
+    return verifier_new_memo(db, NULL, header, out, v);
+}
+
+int verifier_new_memo(const cards *db, deck_memo *memo, const olevent *header, verifier **out, olverdict *v)
+{
     const verifier_ops *ops = verifier_ops_of(header->header.format);
     verifier *vf = NULL;
 
@@ -95,7 +100,7 @@ int verifier_new(const cards *db, const olevent *header, verifier **out, olverdi
         return VERIFIER_ENOMEM;
     vf->ops = ops;
     vf->n_players = n;
-    if (ops->start(vf->state, db, header, v) != VERIFIER_OK) {
+    if (ops->start(vf->state, db, memo, header, v) != VERIFIER_OK) {
         /* not a verdict: no deck is taken for legal or illegal */
         memset(v, 0, sizeof *v);
         free(vf);

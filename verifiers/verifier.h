@@ -126,11 +126,12 @@ typedef struct {
 
     /* Start from the header: its verdict in *v (ok, or illegal when the
      * header breaks a rule; then every later event is illegal too).  The
-     * decks are checked by openlog_check_decks() (verifiers/openlog.h).
+     * decks are checked by openlog_check_decks() (verifiers/openlog.h)
+     * through memo, the caller's memo of legal decklists, or NULL.
      * Returns VERIFIER_OK, or VERIFIER_ENOMEM when the header could not be
      * judged (out of memory): an internal error, never a verdict --
      * verifier_new() then fails and *v means nothing. */
-    int (*start)(void *state, const cards *db, const olevent *header, olverdict *v);
+    int (*start)(void *state, const cards *db, deck_memo *memo, const olevent *header, olverdict *v);
     /* Judge the next event: exactly one verdict in *v. */
     void (*apply)(void *state, const olevent *ev, olverdict *v);
     /* The log has ended: windows that close by silence close. */
@@ -166,9 +167,9 @@ typedef struct {
  * ops_apply, ops_log_ended, ops_board_json, ops_board_words and ops_encode
  * for the engine's verifier_ops to name. */
 #define VERIFIER_OPS_ADAPTERS(T, start_fn, apply_fn, ended_fn, json_fn, words_fn, encode_fn)                   \
-    static int ops_start(void *st, const cards *db, const olevent *header, olverdict *v)                       \
+    static int ops_start(void *st, const cards *db, deck_memo *memo, const olevent *header, olverdict *v)                       \
     {                                                                                                         \
-        return start_fn((T *)st, db, header, v);                                                              \
+        return start_fn((T *)st, db, memo, header, v);                                                              \
     }                                                                                                         \
     static void ops_apply(void *st, const olevent *ev, olverdict *v) { apply_fn((T *)st, ev, v); }            \
     static void ops_log_ended(void *st) { ended_fn((T *)st); }                                                \
@@ -223,6 +224,12 @@ typedef struct verifier verifier;
  * (a playing-card database named by a Snap header): status malformed,
  * rule openlog:4, a sentence; no verifier is made. */
 int verifier_new(const cards *db, const olevent *header, verifier **out, olverdict *v);
+
+/* verifier_new() with the caller's memo of decklists found legal
+ * (verifiers/deck.h: deck_memo, made for db), so a batch checks each
+ * distinct decklist once; memo NULL is verifier_new().  The memo is the
+ * caller's: one thread at a time. */
+int verifier_new_memo(const cards *db, deck_memo *memo, const olevent *header, verifier **out, olverdict *v);
 
 /* Judge the next event.  Always writes exactly one verdict to *v.  Judged
  * here, without reaching the engine: an event that names a seat the match

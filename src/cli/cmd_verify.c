@@ -99,15 +99,24 @@ typedef struct {
     int done;
 } verify_slot;
 
+/* How many files past the last one printed the workers may judge ahead:
+ * the reports waiting to be printed in argument order are at most this
+ * many, so memory stays flat however many files are named (a slow file or
+ * a stalled stdout makes the workers wait, not pile reports up). */
+#define VERIFY_WINDOW 64
+
 typedef struct {
     const carddb_shelf *shelf;   /* read-only: shared by the workers */
     char **paths;
     int n;
-    verify_slot *slots;
+    verify_slot *slots;       /* a ring of VERIFY_WINDOW: file i in
+                                 slots[i % VERIFY_WINDOW]              */
     int next;                 /* the next file no worker has claimed */
+    int printed;              /* files printed (in argument order)    */
     int n_done, n_illegal, n_unreadable;
     pthread_mutex_t mu;
-    pthread_cond_t cv;
+    pthread_cond_t cv;        /* a file is done (the printer waits)   */
+    pthread_cond_t room;      /* a file is printed (workers wait)     */
 } verify_pool;
 
 static int worst(int a, int b)
@@ -404,27 +413,32 @@ static void progress_show(verify_progress *p, int done, int total, int illegal, 
 static void *worker(void *arg)
 {
     verify_pool *pool = arg;
+    /* this thread's own memo of legal decklists: no lock, no race */
+    verify_decks *decks = verify_decks_new();
 
     for (;;) {
         verify_report *r = NULL;
         int i;
 
         pthread_mutex_lock(&pool->mu);
+        while (pool->next < pool->n && pool->next >= pool->printed + VERIFY_WINDOW)
+            pthread_cond_wait(&pool->room, &pool->mu);
         i = pool->next < pool->n ? pool->next++ : -1;
         pthread_mutex_unlock(&pool->mu);
         if (i < 0)
             break;
-        if (verify_file(pool->shelf, pool->paths[i], &r) != VERIFY_OK)
+        if (verify_file_decks(pool->shelf, decks, pool->paths[i], &r) != VERIFY_OK)
             r = NULL;
         pthread_mutex_lock(&pool->mu);
-        pool->slots[i].report = r;
-        pool->slots[i].done = 1;
+        pool->slots[i % VERIFY_WINDOW].report = r;
+        pool->slots[i % VERIFY_WINDOW].done = 1;
         pool->n_done++;
         pool->n_illegal += r && r->status == VERIFY_ILLEGAL;
         pool->n_unreadable += !r || r->status == VERIFY_UNREADABLE;
         pthread_cond_signal(&pool->cv);
         pthread_mutex_unlock(&pool->mu);
     }
+    verify_decks_destroy(&decks);
     return NULL;
 }
 
@@ -452,17 +466,19 @@ static int print_one(verify_progress *p, const char *path, const verify_report *
 static int run_inline(const carddb_shelf *shelf, const verify_opts *o, verify_progress *p, int sum[3])
 {
     int rc = CLI_OK, illegal = 0, unreadable = 0;
+    verify_decks *decks = verify_decks_new();   /* NULL: decks checked in full */
 
     for (int i = 0; i < o->n_paths; i++) {
         verify_report *r = NULL;
         progress_show(p, i, o->n_paths, illegal, unreadable);
-        if (verify_file(shelf, o->paths[i], &r) != VERIFY_OK)
+        if (verify_file_decks(shelf, decks, o->paths[i], &r) != VERIFY_OK)
             r = NULL;
         illegal += r && r->status == VERIFY_ILLEGAL;
         unreadable += !r || r->status == VERIFY_UNREADABLE;
         rc = worst(rc, print_one(p, o->paths[i], r, o, sum));
         verify_report_destroy(&r);
     }
+    verify_decks_destroy(&decks);
     return rc;
 }
 
@@ -477,7 +493,7 @@ static int run_pool(const carddb_shelf *shelf, const verify_opts *o, int jobs, v
     pool.shelf = shelf;
     pool.paths = o->paths;
     pool.n = o->n_paths;
-    pool.slots = calloc((size_t)o->n_paths, sizeof *pool.slots);
+    pool.slots = calloc(VERIFY_WINDOW, sizeof *pool.slots);
     if (!threads || !pool.slots) {
         cli_error("out of memory");
         rc = CLI_INTERNAL;
@@ -494,6 +510,13 @@ static int run_pool(const carddb_shelf *shelf, const verify_opts *o, int jobs, v
         rc = CLI_INTERNAL;
         goto done;
     }
+    if (pthread_cond_init(&pool.room, NULL) != 0) {
+        pthread_cond_destroy(&pool.cv);
+        pthread_mutex_destroy(&pool.mu);
+        cli_error("cannot create a condition variable");
+        rc = CLI_INTERNAL;
+        goto done;
+    }
     /* jansson seeds its hash function on first use; do it before threads. */
     json_object_seed(0);
     for (int t = 0; t < jobs; t++) {
@@ -502,6 +525,7 @@ static int run_pool(const carddb_shelf *shelf, const verify_opts *o, int jobs, v
         started++;
     }
     if (started == 0) {
+        pthread_cond_destroy(&pool.room);
         pthread_cond_destroy(&pool.cv);
         pthread_mutex_destroy(&pool.mu);
         rc = run_inline(shelf, o, p, sum);
@@ -510,22 +534,27 @@ static int run_pool(const carddb_shelf *shelf, const verify_opts *o, int jobs, v
     for (int i = 0; i < pool.n; i++) {
         verify_report *r;
         pthread_mutex_lock(&pool.mu);
-        while (!pool.slots[i].done) {
+        verify_slot *slot = &pool.slots[i % VERIFY_WINDOW];
+        while (!slot->done) {
             int d = pool.n_done, il = pool.n_illegal, un = pool.n_unreadable;
             pthread_mutex_unlock(&pool.mu);
             progress_show(p, d, pool.n, il, un);
             pthread_mutex_lock(&pool.mu);
-            if (!pool.slots[i].done && d == pool.n_done)
+            if (!slot->done && d == pool.n_done)
                 pthread_cond_wait(&pool.cv, &pool.mu);
         }
-        r = pool.slots[i].report;
-        pool.slots[i].report = NULL;
+        r = slot->report;
+        slot->report = NULL;
+        slot->done = 0;
+        pool.printed = i + 1;
+        pthread_cond_broadcast(&pool.room);
         pthread_mutex_unlock(&pool.mu);
         rc = worst(rc, print_one(p, o->paths[i], r, o, sum));
         verify_report_destroy(&r);
     }
     for (int t = 0; t < started; t++)
         pthread_join(threads[t], NULL);
+    pthread_cond_destroy(&pool.room);
     pthread_cond_destroy(&pool.cv);
     pthread_mutex_destroy(&pool.mu);
 done:

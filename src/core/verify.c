@@ -57,6 +57,8 @@ struct verify_session {
     const cards *db;           /* the database judging: a file's is picked
                                   from `shelf` by its header's name       */
     const carddb_shelf *shelf; /* a file's; NULL for a session            */
+    verify_decks *decks;       /* the batch's memo of legal decklists, or
+                                  NULL (verify_file_decks)                */
     verify_report *rep;
     size_t cap;                /* capacity of rep->verdicts               */
     verifier *vf;              /* NULL until a header is accepted          */
@@ -77,6 +79,48 @@ struct verify_session {
     int has_resent;            /* not given)                              */
 };
 typedef struct verify_session verify_run;
+
+/* The memo of legal decklists of one batch: one deck_memo per database
+ * the shelf has served (a shelf holds few), made when first needed. */
+#define DECKS_DBS 8
+struct verify_decks {
+    const cards *db[DECKS_DBS];
+    deck_memo *memo[DECKS_DBS];
+};
+
+verify_decks *verify_decks_new(void)
+{
+    return calloc(1, sizeof(verify_decks));
+}
+
+void verify_decks_destroy(verify_decks **d)
+{
+    if (!d || !*d)
+        return;
+    for (size_t i = 0; i < DECKS_DBS; i++)
+        deck_memo_destroy(&(*d)->memo[i]);
+    free(*d);
+    *d = NULL;
+}
+
+/* The memo for db, or NULL (no batch memo, more databases than slots, out
+ * of memory): then decks are checked in full, which is never wrong. */
+static deck_memo *decks_for(verify_decks *d, const cards *db)
+{
+    if (!d || !db)
+        return NULL;
+    for (size_t i = 0; i < DECKS_DBS; i++) {
+        if (d->db[i] == db)
+            return d->memo[i];
+        if (!d->db[i]) {
+            if (!(d->memo[i] = deck_memo_new(db)))
+                return NULL;
+            d->db[i] = db;
+            return d->memo[i];
+        }
+    }
+    return NULL;
+}
 
 const char *verify_status_name(verify_status s)
 {
@@ -198,7 +242,7 @@ static int judge_header(verify_run *run, const olevent *ev, const char *raw, siz
         run->have_header = 1;
         return store(run, raw, len, &v);
     }
-    rc = verifier_new(run->db, ev, &run->vf, &v);
+    rc = verifier_new_memo(run->db, decks_for(run->decks, run->db), ev, &run->vf, &v);
     /* The engine may leave the envelope to us; a verdict always has one. */
     if (!v.match[0])
         snprintf(v.match, sizeof v.match, "%s", ev->match);
@@ -341,8 +385,8 @@ static verify_report *report_new(const char *name)
  * the reader ends, reading must stop (no engine, I/O error), or the event
  * at seq `until` has been stored.  On success the report goes to *out and,
  * when vf_out is not NULL, the engine (possibly NULL) to *vf_out. */
-static int run_reader(const carddb_shelf *shelf, olreader *r, const char *name, uint64_t until,
-                      verify_report **out, verifier **vf_out)
+static int run_reader(const carddb_shelf *shelf, verify_decks *decks, olreader *r, const char *name,
+                      uint64_t until, verify_report **out, verifier **vf_out)
 {
     verify_run run;
     int rc = VERIFY_OK;
@@ -352,6 +396,7 @@ static int run_reader(const carddb_shelf *shelf, olreader *r, const char *name, 
         *vf_out = NULL;
     memset(&run, 0, sizeof run);
     run.shelf = shelf;
+    run.decks = decks;
     run.db = carddb_shelf_pick(shelf, NULL);   /* until a header names one */
     if (!(run.rep = report_new(name)))
         return VERIFY_ENOMEM;
@@ -603,12 +648,12 @@ void verify_session_destroy(verify_session **s)
 
 int verify_reader(const carddb_shelf *shelf, olreader *r, const char *name, verify_report **out)
 {
-    return run_reader(shelf, r, name, UINT64_MAX, out, NULL);
+    return run_reader(shelf, NULL, r, name, UINT64_MAX, out, NULL);
 }
 
 /* Open `path` and run the loop; an unopenable file is a report, not an error. */
-static int run_file(const carddb_shelf *shelf, const char *path, uint64_t until, verify_report **out,
-                    verifier **vf_out)
+static int run_file(const carddb_shelf *shelf, verify_decks *decks, const char *path, uint64_t until,
+                    verify_report **out, verifier **vf_out)
 {
     olreader *r = NULL;
     olerror err;
@@ -634,18 +679,23 @@ static int run_file(const carddb_shelf *shelf, const char *path, uint64_t until,
         *out = rep;
         return VERIFY_OK;
     }
-    rc = run_reader(shelf, r, path, until, out, vf_out);
+    rc = run_reader(shelf, decks, r, path, until, out, vf_out);
     olreader_destroy(&r);
     return rc;
 }
 
 int verify_file(const carddb_shelf *shelf, const char *path, verify_report **out)
 {
-    return run_file(shelf, path, UINT64_MAX, out, NULL);
+    return run_file(shelf, NULL, path, UINT64_MAX, out, NULL);
+}
+
+int verify_file_decks(const carddb_shelf *shelf, verify_decks *decks, const char *path, verify_report **out)
+{
+    return run_file(shelf, decks, path, UINT64_MAX, out, NULL);
 }
 
 int verify_file_until(const carddb_shelf *shelf, const char *path, uint64_t at_seq, verify_report **out,
                       verifier **vf_out)
 {
-    return run_file(shelf, path, at_seq, out, vf_out);
+    return run_file(shelf, NULL, path, at_seq, out, vf_out);
 }

@@ -111,6 +111,18 @@ typedef struct {
  * VERIFY_ENOMEM with *out NULL.  Thread-safe for distinct outputs. */
 int verify_file(const carddb_shelf *shelf, const char *path, verify_report **out);
 
+/* A batch's memo of the decklists found legal (verifiers/deck.h:
+ * deck_memo, one per database of the shelf), so that verifying many logs
+ * checks each distinct decklist once; the reports are the same as without
+ * it.  Not locked: one per thread.  It must not outlive the shelf.
+ * verify_decks_new() returns NULL when out of memory. */
+typedef struct verify_decks verify_decks;
+verify_decks *verify_decks_new(void);
+void verify_decks_destroy(verify_decks **d);
+
+/* verify_file() through the batch memo `decks` (NULL: verify_file()). */
+int verify_file_decks(const carddb_shelf *shelf, verify_decks *decks, const char *path, verify_report **out);
+
 /* The same over a reader the caller opened (olreader_new over a buffer,
  * for instance); `name` labels the report.  The reader is read to its end
  * (or until an unverifiable header) but not destroyed. */

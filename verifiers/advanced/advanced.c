@@ -49,7 +49,7 @@ static card_condition printed(const card *c)
 
 #define STARTING_LP 6000   /* advanced.md: "Starting LP: 6000 per player" */
 
-static int start(duel_state *s, const cards *db, const ol_header *h, const olevent *header, olverdict *v)
+static int start(duel_state *s, const cards *db, deck_memo *memo, const ol_header *h, const olevent *header, olverdict *v)
 {
     /* advanced.md, Balance Levers; "Starting LP: 6000 per player" */
     s->starting_lp = (uint32_t)ol_header_lever(h, "starting_lp", STARTING_LP);
@@ -60,7 +60,7 @@ static int start(duel_state *s, const cards *db, const ol_header *h, const oleve
     /* advanced.md: "Player 1: selects 5 cards. Player 2: selects 6 cards." */
     s->opening[0] = 5;
     s->opening[1] = 6;
-    return openlog_check_decks(header, db, v);
+    return openlog_check_decks(header, db, memo, v);
 }
 
 /* ---- the attack ------------------------------------------------------------ */
@@ -168,9 +168,9 @@ static const duel_format advanced_format = {
     .board = &advanced_board,
 };
 
-int advanced_start(advanced_state *s, const cards *db, const olevent *header, olverdict *v)
+int advanced_start(advanced_state *s, const cards *db, deck_memo *memo, const olevent *header, olverdict *v)
 {
-    return duel_start(s, &advanced_format, db, header, v);
+    return duel_start(s, &advanced_format, db, memo, header, v);
 }
 
 /* advanced.md, "Deck Size & Construction": "40 cards total", "Must include

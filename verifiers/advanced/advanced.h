@@ -28,7 +28,7 @@ typedef duel_state advanced_state;
 /* Start a match from its header (deck construction: advanced:deck.*);
  * then duel_apply(), duel_silence(), duel_board_json() and the rest of
  * duel.h judge and draw it.  `db` must outlive the state. */
-int advanced_start(advanced_state *s, const cards *db, const olevent *header, olverdict *v);
+int advanced_start(advanced_state *s, const cards *db, deck_memo *memo, const olevent *header, olverdict *v);
 
 /* The members Advanced gives a card (cardfields.c in this folder). */
 extern const card_schema advanced_cards;

@@ -172,7 +172,7 @@ static void settle(classic_state *s)
 
 /* ---- the header --------------------------------------------------------- */
 
-int classic_start(classic_state *s, const cards *db, const olevent *header, olverdict *v)
+int classic_start(classic_state *s, const cards *db, deck_memo *memo, const olevent *header, olverdict *v)
 {
     const ol_header *h = &header->header;
     memset(s, 0, sizeof *s);

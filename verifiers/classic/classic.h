@@ -155,7 +155,7 @@ typedef struct {
  * times), the seats and the levers; the verdict in *v (illegal, and the
  * match cannot start, when the deck does not fit the engine's limits or the
  * dealer or first player is not a seat).  `db` must outlive the state. */
-int classic_start(classic_state *s, const cards *db, const olevent *header, olverdict *v);
+int classic_start(classic_state *s, const cards *db, deck_memo *memo, const olevent *header, olverdict *v);
 
 /* Judge the next event: exactly one verdict in *v; the state changes only
  * when it is ok. */

@@ -56,7 +56,7 @@ static int ongoing(const card *c)
 
 #define STARTING_LP 8000   /* master.md: "Starting LP: 8000 each." */
 
-static int start(duel_state *s, const cards *db, const ol_header *h, const olevent *header, olverdict *v)
+static int start(duel_state *s, const cards *db, deck_memo *memo, const ol_header *h, const olevent *header, olverdict *v)
 {
     /* master.md, Balance Levers; "Starting LP: 8000 each."; "Hand: max 10
      * cards at end of turn."; "Starting hands: ... 7 ... 8" */
@@ -71,7 +71,7 @@ static int start(duel_state *s, const cards *db, const ol_header *h, const oleve
     s->opening[1] = (uint8_t)ol_header_lever(h, "p2_hand", 8);
     /* master.md: "60 cards total" -- or the deck_size lever, which the
      * deck rules read from the header */
-    return openlog_check_decks(header, db, v);
+    return openlog_check_decks(header, db, memo, v);
 }
 
 /* ---- the Mana Zone and payments (M1, M2) -------------------------------- */
@@ -575,9 +575,9 @@ static const duel_format master_format = {
     .clock_rule = "master:clock.shot",
 };
 
-int master_start(master_state *s, const cards *db, const olevent *header, olverdict *v)
+int master_start(master_state *s, const cards *db, deck_memo *memo, const olevent *header, olverdict *v)
 {
-    return duel_start(s, &master_format, db, header, v);
+    return duel_start(s, &master_format, db, memo, header, v);
 }
 
 /* master.md, "Deck Size & Construction": "60 cards total" (the deck_size

@@ -35,7 +35,7 @@ typedef duel_state master_state;
 /* Start a match from its header; then duel_apply(), duel_silence(),
  * duel_board_json() and the rest of duel.h judge and draw it.  `db` must
  * outlive the state. */
-int master_start(master_state *s, const cards *db, const olevent *header, olverdict *v);
+int master_start(master_state *s, const cards *db, deck_memo *memo, const olevent *header, olverdict *v);
 
 /* The members Master gives a card (cardfields.c in this folder). */
 extern const card_schema master_cards;

@@ -127,7 +127,7 @@ static void load_deck(snap_state *s, int p, const ol_deck *d)
     }
 }
 
-int snap_start(snap_state *s, const cards *db, const olevent *header, olverdict *v)
+int snap_start(snap_state *s, const cards *db, deck_memo *memo, const olevent *header, olverdict *v)
 {
     const ol_header *h = &header->header;
     memset(s, 0, sizeof *s);
@@ -139,7 +139,7 @@ int snap_start(snap_state *s, const cards *db, const olevent *header, olverdict 
         load_deck(s, p, &h->players[p].deck);
     /* snap 8.1: "If a deck is illegal, it must be corrected before play
      * begins." -- a header with an illegal deck starts no match. */
-    int decks = openlog_check_decks(header, db, v);
+    int decks = openlog_check_decks(header, db, memo, v);
     if (decks == OPENLOG_EINTERNAL)
         return VERIFIER_ENOMEM;
     if (decks) {

@@ -207,7 +207,7 @@ typedef struct snap_state {
 /* Start a match from its header: fills *s and the header's verdict (deck
  * verification 8.1; illegal leaves s->over set so that nothing follows).
  * `db` must outlive the state. */
-int snap_start(snap_state *s, const cards *db, const olevent *header, olverdict *v);
+int snap_start(snap_state *s, const cards *db, deck_memo *memo, const olevent *header, olverdict *v);
 
 /* Snap's deck construction rules (deck.c in this folder). */
 extern const deck_format snap_deck;
