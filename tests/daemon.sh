@@ -39,6 +39,21 @@ daemon_start() {
     return 1
 }
 
+# feed_wait_subscribed [N]: returns once the daemon counts N subscriptions
+# (1 by default) on its feed, as its health says; 1 after 30 s.  A SUB
+# socket's subscription reaches the publisher some time after connect, and
+# a watcher started in the background may take a second to import its
+# modules on a loaded machine: a fixed sleep loses the first events.
+feed_wait_subscribed() {
+    local want=${1:-1} i n
+    for i in $(seq 1 300); do
+        n=$("$ARBITER" query --endpoint "$EP_Q" '{"op":"health"}' 2>/dev/null | sed -n 's/.*"feed_subscriptions":\([0-9]*\).*/\1/p')
+        [ "${n:-0}" -ge "$want" ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
 # daemon_stop: SIGTERM, and the exit code arbiterd gave.
 daemon_stop() {
     local rc=0

@@ -40,24 +40,34 @@ done
 
 # 2. live, with the feed watched
 daemon_start "${cards[@]}" || { fail "arbiterd did not start"; finish; exit 1; }
-"$PY" - "$EP_FEED" "$TMP/feed.jsonl" <<'PYEOF' &
-import json, sys, msgpack, zmq
+# The watcher reads until it has as many messages as the games have events
+# (then a second more, to catch any extra), or for two minutes at most: a
+# silence between two games is not the end of the feed, as the queries of an
+# 8-seat game take seconds in a sanitizer build on a loaded machine.
+want=$(cat $(for n in $SEATS; do echo "$TMP/seats$n.jsonl"; done) | wc -l)
+"$PY" - "$EP_FEED" "$TMP/feed.jsonl" "$want" <<'PYEOF' &
+import json, sys, time, msgpack, zmq
 ctx = zmq.Context()
 s = ctx.socket(zmq.SUB)
 s.connect(sys.argv[1])
 s.setsockopt(zmq.SUBSCRIBE, b"")
-s.setsockopt(zmq.RCVTIMEO, 4000)
+s.setsockopt(zmq.RCVTIMEO, 500)
+want, got = int(sys.argv[3]), 0
+deadline = time.monotonic() + 120
 with open(sys.argv[2], "w") as out:
-    while True:
+    while time.monotonic() < deadline:
         try:
             topic, body = s.recv_multipart()
         except zmq.Again:
-            break
+            continue
         out.write(json.dumps(msgpack.unpackb(body, raw=False)) + "\n")
         out.flush()
+        got += 1
+        if got == want:
+            deadline = min(deadline, time.monotonic() + 1)
 PYEOF
 FEEDPID=$!
-sleep 0.5   # the subscription reaches the daemon before the first event
+feed_wait_subscribed || fail "the feed watcher did not subscribe in 30 s"
 for n in $SEATS; do
     "$ARBITER" send --endpoint "$EP_IN" --json "$TMP/seats$n.jsonl" >"$TMP/live$n" 2>"$TMP/send$n.err"
     events=$(wc -l <"$TMP/seats$n.jsonl")
