@@ -272,6 +272,15 @@ int main(int argc, char **argv)
             /* a batch's wait before its commit: reading, judging, writing */
             json_object_set_new(out, "judge_mean_us", json_real(ju / (double)b));
         }
+        /* of that wait, the seals: one signature for each match a batch wrote */
+        json_t *su0 = json_object_get(h0, "seal_us_total"), *su1 = json_object_get(h1, "seal_us_total");
+        json_t *sn0 = json_object_get(h0, "seals"), *sn1 = json_object_get(h1, "seals");
+        if (json_is_integer(su0) && json_is_integer(su1) && json_is_integer(sn0) && json_is_integer(sn1) && b) {
+            double su = (double)(json_integer_value(su1) - json_integer_value(su0));
+            double sn = (double)(json_integer_value(sn1) - json_integer_value(sn0));
+            json_object_set_new(out, "seal_mean_us", json_real(su / (double)b));
+            json_object_set_new(out, "seals_per_commit", json_real(sn / (double)b));
+        }
     } else {
         json_object_set_new(out, "commits", json_null());
         json_object_set_new(out, "events_per_commit", json_null());

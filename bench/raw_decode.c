@@ -2,6 +2,7 @@
  * nothing else.
  *
  *   raw_decode [--json] [--preload] FILE...
+ *   raw_decode [--json] --codec FILE...
  *
  * What: for each file (one game, a .mlog: concatenated MessagePack maps) it
  * reads the whole file into memory, then calls msgpack_unpack_next()
@@ -28,6 +29,15 @@
  * first and times the decoding alone, to show how much of the time is the
  * reading (it is not what the ratio uses).
  *
+ * --codec: arbiter's own decoder alone, the first half of `arbiter verify`:
+ * each file through olreader_open / olreader_next / olreader_release (the
+ * calls verify's read loop makes, typed events and all), nothing judged.
+ * bench/run_verify times it beside the other two, so that verify's time
+ * splits into reading+decoding (this) and judging (verify minus this), and
+ * the best verify could do with a decoder as fast as msgpack-c's is
+ * raw / (raw + judging): a measured estimate, not a goal.  An event the
+ * codec refuses is counted apart ("malformed"); the corpora have none.
+ *
  * Exit: 0; 2 bad usage or a file that cannot be read; 1 bytes that are not
  * MessagePack (the count would be meaningless).
  */
@@ -41,6 +51,8 @@
 #include <unistd.h>
 
 #include <msgpack.h>
+
+#include "logformat/olstream.h"
 
 static double now_s(void)
 {
@@ -121,26 +133,81 @@ static long long count_events(msgpack_unpacked *u, const char *data, size_t len)
     return n;
 }
 
+/* --codec: every file through arbiter's reader; 0, or 2 on a file that
+ * cannot be read or memory that runs out. */
+static int codec_files(char **files, int n_files, long long *events, long long *malformed)
+{
+    for (int i = 0; i < n_files; i++) {
+        olreader *r = NULL;
+        olerror err;
+        if (olreader_open(files[i], -1, &r, &err) != 0) {
+            fprintf(stderr, "raw_decode: %s: %s\n", files[i], err.msg);
+            return 2;
+        }
+        for (;;) {
+            olevent *ev = NULL;
+            int got = olreader_next(r, &ev, NULL, NULL, &err);
+            if (got == 0)
+                break;
+            if (got == 1)
+                (*events)++;
+            else if (got == OL_EMALFORMED)
+                (*malformed)++;
+            else {
+                fprintf(stderr, "raw_decode: %s: %s\n", files[i], got == OL_ENOMEM ? "out of memory" : err.msg);
+                olreader_destroy(&r);
+                return 2;
+            }
+            olreader_release(r, &ev);
+        }
+        olreader_destroy(&r);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    int json = 0, preload = 0, first = 1;
+    int json = 0, preload = 0, codec = 0, first = 1;
     for (; first < argc && argv[first][0] == '-' && argv[first][1]; first++) {
         if (!strcmp(argv[first], "--json"))
             json = 1;
         else if (!strcmp(argv[first], "--preload"))
             preload = 1;
+        else if (!strcmp(argv[first], "--codec"))
+            codec = 1;
         else if (!strcmp(argv[first], "--")) {
             first++;
             break;
         } else {
-            fprintf(stderr, "usage: raw_decode [--json] [--preload] FILE...\n");
+            fprintf(stderr, "usage: raw_decode [--json] [--preload | --codec] FILE...\n");
             return strcmp(argv[first], "--help") ? 2 : 0;
         }
     }
     int n_files = argc - first;
     if (n_files < 1) {
-        fprintf(stderr, "usage: raw_decode [--json] [--preload] FILE...\n");
+        fprintf(stderr, "usage: raw_decode [--json] [--preload | --codec] FILE...\n");
         return 2;
+    }
+    if (codec && preload) {
+        fprintf(stderr, "raw_decode: --codec reads as verify does: no --preload\n");
+        return 2;
+    }
+    if (codec) {
+        long long events = 0, malformed = 0;
+        double t0 = now_s();
+        if (codec_files(argv + first, n_files, &events, &malformed))
+            return 2;
+        double secs = now_s() - t0;
+        if (secs <= 0)
+            secs = 1e-9;
+        if (json)
+            printf("{\"bench\":\"codec_decode\",\"games\":%d,\"events\":%lld,\"malformed\":%lld,\"seconds\":%.6f,"
+                   "\"events_per_s\":%.0f,\"games_per_s\":%.0f}\n",
+                   n_files, events, malformed, secs, (double)events / secs, (double)n_files / secs);
+        else
+            printf("raw_decode --codec: %d games, %lld events (%lld malformed) in %.3f s: %.0f events/s, %.0f games/s\n",
+                   n_files, events, malformed, secs, (double)events / secs, (double)n_files / secs);
+        return 0;
     }
     msgpack_unpacked u;
     msgpack_unpacked_init(&u);

@@ -36,6 +36,7 @@
 typedef struct {
     uint64_t events_stored, batches;
     uint64_t judge_us, commit_us, commit_us_max, batch_max;
+    uint64_t seal_us, seals;        /* of judge_us: the seals, one a match a batch */
     uint64_t replies_dropped;       /* a connection's queue was full        */
     uint64_t query_replies_dropped;
     uint64_t refused_owner, refused_key, refused_limits, refused_record, refused_table;

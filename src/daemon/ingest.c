@@ -874,12 +874,16 @@ static int commit_batch(ingest *g)
         int rc = mdb_txn_begin(store_env(d->st), NULL, 0, &txn);
         for (int i = 0; !rc && i < g->n; i++)
             rc = handle(g, txn, &g->batch[i]);
+        uint64_t ts = daemon_mono_us();
         for (int i = 0; !rc && i < g->n; i++) {
             live *l = g->batch[i].match[0] ? live_find(d->live, g->batch[i].match) : NULL;
-            if (l && l->dirty)
+            if (l && l->dirty) {
                 rc = daemon_seal(d, txn, l, &g->summary);
+                d->stats.seals++;
+            }
         }
         t1 = daemon_mono_us();
+        d->stats.seal_us += t1 - ts;
         if (!rc)
             rc = mdb_txn_commit(txn);   /* fsync: after this, verdicts may go out */
         else if (txn)

@@ -129,6 +129,8 @@ static json_t *op_health(ask *a)
                           (json_int_t)quarantine_dropped(d->quar));
     if (!o)
         return NULL;
+    json_object_set_new(o, "seal_us_total", json_integer((json_int_t)s->seal_us));
+    json_object_set_new(o, "seals", json_integer((json_int_t)s->seals));
     json_object_set_new(o, "replies_dropped", json_integer((json_int_t)(s->replies_dropped + s->query_replies_dropped)));
     json_object_set_new(o, "refused", json_pack("{s:I, s:I, s:I, s:I, s:I}", "owner", (json_int_t)s->refused_owner,
                                                 "key", (json_int_t)s->refused_key, "limits",
