@@ -172,8 +172,15 @@ done_ok "publish round 1" "${A[@]}" publish --file "$T" --round 1 --start 14:00
 want=$("$ARBITER" tournament pair --file "$TMP/pre1.json" --round 1 --json | jq -c .pairings)
 [ "$(jqf '.rounds[0].pairings' | jq -c .)" = "$want" ] &&
     pass "publish: round 1's pairings are those of tournament pair" || fail "publish r1: $(jqf '.rounds[0]') vs $want"
-[ "$(jqf '.rounds[0].started')" = "$(TZ=Europe/Paris date -d 14:00 +%s)000" ] &&
-    pass "publish: the round's start is 14:00 today in Paris" || fail "publish: started $(jqf '.rounds[0].started')"
+# the 14:00 nearest now in Paris: yesterday's, today's or tomorrow's
+now=$(date +%s) want=
+for d in -1 0 1; do
+    t=$(TZ=Europe/Paris date -d "$(TZ=Europe/Paris date -d "@$((now + d * 86400))" +%F) 14:00" +%s)
+    [ -n "$want" ] && [ $(( (t > now ? t - now : now - t) >= (want > now ? want - now : now - want) )) = 1 ] || want=$t
+done
+[ "$(jqf '.rounds[0].started')" = "${want}000" ] &&
+    pass "publish: the round's start is the 14:00 nearest now in Paris" ||
+    fail "publish: started $(jqf '.rounds[0].started'), not ${want}000"
 refused "add after round 1 is published" 2 'Round 1 is published: a player who comes now enters late' \
     "${A[@]}" add --file "$T" --player hal --name Hal
 
@@ -209,6 +216,14 @@ jq 'del(.rounds[0].time_called)' "$TMP/ny.json" >"$Z"
 "${A[@]}" time-call --file "$Z" --round 1 14:05 >/dev/null 2>&1
 [ "$(jq '.rounds[0].time_called' "$Z")" = "$(date -u -d '2026-03-29 18:05:00' +%s)000" ] &&
     pass "time-call: 14:05 in New York that day is 18:05 UTC" || fail "time-call in New York: $(cat "$Z")"
+# across midnight: a round that started at 23:30 in Paris has time called at 00:20 the next day
+jq --argjson s "$(date -u -d '2026-11-28 22:30:00' +%s)000" '.rounds[0].started = $s' "$TMP/ny.json" |
+    jq '.timezone = "Europe/Paris" | del(.rounds[0].time_called)' >"$Z"
+"${A[@]}" time-call --file "$Z" --round 1 00:20 >"$TMP/out" 2>"$TMP/err"
+[ "$(jq '.rounds[0].time_called - .rounds[0].started' "$Z")" = $((50 * 60000)) ] &&
+    grep -q 'at 00:20 on 2026-11-29 Europe/Paris' "$TMP/out" &&
+    pass "time-call: 00:20 after a 23:30 start is the next day's, 50 minutes later" ||
+    fail "time-call across midnight: $(jq -c '.rounds[0]' "$Z") $(cat "$TMP/out" "$TMP/err")"
 
 # ---- result (a head judge's, a game played on paper) ------------------------------------------
 P1=$(jqf '.rounds[0].pairings[] | select(.table == "1") | .p1')
@@ -329,7 +344,11 @@ grep -q '^round 2 of 3 (swiss), open$' "$TMP/out" && grep -q 'ends .* (50 minute
     fail "status: $(cat "$TMP/out" "$TMP/err")"
 # the page shows the open round's clock in the event's time zone
 "$ARBITER" tournament html --file "$T" --out "$TMP/page.html" "${LOGS[@]}" 2>/dev/null
-ENDS=$(TZ=Europe/Paris date -d "@$(jqf '(.rounds[1].started // 0) / 1000 + 3000 | floor')" +%H:%M)
+S2=$(jqf '(.rounds[1].started // 0) / 1000 | floor')
+ENDS=$(TZ=Europe/Paris date -d "@$((S2 + 3000))" +%H:%M)
+# a round that ends after midnight names the day it ends
+[ "$(TZ=Europe/Paris date -d "@$S2" +%F)" = "$(TZ=Europe/Paris date -d "@$((S2 + 3000))" +%F)" ] ||
+    ENDS="$ENDS on $(TZ=Europe/Paris date -d "@$((S2 + 3000))" +%F)"
 grep -q "<p class=\"clock\">Round 2 started at [0-9:]* and ends at $ENDS (Europe/Paris); [0-9]* minutes\? left.</p>" \
     "$TMP/page.html" && pass "html: the round clock (ends $ENDS, Europe/Paris)" ||
     fail "html: no round clock ending $ENDS: $(grep -o '<p class="clock">[^<]*' "$TMP/page.html")"

@@ -392,27 +392,37 @@ static long clock_seconds(const char *s)
     return part[0] * 3600 + part[1] * 60 + part[2];
 }
 
-/* A time of day on the day of day_ms (local time in the zone in force) as
- * ms since the epoch; CLI_OK or CLI_BADINPUT (reported). */
-static int time_of_day(const char *s, uint64_t day_ms, uint64_t *out)
+/* The time of day s nearest to ref_ms (local time in the zone in force) as
+ * ms since the epoch; CLI_OK or CLI_BADINPUT (reported).  Nearest, not on
+ * ref's date: a round that started at 23:30 has time called at 00:20 the
+ * next day, and a judge asking about 23:55 at 00:05 means last night. */
+static int time_of_day(const char *s, uint64_t ref_ms, uint64_t *out)
 {
     long secs = clock_seconds(s);
-    time_t day = (time_t)(day_ms / 1000), t;
-    struct tm tm;
+    time_t ref = (time_t)(ref_ms / 1000), best = (time_t)-1;
+    struct tm day;
 
     if (secs < 0) {
         cli_error("'%s' is no time of day: write it as 14:05 or 14:05:30", s);
         return CLI_BADINPUT;
     }
-    if (!localtime_r(&day, &tm))
+    if (!localtime_r(&ref, &day))
         return CLI_INTERNAL;
-    tm.tm_hour = (int)(secs / 3600);
-    tm.tm_min = (int)(secs / 60 % 60);
-    tm.tm_sec = (int)(secs % 60);
-    tm.tm_isdst = -1;   /* the zone's own rule for that day (summer time or not) */
-    if ((t = mktime(&tm)) == (time_t)-1)
-        return CLI_INTERNAL;
-    *out = (uint64_t)t * 1000;
+    for (int d = -1; d <= 1; d++) {   /* that time the day before, on, and after ref's date */
+        struct tm tm = day;
+        time_t t;
+
+        tm.tm_mday += d;   /* mktime carries it into the month and year */
+        tm.tm_hour = (int)(secs / 3600);
+        tm.tm_min = (int)(secs / 60 % 60);
+        tm.tm_sec = (int)(secs % 60);
+        tm.tm_isdst = -1;   /* the zone's own rule for that day (summer time or not) */
+        if ((t = mktime(&tm)) == (time_t)-1)
+            return CLI_INTERNAL;
+        if (best == (time_t)-1 || llabs((long long)t - ref) < llabs((long long)best - ref))
+            best = t;
+    }
+    *out = (uint64_t)best * 1000;
     return CLI_OK;
 }
 
@@ -928,7 +938,7 @@ static int edit_time_call(const org_opts *o, org_file *f, json_t *root, char *do
     if ((rc = tourorg_time_call(root, round, o->table, ms, err, sizeof err)))
         return org_error(rc, err);
     snprintf(done, n, "Time is called in round %" PRIu32 "%s%s at %s%s%s.", round, o->table ? ", table " : "",
-             o->table ? o->table : "", clock_text(shown, sizeof shown, ms, ms), tournament_timezone(f->t) ? " " : "",
+             o->table ? o->table : "", clock_text(shown, sizeof shown, ms, day ? day : ms), tournament_timezone(f->t) ? " " : "",
              tournament_timezone(f->t) ? tournament_timezone(f->t) : "");
     return CLI_OK;
 }
