@@ -30,9 +30,11 @@ for cmd in $cmds; do
     if [ "$cmd" = deck ]; then
         help=$( ("$ARBITER" deck check --help; "$ARBITER" deck rules --help) 2>&1 | option_names)
         got=$( (complete_line 'arbiter deck check --'; complete_line 'arbiter deck rules --') | option_names)
-    elif [ "$cmd" = tournament ] || [ "$cmd" = store ]; then
+    elif [ "$cmd" = tournament ] || [ "$cmd" = store ] || [ "$cmd" = pg ]; then
         help=$("$ARBITER" "$cmd" --help 2>&1 | option_names)
-        got=$(complete_line "arbiter $cmd $([ "$cmd" = store ] && echo check || echo standings) --" | option_names)
+        sub=standings
+        case $cmd in store) sub=check ;; pg) sub=migrate ;; esac
+        got=$(complete_line "arbiter $cmd $sub --" | option_names)
     else
         help=$("$ARBITER" "$cmd" --help 2>&1 | option_names)
         got=$(complete_line "arbiter $cmd -" | option_names)
@@ -41,6 +43,7 @@ for cmd in $cmds; do
 done
 
 same "deck <TAB>" "$(printf 'check\nrules')" "$(complete_line 'arbiter deck ')"
+same "pg <TAB>" "$(printf 'migrate\nversion')" "$(complete_line 'arbiter pg ')"
 same "tournament <TAB>" "$(printf '%s\n' add alarms close drop html intentional-draw late-entry new pair publish report result \
     slips standings stats status time-call undo wall)" "$(complete_line 'arbiter tournament ')"
 same "tournament drop --reason <TAB>" "$(printf 'disqualified\ndrop\nno_show')" \

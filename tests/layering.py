@@ -12,7 +12,7 @@ Prints one line per violation, nothing when the tree is clean:
                              other, directly or round a longer loop
 
 The layers, lowest first (Makefile.am lists the sources in this order):
-logformat/, verifiers/, src/core/, src/record/, src/tournament/, then
+logformat/, verifiers/, src/core/, src/record/, src/pg/, src/tournament/, then
 src/daemon/ and src/cli/ side by side.  Files outside them (tests, bench,
 fuzz, examples) may include anything but a format's headers.
 """
@@ -21,8 +21,8 @@ import os
 import re
 import sys
 
-LAYERS = {'logformat': 0, 'verifiers': 1, 'src/core': 2, 'src/record': 3, 'src/tournament': 4,
-          'src/daemon': 5, 'src/cli': 5}
+LAYERS = {'logformat': 0, 'verifiers': 1, 'src/core': 2, 'src/record': 3, 'src/pg': 4, 'src/tournament': 5,
+          'src/daemon': 6, 'src/cli': 6}
 INCLUDE = re.compile(r'\s*#\s*include\s*"([^"]+)"')
 
 

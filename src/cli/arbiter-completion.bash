@@ -6,7 +6,7 @@
 # each command's --help lists them: tests/e2e_completion.sh holds the two to
 # each other, so a new option must be added here too.
 
-_arbiter_commands="cards deck convert verify replay send audit list query tournament store keygen"
+_arbiter_commands="cards deck convert verify replay send audit list query tournament store keygen pg"
 
 # _arbiter_options CMD [SUB]: the options of one command (or sub-command)
 _arbiter_options() {
@@ -28,6 +28,7 @@ _arbiter_options() {
                           "--cut-on-later-day" ;;
         store*) echo "--sealed-by --trusted-seals --json" ;;
         keygen) echo "--out --role" ;;
+        pg*) echo "--json" ;;
     esac
 }
 
@@ -73,7 +74,7 @@ _arbiter() {
         case "${COMP_WORDS[i]}" in
             -*) ;;
             *) if [ -z "$cmd" ]; then cmd=${COMP_WORDS[i]}
-               elif [ -z "$sub" ] && { [ "$cmd" = deck ] || [ "$cmd" = tournament ] || [ "$cmd" = store ]; }; then
+               elif [ -z "$sub" ] && { [ "$cmd" = deck ] || [ "$cmd" = tournament ] || [ "$cmd" = store ] || [ "$cmd" = pg ]; }; then
                    sub=${COMP_WORDS[i]}
                fi ;;
         esac
@@ -92,6 +93,10 @@ _arbiter() {
     fi
     if [ -z "$sub" ] && [ "$cmd" = store ]; then
         mapfile -t COMPREPLY < <(compgen -W "check salvage backup" -- "$cur")
+        return
+    fi
+    if [ -z "$sub" ] && [ "$cmd" = pg ]; then
+        mapfile -t COMPREPLY < <(compgen -W "migrate version" -- "$cur")
         return
     fi
     if [ "$cmd" = store ] && [[ $cur != -* ]]; then   # DIR, NEWDIR

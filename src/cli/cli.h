@@ -28,6 +28,7 @@ int cmd_query(int argc, char **argv);
 int cmd_tournament(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 int cmd_store(int argc, char **argv);
+int cmd_pg(int argc, char **argv);
 
 /* Load the card database at `path` (NULL: carddb_default_path()) into *db
  * for a command; on failure print "arbiter: card database ..." with every
