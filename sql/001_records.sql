@@ -71,20 +71,29 @@ CREATE TABLE events (
 CREATE INDEX events_rule ON events (rule) WHERE rule IS NOT NULL;
 
 -- A copy of an event that differs from the one already here: an alarm,
--- never an overwrite (the row in events stays as it first came).
+-- never an overwrite (the row in events stays as it first came).  The
+-- offered copy is kept whole, field by field, beside the words.
 CREATE TABLE conflicts (
     id           bigserial PRIMARY KEY,
     found        timestamptz NOT NULL DEFAULT now(),
     venue        text NOT NULL,
     match        text NOT NULL,
     seq          bigint NOT NULL,
-    what         text NOT NULL,      -- the fields that differ, in words
-    offered      bytea NOT NULL      -- the record as the venue sent it
+    what         text NOT NULL,      -- the fields that differ: "event, chain"
+    received_ms  bigint NOT NULL,
+    peer         text NOT NULL,
+    event        bytea NOT NULL,
+    verdict      bytea NOT NULL,
+    chain        bytea NOT NULL,
+    state        bytea NOT NULL,
+    link         bytea NOT NULL
 );
+CREATE INDEX conflicts_match ON conflicts (venue, match, seq);
 
 -- The month's partition of events for a start time, made when missing.
+-- SECURITY DEFINER: a venue's role needs no right to create tables.
 CREATE FUNCTION arbiter_events_partition(t timestamptz) RETURNS text
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
 DECLARE
     lo timestamptz := date_trunc('month', t AT TIME ZONE 'UTC') AT TIME ZONE 'UTC';
     hi timestamptz := lo + interval '1 month';

@@ -42,7 +42,9 @@
 #include "src/daemon/ingest.h"
 #include "src/daemon/notify.h"
 #include "src/daemon/query.h"
+#include "src/daemon/replica.h"
 #include "src/daemon/standings.h"
+#include "src/pg/pgship.h"
 #include "src/record/record.h"
 #include "src/tournament/tournament.h"
 #include "src/tournament/tourrec.h"
@@ -65,6 +67,7 @@ static const char usage_text[] =
     "                [--seal-legacy] [--max-connections N] [--peer-connections N]\n"
     "                [--max-matches N] [--peer-matches N] [--quarantine-max N]\n"
     "                [--log-level error|warn|info|debug] [--map-mb N] [--tournament FILE]...\n"
+    "                [--replicate URL [--venue NAME]]\n"
     "\n"
     "The live judge of openlog.md 9: tables send events to the ingest ROUTER and\n"
     "get each verdict once it is stored (fsync'd LMDB); the feed PUB publishes\n"
@@ -113,6 +116,17 @@ static const char usage_text[] =
     "                        request at a time, 16 waiting (busy beyond), the last\n"
     "                        16 answers kept until the store changes; repeat for\n"
     "                        several (at most 16, distinct ids)\n"
+    "  --replicate URL       ship every stored record to the circuit's PostgreSQL\n"
+    "                        database at URL (libpq's; keep its password in a\n"
+    "                        .pgpass file, not here), from a thread of its own:\n"
+    "                        verdicts never wait for it; what is not confirmed\n"
+    "                        yet is kept in the store (its outbox) and shipped\n"
+    "                        when the database can be reached (health:\n"
+    "                        replication; arbiterd(8), REPLICATION)\n"
+    "  --venue NAME          the venue's name there (default: the host name; 1 to\n"
+    "                        64 of A-Z a-z 0-9 . _ -), registered by the circuit's\n"
+    "                        administrator with this daemon's key (arbiter pg\n"
+    "                        venue add)\n"
     "\n"
     "SIGTERM, SIGINT: finish and acknowledge the current batch, stop the standings\n"
     "worker at its next record, exit 0.\n"
@@ -122,7 +136,7 @@ static const char usage_text[] =
     "acknowledged), 2 bad usage or cannot start.\n";
 
 typedef struct {
-    const char *dbdir, *ingest_ep, *feed_ep, *query_ep, *key, *keyring, *trusted_seals;
+    const char *dbdir, *ingest_ep, *feed_ep, *query_ep, *key, *keyring, *trusted_seals, *replicate, *venue;
     const char *card_files[CARD_FILES_MAX];
     const char *tour_files[DAEMON_TOURNAMENTS_MAX];
     int n_tour_files;
@@ -208,6 +222,15 @@ static int parse_options(int argc, char **argv, options *o)
             o->keyring = val;
         } else if (!strcmp(a, "--trusted-seals")) {
             o->trusted_seals = val;
+        } else if (!strcmp(a, "--replicate")) {
+            o->replicate = val;
+        } else if (!strcmp(a, "--venue")) {
+            if (!pgship_venue_valid(val)) {
+                fprintf(stderr, "arbiterd: --venue needs 1 to %d letters, digits, dots, dashes or underscores\n",
+                        PGSHIP_VENUE_MAX);
+                return -1;
+            }
+            o->venue = val;
         } else if (!strcmp(a, "--cards")) {
             if (o->n_card_files == CARD_FILES_MAX) {
                 fprintf(stderr, "arbiterd: at most %d --cards\n", CARD_FILES_MAX);
@@ -247,6 +270,18 @@ static int parse_options(int argc, char **argv, options *o)
             fprintf(stderr, "arbiterd: unknown option %s\n%s", a, usage_text);
             return -1;
         }
+    }
+    if (o->venue && !o->replicate) {
+        fprintf(stderr, "arbiterd: --venue names the venue for --replicate, which is missing\n");
+        return -1;
+    }
+    if (o->replicate && !o->venue) {   /* the host name, when it is a venue name */
+        static char host[256];
+        if (gethostname(host, sizeof host - 1) || !pgship_venue_valid(host)) {
+            fprintf(stderr, "arbiterd: --replicate needs --venue NAME: the host name is no venue name\n");
+            return -1;
+        }
+        o->venue = host;
     }
     if (!o->n_card_files) {   /* the shelf of `arbiter verify` */
         const char *const *paths;
@@ -606,7 +641,7 @@ static int check_store(daemon_ctx *d)
     const void *fmt;
     size_t flen;
     MDB_stat ms;
-    int rc;
+    int rc, seeded = 0;
 
     memset(&c, 0, sizeof c);
     c.d = d;
@@ -619,12 +654,16 @@ static int check_store(daemon_ctx *d)
         c.total = ms.ms_entries;
     if ((rc && rc != MDB_NOTFOUND) || (rc = note_signer(&c)) || (rc = store_each_cards(d->st, c.txn, check_cards, &c)) ||
         (rc = store_each_match(d->st, c.txn, start_one, &c)) ||
-        (c.legacy && !c.unsealed && (rc = store_put_meta(d->st, c.txn, "format", "2", 1)))) {
+        (c.legacy && !c.unsealed && (rc = store_put_meta(d->st, c.txn, "format", "2", 1))) ||
+        (rc = record_outbox_seed(d->st, c.txn, daemon_now_ms(), &seeded))) {
         mdb_txn_abort(c.txn);
         return rc;
     }
     if ((rc = mdb_txn_commit(c.txn)))
         return rc;
+    if (seeded && c.total)
+        dlog(DLOG_INFO, "the outbox of replication now lists the %zu stored match%s: a replica gets them all",
+             c.total, c.total == 1 ? "" : "es");
     if (c.sealed)
         dlog(DLOG_WARN, "--seal-legacy: sealed %zu match%s as they stand, unsealed in a store from before records were "
              "sealed: their seals attest to this store's content now, not to what was played", c.sealed,
@@ -716,14 +755,16 @@ static int load_tournaments(daemon_ctx *d, const options *o)
  * many milliseconds (at most 10000) before the standings worker judges
  * each record, so that a test can keep a computation running while a
  * table streams events (tests/e2e_tournament.sh).  Unset: 0. */
-static unsigned test_delay_ms(void)
+/* A test-only delay from the environment (0 in production), said in the
+ * log when set. */
+static unsigned env_ms(const char *name)
 {
-    const char *v = getenv("ARBITERD_TEST_STANDINGS_DELAY_MS");
+    const char *v = getenv(name);
     unsigned long ms = 0;
-    if (v && number("ARBITERD_TEST_STANDINGS_DELAY_MS", v, 0, 10000, &ms))
+    if (v && number(name, v, 0, 10000, &ms))
         ms = 0;
     if (ms)
-        dlog(DLOG_WARN, "ARBITERD_TEST_STANDINGS_DELAY_MS=%lu: standings are slowed down for a test", ms);
+        dlog(DLOG_WARN, "%s=%lu: the daemon is slowed down for a test", name, ms);
     return (unsigned)ms;
 }
 
@@ -824,6 +865,9 @@ static int serve(daemon_ctx *d, const options *o, void *in, void *fd, void *q, i
         } else if (!waiting && ((items[2].revents & ZMQ_POLLIN) || pending) && ingest_turn(g)) {
             return 1;   /* nothing of the batch is acknowledged */
         }
+        /* a quiet venue: what the replica confirmed waits for no batch */
+        if (!waiting && replica_due(d->replica) && daemon_replica_flush(d))
+            dlog(DLOG_WARN, "cannot write the replica's confirmations into the store: they wait for the next batch");
         /* queries for at most QUERY_TURN_US a turn (at least one): health
          * stays quick beside a busy ingest, and a client asking for costly
          * answers in a row takes turns with the tables */
@@ -905,7 +949,9 @@ int main(int argc, char **argv)
         goto out;
     }
     live_table_hook(d.live, count_held, &d);
-    if (open_sockets(&d, &o, zctx, &in, &fd, &q, &g) || standings_new(zctx, d.st, test_delay_ms(), &d.stand))
+    if (open_sockets(&d, &o, zctx, &in, &fd, &q, &g) || standings_new(zctx, d.st, env_ms("ARBITERD_TEST_STANDINGS_DELAY_MS"), &d.stand) ||
+        (o.replicate && replica_new(d.st, o.replicate, o.venue, &d.key, env_ms("ARBITERD_TEST_REPLICA_DELAY_MS"),
+                                    &d.replica)))
         goto out;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -932,6 +978,7 @@ int main(int argc, char **argv)
          (unsigned long long)d.stats.batches);
 out:
     standings_destroy(&d.stand);   /* joined: nothing reads the store or a tournament behind the loop */
+    replica_destroy(&d.replica);   /* joined too */
     ingest_destroy(&g);
     feed_destroy(&d.feed);
     gate_release(d.gate, in, GATE_INGEST);

@@ -104,5 +104,18 @@ int daemon_seal(daemon_ctx *d, MDB_txn *txn, live *l, jtext *text)
     if (!rc)
         rc = record_seal(d->st, txn, l->id, &l->heads, text->buf, text->len, &d->key);
     l->dirty = 0;
+    l->heads.noted = 0;   /* the next batch's first event tells the outbox again */
+    return rc;
+}
+
+int daemon_replica_flush(daemon_ctx *d)
+{
+    MDB_txn *txn = NULL;
+    int rc = mdb_txn_begin(store_env(d->st), NULL, 0, &txn);
+    if (!rc && (rc = replica_apply(d->replica, d->st, txn)))
+        mdb_txn_abort(txn);
+    else if (!rc)
+        rc = mdb_txn_commit(txn);
+    replica_applied(d->replica, !rc);
     return rc;
 }

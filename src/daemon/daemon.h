@@ -1,7 +1,8 @@
 /* daemon.h -- what the parts of arbiterd share.
  *
- * arbiterd is one loop (arbiterd.c), and a worker thread that computes
- * standings for it (standings.h; it touches nothing of this struct).  Its
+ * arbiterd is one loop (arbiterd.c), a worker thread that computes
+ * standings for it (standings.h) and, with --replicate, a thread that ships
+ * the records (replica.h); neither touches anything of this struct.  Its
  * parts are modules with their own state -- the store (store.h), the card databases
  * (cardset.h), the live matches (live.h), the quarantine (quarantine.h),
  * the feed (feed.h), the gate (gate.h) -- and two that act on all of them:
@@ -20,6 +21,7 @@
 #include "src/daemon/feed.h"
 #include "src/daemon/gate.h"
 #include "src/daemon/live.h"
+#include "src/daemon/replica.h"
 #include "src/daemon/standings.h"
 #include "src/record/cardset.h"
 #include "src/record/quarantine.h"
@@ -68,6 +70,7 @@ typedef struct daemon_ctx {
     tournament *tournaments[DAEMON_TOURNAMENTS_MAX];
     size_t n_tournaments;
     uint64_t tour_gen;              /* bumped whenever a slot is loaded    */
+    replica *replica;               /* --replicate's shipper; NULL: none     */
     standings *stand;               /* the standings worker; NULL: none, the
                                        op computes on the spot (fuzz, unit
                                        tests; arbiterd always has one)     */
@@ -114,6 +117,11 @@ int daemon_load(daemon_ctx *d, MDB_txn *txn, live *l, const char *named);
  * (record_summary_text, into the caller's scratch `text`), then the seal
  * with the daemon's key; l->dirty cleared.  0, or a store error. */
 int daemon_seal(daemon_ctx *d, MDB_txn *txn, live *l, jtext *text);
+
+/* Write what the replica confirmed into the outbox in a transaction of
+ * its own (replica_due: no batch came to carry it).  0, or a store error
+ * (the confirmations wait for the next transaction). */
+int daemon_replica_flush(daemon_ctx *d);
 
 /* Mark match `id` damaged for `why` (a sentence, logged by the caller):
  * DAMAGED in the live table, named in health.  0, or -1 out of memory. */

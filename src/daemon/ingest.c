@@ -856,7 +856,9 @@ static int disk_is_full(const daemon_ctx *d, int rc)
 static int grow(daemon_ctx *d)
 {
     standings_pause(d->stand);
+    replica_pause(d->replica);
     int rc = store_grow(d->st);
+    replica_resume(d->replica);
     standings_resume(d->stand);
     return rc;
 }
@@ -872,6 +874,9 @@ static int commit_batch(ingest *g)
         uint64_t t0 = daemon_mono_us(), t1;
         daemon_stats before = d->stats;   /* what a failed attempt counted is taken back */
         int rc = mdb_txn_begin(store_env(d->st), NULL, 0, &txn);
+        /* what a replica confirmed, first: this batch's events are noted after */
+        if (!rc)
+            rc = replica_apply(d->replica, d->st, txn);
         for (int i = 0; !rc && i < g->n; i++)
             rc = handle(g, txn, &g->batch[i]);
         uint64_t ts = daemon_mono_us();
@@ -888,8 +893,10 @@ static int commit_batch(ingest *g)
             rc = mdb_txn_commit(txn);   /* fsync: after this, verdicts may go out */
         else if (txn)
             mdb_txn_abort(txn);
+        replica_applied(d->replica, !rc);
         if (!rc) {
             uint64_t took = daemon_mono_us() - t1;
+            replica_kick(d->replica);
             quarantine_commit(d->quar);
             d->stats.judge_us += t1 - t0;
             d->stats.commit_us += took;

@@ -88,6 +88,26 @@ static int want_view(ask *a, view_kind *view, json_t **fail)
 
 /* ---- the ops --------------------------------------------------------------- */
 
+
+/* --replicate's shipper, as arbiterd(8) REPLICATION lists it; null without. */
+static json_t *replication_health(replica *r)
+{
+    replica_status st;
+    if (!r)
+        return json_null();
+    replica_status_get(r, &st);
+    /* "I?" takes no NULL: the optional times go as objects */
+    return json_pack("{s:s, s:s, s:b, s:I, s:I, s:I, s:I, s:I, s:b, s:I, s:I, s:s?, s:o?, s:o?}", "to", st.target,
+                     "venue", st.venue, "connected", st.connected, "shipped_events", (json_int_t)st.shipped_events,
+                     "shipments", (json_int_t)st.shipments, "conflicts", (json_int_t)st.conflicts,
+                     "backlog_matches", (json_int_t)st.backlog_matches, "backlog_events",
+                     (json_int_t)st.backlog_events, "backlog_more", st.backlog_more, "lag_ms", (json_int_t)st.lag_ms,
+                     "confirmations_waiting", (json_int_t)st.acks_waiting, "last_error",
+                     st.last_error[0] ? st.last_error : NULL, "last_error_ms",
+                     st.last_error_ms ? json_integer((json_int_t)st.last_error_ms) : NULL, "last_shipment_ms",
+                     st.last_shipment_ms ? json_integer((json_int_t)st.last_shipment_ms) : NULL);
+}
+
 static json_t *op_health(ask *a)
 {
     daemon_ctx *d = a->d;
@@ -153,6 +173,7 @@ static json_t *op_health(ask *a)
     json_object_set_new(o, "keys", keys < 0 ? json_null() : json_integer(keys));
     json_object_set_new(o, "reloads", json_integer((json_int_t)s->reloads));
     json_object_set_new(o, "standings", standings_health(d->stand));
+    json_object_set_new(o, "replication", replication_health(d->replica));
     char key[65];
     sodium_bin2hex(key, sizeof key, d->key.sign_public, 32);
     json_object_set_new(o, "seal_key", json_string(key));

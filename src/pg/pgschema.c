@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/pg/pgconn.h"
 #include "src/pg/pgschema.h"
 
 typedef struct {
@@ -38,21 +39,6 @@ int pgschema_latest(void)
     return migrations[N_MIGRATIONS - 1].version;
 }
 
-/* Run sql; 0, or -1 with "what: libpq's message" in err. */
-static int exec(PGconn *conn, const char *sql, const char *what, char *err, size_t errlen)
-{
-    PGresult *r = PQexec(conn, sql);
-    ExecStatusType st = PQresultStatus(r);
-    int ok = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK;
-    if (!ok) {
-        const char *m = PQresultErrorMessage(r);
-        snprintf(err, errlen, "%s: %.*s", what, (int)strcspn(m && *m ? m : PQerrorMessage(conn), "\n"),
-                 m && *m ? m : PQerrorMessage(conn));
-    }
-    PQclear(r);
-    return ok ? 0 : -1;
-}
-
 static int read_version(PGconn *conn, char *err, size_t errlen)
 {
     PGresult *r = PQexec(conn, "SELECT coalesce(max(version), 0) FROM arbiter_schema");
@@ -60,8 +46,7 @@ static int read_version(PGconn *conn, char *err, size_t errlen)
     if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
         v = atoi(PQgetvalue(r, 0, 0));
     else
-        snprintf(err, errlen, "cannot read the schema version: %.*s", (int)strcspn(PQerrorMessage(conn), "\n"),
-                 PQerrorMessage(conn));
+        pgconn_fail(conn, r, "cannot read the schema version", err, errlen);
     PQclear(r);
     return v;
 }
@@ -71,8 +56,7 @@ int pgschema_version(PGconn *conn, char *err, size_t errlen)
     PGresult *r = PQexec(conn, "SELECT to_regclass('arbiter_schema') IS NOT NULL");
     int exists = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && !strcmp(PQgetvalue(r, 0, 0), "t");
     if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-        snprintf(err, errlen, "cannot read the schema version: %.*s", (int)strcspn(PQerrorMessage(conn), "\n"),
-                 PQerrorMessage(conn));
+        pgconn_fail(conn, r, "cannot read the schema version", err, errlen);
         PQclear(r);
         return -1;
     }
@@ -84,10 +68,10 @@ int pgschema_migrate(PGconn *conn, int *from, int *to, char *err, size_t errlen)
 {
     int v;
     err[0] = 0;
-    if (exec(conn, "BEGIN", "cannot begin a transaction", err, errlen))
+    if (pgconn_exec(conn, "BEGIN", "cannot begin a transaction", err, errlen))
         return -1;
-    if (exec(conn, "SELECT pg_advisory_xact_lock(" PGSCHEMA_LOCK ")", "cannot take the migration lock", err, errlen) ||
-        exec(conn,
+    if (pgconn_exec(conn, "SELECT pg_advisory_xact_lock(" PGSCHEMA_LOCK ")", "cannot take the migration lock", err, errlen) ||
+        pgconn_exec(conn,
              "CREATE TABLE IF NOT EXISTS arbiter_schema (version integer PRIMARY KEY, name text NOT NULL, "
              "applied timestamptz NOT NULL DEFAULT now())",
              "cannot make the table arbiter_schema", err, errlen) ||
@@ -108,11 +92,11 @@ int pgschema_migrate(PGconn *conn, int *from, int *to, char *err, size_t errlen)
             continue;
         snprintf(what, sizeof what, "migration %03d (%s) failed", m->version, m->name);
         snprintf(row, sizeof row, "INSERT INTO arbiter_schema (version, name) VALUES (%d, '%s')", m->version, m->name);
-        if (exec(conn, m->sql, what, err, errlen) || exec(conn, row, what, err, errlen))
+        if (pgconn_exec(conn, m->sql, what, err, errlen) || pgconn_exec(conn, row, what, err, errlen))
             goto fail;
         v = m->version;
     }
-    if (exec(conn, "COMMIT", "cannot commit the migration", err, errlen))
+    if (pgconn_exec(conn, "COMMIT", "cannot commit the migration", err, errlen))
         return -1;   /* a failed COMMIT ends the transaction: nothing was applied */
     if (to)
         *to = v;

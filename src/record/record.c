@@ -293,10 +293,54 @@ int record_append(store *st, MDB_txn *txn, const char *match, record_heads *h, c
     se.has_link = 1;
     if ((rc = store_put_event(st, txn, match, &se)) || (rc = index_verdict(st, txn, match, se.seq, status, rule)))
         return rc;
+    /* the first event since the last seal: the outbox learns, in the same
+     * transaction, that the record has unshipped events from here on (an
+     * entry already there keeps its older start) */
+    if (!h->noted && (rc = store_put_outbox(st, txn, match, se.seq, received_ms, 1)))
+        return rc;
+    h->noted = 1;
     memcpy(h->chain, se.chain, STORE_HASH);
     memcpy(h->link, se.link, STORE_HASH);
     h->counts[status]++;
     h->events++;
+    return 0;
+}
+
+int record_shipped(store *st, MDB_txn *txn, const char *match, uint64_t to)
+{
+    store_event e;
+    uint64_t from, since;
+    int rc = store_get_outbox(st, txn, match, &from, &since);
+    if (rc == MDB_NOTFOUND || (!rc && to <= from))
+        return 0;   /* shipped already, or an older confirmation than the entry */
+    if (rc)
+        return rc;
+    rc = store_get_event(st, txn, match, to, &e);
+    if (rc == MDB_NOTFOUND)
+        return store_del_outbox(st, txn, match);
+    return rc ? rc : store_put_outbox(st, txn, match, to, e.received_ms, 0);
+}
+
+static int seed_one(void *ctx, const char *match, const char *json, size_t len)
+{
+    void **a = ctx;
+    (void)json;
+    (void)len;
+    return store_put_outbox(a[0], a[1], match, 0, *(uint64_t *)a[2], 1);
+}
+
+int record_outbox_seed(store *st, MDB_txn *txn, uint64_t now_ms, int *seeded)
+{
+    const void *v;
+    size_t n;
+    void *a[3] = {st, txn, &now_ms};
+    int rc = store_get_meta(st, txn, "outbox", &v, &n);
+    *seeded = 0;
+    if (rc != MDB_NOTFOUND)
+        return rc;
+    if ((rc = store_each_match(st, txn, seed_one, a)) || (rc = store_put_meta(st, txn, "outbox", "1", 1)))
+        return rc;
+    *seeded = 1;
     return 0;
 }
 

@@ -185,6 +185,8 @@ typedef struct {
     uint8_t chain[STORE_HASH];     /* h of the last stored event (or zeros) */
     uint8_t link[STORE_HASH];      /* k of the last stored event (or zeros) */
     size_t counts[OL_V_COUNT];     /* stored verdicts, by status            */
+    uint8_t noted;                 /* the outbox was told of this batch's
+                                      events (cleared when it is sealed)    */
 } record_heads;
 
 /* What the summary says beside what the events give. */
@@ -203,6 +205,26 @@ typedef struct {
 int record_append(store *st, MDB_txn *txn, const char *match, record_heads *h, const verifier *vf, const void *raw,
                   size_t len, const void *verdict, size_t vlen, ol_status status, const char *rule,
                   uint64_t received_ms, const char *peer);
+
+/* ---- replication (arbiterd(8), REPLICATION; store.h's outbox) -------------
+ *
+ * record_append notes in the store's outbox, in the batch's transaction,
+ * the first seq of a record not yet shipped (once per batch: h->noted, which
+ * the caller clears when it seals).  What a replica has confirmed comes
+ * back through record_shipped, in a later write transaction of the
+ * daemon's. */
+
+/* A replica holds match's events below seq `to`: the outbox entry moves
+ * to `to` (when the store holds more, with the receive time of event
+ * `to`) or goes.  A confirmation older than the entry changes nothing.
+ * 0, or a store error. */
+int record_shipped(store *st, MDB_txn *txn, const char *match, uint64_t to);
+
+/* A store whose outbox was never filled (meta "outbox" missing: made
+ * before replication existed) gets an entry from seq 0 for every match
+ * that has none, stamped now_ms, and the meta key; *seeded 1 then.  0, or
+ * a store error. */
+int record_outbox_seed(store *st, MDB_txn *txn, uint64_t now_ms, int *seeded);
 
 /* The summary of a record (the daemon's record, arbiterd(8)): what the
  * session says of the events stored (sess after the last of them), with

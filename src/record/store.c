@@ -7,7 +7,7 @@
  * snapshot without blocking the one writer.  A process killed at any point
  * leaves either the whole last transaction or none of it.
  *
- * How: seven named databases (store.h lists their keys and values).  Event
+ * How: eight named databases (store.h lists their keys and values).  Event
  * keys are the match id, a zero byte and the seq in big-endian, so that
  * LMDB's byte order is seq order within a match and a cursor walks one
  * match's events with MDB_SET_RANGE.  Records are packed by hand in a
@@ -60,7 +60,7 @@
 
 struct store {
     MDB_env *env;
-    MDB_dbi matches, events, quarantine, cards, byrule, seals, meta;
+    MDB_dbi matches, events, quarantine, cards, byrule, seals, meta, outbox;
     size_t map_size;
 };
 
@@ -126,7 +126,8 @@ static int open_dbs(store *s, int readonly)
         (rc = mdb_dbi_open(txn, "cards", flags, &s->cards)) ||
         (rc = mdb_dbi_open(txn, "byrule", flags, &s->byrule)) ||
         (rc = open_optional(txn, "seals", flags, &s->seals)) ||
-        (rc = open_optional(txn, "meta", flags, &s->meta))) {
+        (rc = open_optional(txn, "meta", flags, &s->meta)) ||
+        (rc = open_optional(txn, "outbox", flags, &s->outbox))) {
         mdb_txn_abort(txn);
         return rc;
     }
@@ -160,7 +161,7 @@ static int store_create(const char *dir, size_t map_size, char *err, size_t errl
         snprintf(err, errlen, "cannot make the new store in %s: %s", tmp, strerror(errno));
         return rc;
     }
-    if ((rc = mdb_env_create(&s.env)) || (rc = mdb_env_set_maxdbs(s.env, 8)) ||
+    if ((rc = mdb_env_create(&s.env)) || (rc = mdb_env_set_maxdbs(s.env, 16)) ||
         (rc = mdb_env_set_mapsize(s.env, map_size ? map_size : STORE_MAP_START)) ||
         (rc = mdb_env_open(s.env, tmp, 0, 0600)) || (rc = open_dbs(&s, 0))) {
         snprintf(err, errlen, "cannot make the new store in %s: %s", tmp, mdb_strerror(rc));
@@ -197,7 +198,7 @@ int store_open(const char *dir, int readonly, size_t map_size, store **out, char
     }
     if (fresh && (rc = store_create(dir, map_size, err, errlen)))
         goto fail;
-    if ((rc = mdb_env_create(&s->env)) || (rc = mdb_env_set_maxdbs(s->env, 8)) ||
+    if ((rc = mdb_env_create(&s->env)) || (rc = mdb_env_set_maxdbs(s->env, 16)) ||
         (rc = mdb_env_set_maxreaders(s->env, 126))) {
         snprintf(err, errlen, "LMDB: %s", mdb_strerror(rc));
         goto fail;
@@ -341,6 +342,27 @@ int store_get_event(store *s, MDB_txn *txn, const char *match, uint64_t seq, sto
         return MDB_NOTFOUND;
     int rc = mdb_get(txn, s->events, &k, &v);
     return rc ? rc : parse_event(&k, &v, out);
+}
+
+int store_next_seq(store *s, MDB_txn *txn, const char *match, uint64_t *next)
+{
+    uint8_t key[STORE_KEY_MAX];
+    size_t klen = event_key(key, match, UINT64_MAX), mlen = strlen(match);
+    MDB_cursor *cur = NULL;
+    MDB_val k = {klen, key}, v;
+    *next = 0;
+    if (!klen)
+        return 0;
+    int rc = mdb_cursor_open(txn, s->events, &cur);
+    if (rc)
+        return rc;
+    /* the first key past the match's last possible one, then one back */
+    rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE);
+    rc = rc == MDB_NOTFOUND ? mdb_cursor_get(cur, &k, &v, MDB_LAST) : rc ? rc : mdb_cursor_get(cur, &k, &v, MDB_PREV);
+    if (!rc && k.mv_size == mlen + 9 && !memcmp(k.mv_data, match, mlen) && !((uint8_t *)k.mv_data)[mlen])
+        *next = store_get_be64((uint8_t *)k.mv_data + mlen + 1) + 1;
+    mdb_cursor_close(cur);
+    return rc == MDB_NOTFOUND ? 0 : rc;
 }
 
 int store_each_event(store *s, MDB_txn *txn, const char *match, uint64_t from, uint64_t to,
@@ -499,6 +521,81 @@ int store_put_meta(store *s, MDB_txn *txn, const char *name, const void *bytes, 
 int store_get_meta(store *s, MDB_txn *txn, const char *name, const void **bytes, size_t *len)
 {
     return get_bytes(txn, s->meta, name, bytes, len);
+}
+
+/* The outbox value: from (8 bytes BE), since ms (8 bytes BE). */
+int store_put_outbox(store *s, MDB_txn *txn, const char *match, uint64_t from, uint64_t since_ms, int keep)
+{
+    uint8_t val[16];
+    MDB_val k = {strlen(match), (void *)match}, v = {sizeof val, val};
+    if (s->outbox == (MDB_dbi)-1)
+        return EACCES;
+    store_put_be64(val, from);
+    store_put_be64(val + 8, since_ms);
+    int rc = mdb_put(txn, s->outbox, &k, &v, keep ? MDB_NOOVERWRITE : 0);
+    return rc == MDB_KEYEXIST ? 0 : rc;
+}
+
+int store_del_outbox(store *s, MDB_txn *txn, const char *match)
+{
+    MDB_val k = {strlen(match), (void *)match};
+    if (s->outbox == (MDB_dbi)-1)
+        return 0;
+    int rc = mdb_del(txn, s->outbox, &k, NULL);
+    return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+int store_get_outbox(store *s, MDB_txn *txn, const char *match, uint64_t *from, uint64_t *since_ms)
+{
+    const void *b;
+    size_t n;
+    int rc = get_bytes(txn, s->outbox, match, &b, &n);
+    if (rc)
+        return rc;
+    if (n != 16)
+        return MDB_CORRUPTED;
+    *from = store_get_be64(b);
+    *since_ms = store_get_be64((const uint8_t *)b + 8);
+    return 0;
+}
+
+int store_each_outbox(store *s, MDB_txn *txn, const char *after, store_outbox_fn fn, void *ctx)
+{
+    MDB_cursor *cur = NULL;
+    char id[STORE_KEY_MAX + 1];
+    MDB_val k = {after ? strlen(after) : 0, (void *)after}, v;
+    if (s->outbox == (MDB_dbi)-1)
+        return 0;
+    int rc = mdb_cursor_open(txn, s->outbox, &cur);
+    if (rc)
+        return rc;
+    rc = mdb_cursor_get(cur, &k, &v, after && *after ? MDB_SET_RANGE : MDB_FIRST);
+    if (!rc && after && *after && k.mv_size == strlen(after) && !memcmp(k.mv_data, after, k.mv_size))
+        rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT);   /* strictly after */
+    for (; !rc; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+        if (v.mv_size != 16 || k.mv_size > STORE_KEY_MAX) {
+            rc = MDB_CORRUPTED;
+            break;
+        }
+        memcpy(id, k.mv_data, k.mv_size);
+        id[k.mv_size] = 0;
+        if ((rc = fn(ctx, id, store_get_be64(v.mv_data), store_get_be64((const uint8_t *)v.mv_data + 8))))
+            break;
+    }
+    mdb_cursor_close(cur);
+    return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+int store_count_outbox(store *s, MDB_txn *txn, size_t *n)
+{
+    MDB_stat st;
+    *n = 0;
+    if (s->outbox == (MDB_dbi)-1)
+        return 0;
+    int rc = mdb_stat(txn, s->outbox, &st);
+    if (!rc)
+        *n = st.ms_entries;
+    return rc;
 }
 
 int store_each_quarantine(store *s, MDB_txn *txn, uint64_t from, store_quarantine_fn fn, void *ctx)

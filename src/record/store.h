@@ -35,6 +35,12 @@
  *               index of non-ok stored verdicts by the rule they cite.
  *   seals       match id -> the seal of the match's record (seal.h,
  *               SEAL_BYTES): signed after every batch that wrote the match.
+ *   outbox      match id -> from (8 bytes BE), since (8 bytes BE, ms since
+ *               the epoch): the match has stored events from seq `from` on
+ *               that no replica has confirmed (arbiterd --replicate), the
+ *               first of them received at `since`.  Written in the batch
+ *               transaction that stored them, so that no committed event
+ *               is ever missed; one entry per match, removed once shipped.
  *   meta        name -> value, about the store itself: "format" ("2" once
  *               a daemon that seals records has opened it and no record is
  *               left unsealed), "signers" (the public halves of the keys
@@ -123,8 +129,28 @@ int store_get_cards(store *s, MDB_txn *txn, const char *hash_hex, const void **b
 int store_get_seal(store *s, MDB_txn *txn, const char *match, const void **bytes, size_t *len);
 int store_get_meta(store *s, MDB_txn *txn, const char *name, const void **bytes, size_t *len);
 
+/* The outbox (arbiterd(8), REPLICATION).  store_put_outbox: `keep` leaves
+ * an entry already there as it is (the older `from` stays: the events
+ * after it are still unshipped) and is then 0 too.  store_get_outbox:
+ * MDB_NOTFOUND when the match has none, MDB_CORRUPTED when the value is
+ * not 16 bytes.  store_each_outbox: fn for each entry in match id order,
+ * strictly after match `after` (NULL or "": from the first); fn's non-zero
+ * stops and is returned; MDB_CORRUPTED for a damaged entry.  A store made
+ * before the outbox existed, opened read-only, has none: it reads empty. */
+int store_put_outbox(store *s, MDB_txn *txn, const char *match, uint64_t from, uint64_t since_ms, int keep);
+int store_del_outbox(store *s, MDB_txn *txn, const char *match);
+int store_get_outbox(store *s, MDB_txn *txn, const char *match, uint64_t *from, uint64_t *since_ms);
+typedef int (*store_outbox_fn)(void *ctx, const char *match, uint64_t from, uint64_t since_ms);
+int store_each_outbox(store *s, MDB_txn *txn, const char *after, store_outbox_fn fn, void *ctx);
+int store_count_outbox(store *s, MDB_txn *txn, size_t *n);
+
 /* The highest quarantine counter in use, 0 when empty. */
 int store_last_quarantine(store *s, MDB_txn *txn, uint64_t *counter);
+
+/* The seq after the last stored event of `match` (0: none stored) into
+ * *next: how many events the record holds when it has no hole.  0, or a
+ * store error. */
+int store_next_seq(store *s, MDB_txn *txn, const char *match, uint64_t *next);
 
 /* Call fn for each stored event of `match` in seq order, from seq `from`
  * to `to` inclusive; fn returning non-zero stops (and is returned). */

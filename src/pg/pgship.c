@@ -1,0 +1,326 @@
+/* pgship.c -- records into PostgreSQL, idempotently (pgship.h).
+ *
+ * Why COPY into a scratch table: a venue that was offline all day ships
+ * its whole day at once, and row-by-row INSERTs cost a round trip each.
+ * COPY streams the batch's events into a temporary table in one go; two
+ * statements then move them: an INSERT ... ON CONFLICT DO NOTHING that
+ * adds what is new, and an INSERT INTO conflicts of every offered copy
+ * that differs from the row already there (the row just added is its own
+ * copy, so it never differs).  The match rows go last, one upsert each,
+ * moving only forward.  All of it in one transaction, so a failure at any
+ * point leaves the tables as they were and the shipper sends it all again.
+ *
+ * Why events carry the match's start: events are partitioned by it
+ * (sql/001_records.sql), and PostgreSQL enforces a primary key within a
+ * partition only.  The start is the receive time of event 0, fixed for
+ * the life of a record, so every copy of an event lands in the same
+ * partition and meets its first copy there.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "logformat/jtext.h"
+#include "src/pg/pgconn.h"
+#include "src/pg/pgschema.h"
+#include "src/pg/pgship.h"
+
+int pgship_connect(const char *url, int timeout_s, PGconn **out, char *err, size_t errlen)
+{
+    return pgconn_open(url, timeout_s, out, err, errlen);
+}
+
+int pgship_venue_valid(const char *name)
+{
+    size_t n = strlen(name);
+    if (!n || n > PGSHIP_VENUE_MAX)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", name[i]))
+            return 0;
+    return 1;
+}
+
+static void hex(const uint8_t *b, size_t n, char *out)
+{
+    static const char d[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        out[2 * i] = d[b[i] >> 4];
+        out[2 * i + 1] = d[b[i] & 15];
+    }
+    out[2 * n] = 0;
+}
+
+int pgship_check(PGconn *c, const char *venue, const uint8_t key[32], char *err, size_t errlen)
+{
+    char mine[65], theirs[65] = "";
+    int v = pgschema_version(c, err, errlen);
+    if (v < 0)
+        return -1;
+    if (v != pgschema_latest()) {
+        snprintf(err, errlen,
+                 "the database's schema is version %d and this arbiter writes version %d: its administrator runs "
+                 "arbiter pg migrate (arbiter-pg(1))%s", v, pgschema_latest(),
+                 v > pgschema_latest() ? ", or this venue upgrades arbiter" : "");
+        return -1;
+    }
+    const char *params[1] = {venue};
+    PGresult *r = PQexecParams(c, "SELECT encode(seal_key, 'hex') FROM venues WHERE venue = $1", 1, NULL, params, NULL,
+                               NULL, 0);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+        pgconn_fail(c, r, "cannot read the table of venues", err, errlen);
+        PQclear(r);
+        return -1;
+    }
+    if (PQntuples(r) == 1)
+        snprintf(theirs, sizeof theirs, "%s", PQgetvalue(r, 0, 0));
+    PQclear(r);
+    hex(key, 32, mine);
+    if (!*theirs) {
+        snprintf(err, errlen,
+                 "the venue %s is not registered in the circuit's database: its administrator registers it with "
+                 "this daemon's public key (arbiter pg venue add URL %s FILE.pub; sign-public %.16s...)", venue, venue,
+                 mine);
+        return -1;
+    }
+    if (strcmp(mine, theirs)) {
+        snprintf(err, errlen,
+                 "the venue %s is registered with another seal key (%.16s...) than this daemon's (%.16s...): "
+                 "nothing is shipped under its name", venue, theirs, mine);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- COPY's text format ------------------------------------------------- */
+
+static void copy_text(jtext *t, const char *s)
+{
+    if (!s) {
+        jtext_lit(t, "\\N");
+        return;
+    }
+    for (; *s; s++) {
+        const char *esc = *s == '\\' ? "\\\\" : *s == '\n' ? "\\n" : *s == '\r' ? "\\r" : *s == '\t' ? "\\t" : NULL;
+        if (esc)
+            jtext_raw(t, esc, 2);
+        else
+            jtext_raw(t, s, 1);
+    }
+}
+
+static void copy_bytea(jtext *t, const uint8_t *b, size_t n)
+{
+    jtext_lit(t, "\\\\x");   /* \x, its backslash escaped for COPY */
+    if (t->bad || (t->len + 2 * n + 1 >= t->cap && jtext_grow(t, 2 * n + 1)))
+        return;
+    hex(b, n, t->buf + t->len);
+    t->len += 2 * n;
+}
+
+/* ms since the epoch as a timestamptz PostgreSQL reads */
+static void timestamp(char *out, size_t n, uint64_t ms)
+{
+    time_t s = (time_t)(ms / 1000);
+    struct tm tm;
+    gmtime_r(&s, &tm);
+    size_t k = strftime(out, n, "%Y-%m-%d %H:%M:%S", &tm);
+    snprintf(out + k, n - k, ".%03u+00", (unsigned)(ms % 1000));
+}
+
+static int copy_rows(PGconn *c, const char *venue, const pgship_record *recs, size_t n, char *err, size_t errlen)
+{
+    jtext t = {0};
+    int rc = 0;
+    PGresult *r = PQexec(c, "COPY arbiter_incoming (venue, match, started, seq, received_ms, peer, event, verdict, "
+                            "status, rule, type, public, chain, state, link) FROM STDIN");
+    if (PQresultStatus(r) != PGRES_COPY_IN) {
+        pgconn_fail(c, r, "cannot start COPY", err, errlen);
+        PQclear(r);
+        return -1;
+    }
+    PQclear(r);
+    for (size_t i = 0; i < n && !rc; i++) {
+        char started[40];
+        timestamp(started, sizeof started, recs[i].started_ms);
+        for (size_t k = 0; k < recs[i].n_events && !rc; k++) {
+            const pgship_event *e = &recs[i].events[k];
+            copy_text(&t, venue), jtext_lit(&t, "\t");
+            copy_text(&t, recs[i].match), jtext_lit(&t, "\t");
+            copy_text(&t, started), jtext_lit(&t, "\t");
+            jtext_fmt(&t, "%llu\t%llu\t", (unsigned long long)e->seq, (unsigned long long)e->received_ms);
+            copy_text(&t, e->peer), jtext_lit(&t, "\t");
+            copy_bytea(&t, e->event, e->event_len), jtext_lit(&t, "\t");
+            copy_bytea(&t, e->verdict, e->verdict_len), jtext_lit(&t, "\t");
+            copy_text(&t, e->status), jtext_lit(&t, "\t");
+            copy_text(&t, e->rule), jtext_lit(&t, "\t");
+            copy_text(&t, e->type), jtext_lit(&t, "\t");
+            copy_text(&t, e->public_json), jtext_lit(&t, "\t");
+            copy_bytea(&t, e->chain, 32), jtext_lit(&t, "\t");
+            copy_bytea(&t, e->state, 32), jtext_lit(&t, "\t");
+            copy_bytea(&t, e->link, 32), jtext_lit(&t, "\n");
+            if (t.bad) {
+                snprintf(err, errlen, "out of memory making the rows to copy");
+                rc = -1;
+            } else if (t.len >= (1u << 20) || (i + 1 == n && k + 1 == recs[i].n_events)) {
+                if (PQputCopyData(c, t.buf, (int)t.len) != 1)
+                    rc = pgconn_fail(c, NULL, "cannot copy the rows", err, errlen);
+                jtext_reset(&t);
+            }
+        }
+    }
+    jtext_free(&t);
+    if (PQputCopyEnd(c, rc ? "arbiter: the rows could not be made" : NULL) != 1 && !rc)
+        rc = pgconn_fail(c, NULL, "cannot end COPY", err, errlen);
+    while ((r = PQgetResult(c))) {
+        if (PQresultStatus(r) != PGRES_COMMAND_OK && !rc)
+            rc = pgconn_fail(c, r, "COPY failed", err, errlen);
+        PQclear(r);
+    }
+    return rc;
+}
+
+/* The partitions the batch's starts fall in, made when missing. */
+static int partitions(PGconn *c, const pgship_record *recs, size_t n, char *err, size_t errlen)
+{
+    char done[16][8];
+    size_t nd = 0;
+    for (size_t i = 0; i < n; i++) {
+        char ts[40], month[8];
+        if (!recs[i].n_events)
+            continue;
+        timestamp(ts, sizeof ts, recs[i].started_ms);
+        memcpy(month, ts, 7);
+        month[7] = 0;
+        size_t k = 0;
+        while (k < nd && strcmp(done[k], month))
+            k++;
+        if (k < nd)
+            continue;
+        const char *p[1] = {ts};
+        PGresult *r = PQexecParams(c, "SELECT arbiter_events_partition($1::timestamptz)", 1, NULL, p, NULL, NULL, 0);
+        int ok = PQresultStatus(r) == PGRES_TUPLES_OK;
+        if (!ok)
+            pgconn_fail(c, r, "cannot make the month's partition of events", err, errlen);
+        PQclear(r);
+        if (!ok)
+            return -1;
+        if (nd < 16)
+            memcpy(done[nd++], month, 8);
+    }
+    return 0;
+}
+
+static int count_of(PGconn *c, const char *sql, const char *what, uint64_t *n, char *err, size_t errlen)
+{
+    PGresult *r = PQexec(c, sql);
+    int rc = PQresultStatus(r) == PGRES_COMMAND_OK ? 0 : pgconn_fail(c, r, what, err, errlen);
+    if (!rc && n)
+        *n = strtoull(PQcmdTuples(r), NULL, 10);
+    PQclear(r);
+    return rc;
+}
+
+static const char *str_of(const json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+
+/* The match's row, from its summary (arbiter-records(5)), forward only. */
+static int match_row(PGconn *c, const char *venue, const pgship_record *m, char *err, size_t errlen)
+{
+    json_t *s = json_loadb(m->summary, m->summary_len, 0, NULL);
+    char started[40], updated[40], events[24];
+    int rc = 0;
+    if (!json_is_object(s)) {
+        json_decref(s);
+        snprintf(err, errlen, "the summary of match %s is not a JSON object", m->match);
+        return -1;
+    }
+    timestamp(started, sizeof started, m->started_ms);
+    timestamp(updated, sizeof updated, (uint64_t)json_integer_value(json_object_get(s, "updated")));
+    snprintf(events, sizeof events, "%lld", (long long)json_integer_value(json_object_get(s, "events")));
+    const char *tour = str_of(s, "tournament");
+    /* the summary goes twice: as jsonb for queries, and as the very bytes
+     * the seal's summary hash covers (binary, $10) */
+    const char *p[12] = {venue, m->match, started, str_of(s, "format") ? str_of(s, "format") : "",
+                         tour && *tour ? tour : NULL, str_of(s, "status") ? str_of(s, "status") : "",
+                         str_of(s, "winner"), json_is_true(json_object_get(s, "finished")) ? "t" : "f", events,
+                         m->summary, (const char *)m->seal, updated};
+    const int len[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, (int)m->summary_len, (int)m->seal_len, 0};
+    const int fmt[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0};
+    PGresult *r = PQexecParams(
+        c,
+        "INSERT INTO matches AS m (venue, match, started, format, tournament, status, winner, finished, events, "
+        "summary, summary_bytes, seal, updated) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, "
+        "convert_from($10, 'UTF8')::jsonb, $10, $11, $12) "
+        "ON CONFLICT (venue, match) DO UPDATE SET status = EXCLUDED.status, winner = EXCLUDED.winner, "
+        "finished = EXCLUDED.finished, events = EXCLUDED.events, summary = EXCLUDED.summary, "
+        "summary_bytes = EXCLUDED.summary_bytes, seal = EXCLUDED.seal, updated = EXCLUDED.updated, "
+        "tournament = EXCLUDED.tournament WHERE m.events <= EXCLUDED.events",
+        12, NULL, p, len, fmt, 0);
+    if (PQresultStatus(r) != PGRES_COMMAND_OK)
+        rc = pgconn_fail(c, r, "cannot write the match's row", err, errlen);
+    PQclear(r);
+    json_decref(s);
+    return rc;
+}
+
+static int cards_row(PGconn *c, const pgship_record *m, char *err, size_t errlen)
+{
+    const char *p[2] = {m->cards_hash, m->cards};
+    int len[2] = {0, (int)m->cards_len}, fmt[2] = {0, 1};
+    PGresult *r = PQexecParams(c, "INSERT INTO cards (hash, bytes) VALUES ($1, $2) ON CONFLICT DO NOTHING", 2, NULL, p,
+                               len, fmt, 0);
+    int rc = PQresultStatus(r) == PGRES_COMMAND_OK ? 0 : pgconn_fail(c, r, "cannot write a card database", err, errlen);
+    PQclear(r);
+    return rc;
+}
+
+int pgship_send(PGconn *c, const char *venue, const pgship_record *recs, size_t n, pgship_result *res, char *err,
+                size_t errlen)
+{
+    pgship_result got = {0, 0};
+    if (pgconn_exec(c, "BEGIN", "cannot begin a transaction", err, errlen))
+        return -1;
+    if (pgconn_exec(c,
+                    "CREATE TEMPORARY TABLE IF NOT EXISTS arbiter_incoming (LIKE events INCLUDING DEFAULTS) "
+                    "ON COMMIT DELETE ROWS",
+                    "cannot make the scratch table", err, errlen) ||
+        partitions(c, recs, n, err, errlen) || copy_rows(c, venue, recs, n, err, errlen) ||
+        count_of(c, "INSERT INTO events SELECT * FROM arbiter_incoming ON CONFLICT DO NOTHING",
+                 "cannot add the events", &got.events_new, err, errlen) ||
+        count_of(c,
+                 "INSERT INTO conflicts (venue, match, seq, what, received_ms, peer, event, verdict, chain, state, "
+                 "link) SELECT i.venue, i.match, i.seq, concat_ws(', ', "
+                 "CASE WHEN e.received_ms <> i.received_ms THEN 'receive time' END, "
+                 "CASE WHEN e.peer <> i.peer THEN 'sender' END, CASE WHEN e.event <> i.event THEN 'event' END, "
+                 "CASE WHEN e.verdict <> i.verdict THEN 'verdict' END, CASE WHEN e.chain <> i.chain THEN 'chain' END, "
+                 "CASE WHEN e.state <> i.state THEN 'state hash' END, CASE WHEN e.link <> i.link THEN 'link' END), "
+                 "i.received_ms, i.peer, i.event, i.verdict, i.chain, i.state, i.link "
+                 "FROM arbiter_incoming i JOIN events e "
+                 "ON (e.venue, e.match, e.started, e.seq) = (i.venue, i.match, i.started, i.seq) "
+                 "WHERE (e.received_ms, e.peer, e.event, e.verdict, e.chain, e.state, e.link) IS DISTINCT FROM "
+                 "(i.received_ms, i.peer, i.event, i.verdict, i.chain, i.state, i.link) AND NOT EXISTS (SELECT 1 FROM "
+                 "conflicts k WHERE (k.venue, k.match, k.seq, k.received_ms, k.peer, k.event, k.verdict, k.chain, "
+                 "k.state, k.link) = (i.venue, i.match, i.seq, i.received_ms, i.peer, i.event, i.verdict, i.chain, "
+                 "i.state, i.link))",
+                 "cannot compare the copies", &got.conflicts_new, err, errlen))
+        goto fail;
+    for (size_t i = 0; i < n; i++)
+        if ((recs[i].cards && cards_row(c, &recs[i], err, errlen)) ||
+            (recs[i].summary && match_row(c, venue, &recs[i], err, errlen)))
+            goto fail;
+    if (pgconn_exec(c, "COMMIT", "cannot commit", err, errlen))
+        return -1;   /* a failed COMMIT rolls back */
+    if (res)
+        *res = got;
+    return 0;
+fail: {
+        PGresult *r = PQexec(c, "ROLLBACK");
+        PQclear(r);
+        return -1;
+    }
+}
