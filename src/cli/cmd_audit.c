@@ -60,13 +60,17 @@
 #include "src/core/keys.h"
 #include "src/core/verify.h"
 #include "src/core/view.h"
+#include "src/pg/pgconn.h"
+#include "src/pg/pgload.h"
+#include "src/pg/pgship.h"
 #include "src/record/cardset.h"
 #include "src/record/record.h"
 #include "src/record/seal.h"
 #include "src/record/store.h"
 
 static const char audit_usage[] =
-    "usage: arbiter audit MATCH (--db DIR | --query EP) [--at SEQ] [--view V] [--against DIR|EP]\n"
+    "usage: arbiter audit MATCH (--db DIR | --query EP | --pg URL [--venue NAME])\n"
+    "                     [--at SEQ] [--view V] [--against DIR|EP]\n"
     "                     [--cards FILE] [--sealed-by KEY] [--trusted-seals FILE] [--head HEAD]\n"
     "                     [--key FILE --server-key KEY]\n"
     "                     [--json | --html FILE]\n"
@@ -78,6 +82,11 @@ static const char audit_usage[] =
     "\n"
     "  --db DIR      read the store itself, read-only (beside a running arbiterd)\n"
     "  --query EP    ask a running arbiterd on its query socket instead\n"
+    "  --pg URL      read the circuit's PostgreSQL database instead (libpq's\n"
+    "                URL; arbiter-pg(5)): the venue's rows, checked exactly as\n"
+    "                a store's; seals against the key registered for the\n"
+    "                venue unless --sealed-by or --trusted-seals says otherwise\n"
+    "  --venue NAME  with --pg: whose record, when several venues hold MATCH\n"
     "  --at SEQ      draw the board after event SEQ\n"
     "  --view V      who looks at that board: judge (default), public, or a\n"
     "                player's, p1..p8 (a seat the match has)\n"
@@ -92,7 +101,8 @@ static const char audit_usage[] =
     "                one per line, 64 hex digits and a name, or a .pub file.\n"
     "                Without either: with --db the daemon's arbiterd.pub and\n"
     "                trusted-seals beside DIR, with --query the keys the daemon\n"
-    "                trusts -- never the store's own list of keys\n"
+    "                trusts, with --pg the venue's registered key -- never the\n"
+    "                store's own list of keys\n"
     "  --head HEAD   the record head written on the match slip: it must be this\n"
     "  --key FILE, --server-key KEY  CURVE keys for --query (arbiter-keyring(5))\n"
     "  --json        one JSON object (arbiter-audit(1))\n"
@@ -123,6 +133,7 @@ typedef struct {
     const char *sealed_by, *head; /* what the judge knows of the record    */
     const char *trusted_seals;    /* more keys whose seals count            */
     const char *html;             /* --html FILE: the page ("-": stdout)    */
+    const char *pg, *venue;       /* --pg URL: the circuit's database      */
     uint64_t at;
     int has_at, json;
     view_kind view;
@@ -150,6 +161,10 @@ static int parse(int argc, char **argv, audit_opts *o, int is_audit)
             o->db = argv[++i];
         } else if (!strcmp(a, "--query")) {
             o->query = argv[++i];
+        } else if (!strcmp(a, "--pg") && is_audit) {
+            o->pg = argv[++i];
+        } else if (!strcmp(a, "--venue") && is_audit) {
+            o->venue = argv[++i];
         } else if (!strcmp(a, "--against") && is_audit) {
             o->against = argv[++i];
         } else if (!strcmp(a, "--key")) {
@@ -197,9 +212,13 @@ static int parse(int argc, char **argv, audit_opts *o, int is_audit)
         cli_error("--html writes the page, --json one JSON object: give one of them");
         return CLI_BADINPUT;
     }
-    if (!o->db == !o->query || (is_audit && !o->match)) {
-        if (o->db && o->query)
-            cli_error("give --db or --query, not both");
+    if (o->venue && !o->pg) {
+        cli_error("--venue says which venue's record --pg reads: give --pg URL");
+        return CLI_BADINPUT;
+    }
+    if (!!o->db + !!o->query + !!o->pg != 1 || (is_audit && !o->match)) {
+        if (!!o->db + !!o->query + !!o->pg > 1)
+            cli_error("give one of --db, --query and --pg");
         fputs(is_audit ? audit_usage : list_usage, stderr);
         return CLI_BADINPUT;
     }
@@ -235,6 +254,10 @@ typedef struct {
     record_trust trusted;         /* --query: the keys the daemon trusts    */
     int has_trusted;
     json_t *events;               /* --query: every `events` page, joined   */
+    char scratch[4096];           /* --pg: the scratch store it was read into */
+    char venue[PGSHIP_VENUE_MAX + 1];   /* --pg: whose record              */
+    uint8_t venue_key[32];        /* --pg: the key registered for it       */
+    int has_venue_key;
 } source;
 
 /* 64 hex digits into a key: 0, or -1. */
@@ -361,11 +384,45 @@ static int open_store(source *r, const audit_opts *o, const char *dir)
     return r->summary && r->summary_raw ? CLI_OK : CLI_INTERNAL;
 }
 
+/* The record from the circuit's database: read into a scratch store
+ * (pgload.h), then opened as any store is, so that every check below is
+ * the one a venue's store gets. */
+static int open_pg(source *r, const audit_opts *o)
+{
+    char err[1024];
+    PGconn *c = NULL;
+    MDB_txn *txn = NULL;
+    int rc = CLI_BADINPUT, got;
+    if (pgconn_open(o->pg, 0, &c, err, sizeof err) ||
+        (got = pgload_which_venue(c, o->match, o->venue, r->venue, err, sizeof err))) {
+        cli_error("%s", err);
+        goto out;
+    }
+    r->has_venue_key = !pgload_venue_key(c, r->venue, r->venue_key, err, sizeof err);
+    if (pgload_scratch(r->scratch, sizeof r->scratch, &r->st, err, sizeof err)) {
+        r->scratch[0] = 0;
+        cli_error("%s", err);
+        goto out;
+    }
+    if (mdb_txn_begin(store_env(r->st), NULL, 0, &txn) ||
+        pgload_match(c, r->venue, o->match, r->st, txn, NULL, err, sizeof err) || mdb_txn_commit(txn)) {
+        if (txn)
+            mdb_txn_abort(txn);   /* (after a failed commit: a no-op, the handle is freed) */
+        cli_error("%s", err[0] ? err : "cannot write the scratch store");
+        goto out;
+    }
+    store_close(&r->st);   /* one environment per file and process: opened again read-only */
+    rc = open_store(r, o, r->scratch);
+out:
+    PQfinish(c);
+    return rc;
+}
+
 static int source_open(source *r, const audit_opts *o)
 {
     memset(r, 0, sizeof *r);
     r->o = o;
-    return o->query ? open_query(r, o, o->query) : open_store(r, o, o->db);
+    return o->query ? open_query(r, o, o->query) : o->pg ? open_pg(r, o) : open_store(r, o, o->db);
 }
 
 static void source_close(source *r)
@@ -378,6 +435,8 @@ static void source_close(source *r)
     if (r->txn)
         mdb_txn_abort(r->txn);
     store_close(&r->st);
+    if (r->scratch[0])
+        pgload_scratch_remove(r->scratch, &r->st);
 }
 
 /* The card database the record pins, from the store or the daemon, after
@@ -772,7 +831,7 @@ static void print_summary_line(json_t *s)
  * whole beyond record_findings. */
 typedef struct {
     record_trust trust;
-    const char *from;             /* "sealed-by", "trusted-seals", "daemon", "home" */
+    const char *from;             /* "sealed-by", "trusted-seals", "daemon", "venue", "home" */
     char home[4096];              /* --db: where the daemon's key was looked for */
     char head[SEAL_HEAD_TEXT];
     int head_ok;                  /* --head given and it is this record's  */
@@ -824,6 +883,16 @@ static int audit_trust(const audit_opts *o, const source *r, whole *w)
         w->from = "daemon";
         return 0;
     }
+    if (o->pg) {   /* what the circuit's administrator registered (arbiter pg venue add) */
+        if (!r->has_venue_key) {
+            cli_error("the venue %s is not registered in the circuit's database: give the key its seals must have "
+                      "(--sealed-by its .pub, or --trusted-seals)", r->venue);
+            return -1;
+        }
+        record_trust_add(&w->trust, r->venue_key, r->venue);
+        w->from = "venue";
+        return 0;
+    }
     record_home(o->db, w->home, sizeof w->home);
     w->from = "home";
     if (record_trust_home(&w->trust, o->db, err, sizeof err)) {
@@ -849,6 +918,7 @@ static const char *signer_source(const whole *w)
     return !strcmp(w->from, "sealed-by")       ? "the key given with --sealed-by"
            : !strcmp(w->from, "trusted-seals") ? "a key --trusted-seals lists"
            : !strcmp(w->from, "daemon")        ? "a key the daemon trusts, from its health"
+           : !strcmp(w->from, "venue")         ? "the key the circuit's database registers for the venue"
                                                : "the daemon's key beside the store, or one its trusted-seals lists";
 }
 

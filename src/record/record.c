@@ -460,51 +460,65 @@ typedef struct {
     uint8_t link_prev[STORE_HASH];
 } copy_ctx;
 
+int record_put_stored(store *to, MDB_txn *txn, const char *match, const store_event *e)
+{
+    json_t *v = NULL;
+    int rc = store_put_event(to, txn, match, e);
+    if (rc)
+        return rc;
+    if (olcodec_msgpack_to_json(e->verdict, e->verdict_len, (ol_origin){0, 0}, &v, NULL) != OL_OK)
+        return -EINVAL;
+    int st = ol_status_parse(json_string_value(json_object_get(v, "status")));
+    rc = st < 0 || st >= OL_V_COUNT ? -EINVAL
+                                    : index_verdict(to, txn, match, e->seq, (ol_status)st,
+                                                    json_string_value(json_object_get(v, "rule")));
+    json_decref(v);
+    return rc;
+}
+
+int record_put_rest(store *to, MDB_txn *txn, const char *match, const char *summary, size_t slen, const void *seal_bytes,
+                    size_t seal_len, const char *cards_hex, const void *cards_bytes, size_t cards_len)
+{
+    int rc = store_put_summary(to, txn, match, summary, slen);
+    if (!rc && seal_bytes)
+        rc = store_put_seal(to, txn, match, seal_bytes, seal_len);
+    if (!rc && cards_bytes)
+        rc = store_put_cards(to, txn, cards_hex, cards_bytes, cards_len);
+    return rc;
+}
+
 static int copy_event(void *ctx, const store_event *e)
 {
     copy_ctx *c = ctx;
     store_event ne = *e;
-    json_t *v = NULL;
-    int rc;
     if (!ne.has_link) {   /* arbiter 0.1 stored none: what its walk computes */
         ne.has_link = 1;
         memcpy(ne.link, c->link_prev, STORE_HASH);
         seal_link_next(c->link_prev, e, ne.link);
     }
     memcpy(c->link_prev, ne.link, STORE_HASH);
-    if ((rc = store_put_event(c->to, c->txn, c->match, &ne)))
-        return rc;
-    if (olcodec_msgpack_to_json(e->verdict, e->verdict_len, (ol_origin){0, 0}, &v, NULL) != OL_OK)
-        return -EINVAL;
-    int st = ol_status_parse(json_string_value(json_object_get(v, "status")));
-    rc = st < 0 || st >= OL_V_COUNT ? -EINVAL
-                                    : index_verdict(c->to, c->txn, c->match, e->seq, (ol_status)st,
-                                                    json_string_value(json_object_get(v, "rule")));
-    json_decref(v);
-    return rc;
+    return record_put_stored(c->to, c->txn, c->match, &ne);
 }
 
 int record_copy(store *from, MDB_txn *ftxn, store *to, MDB_txn *ttxn, const char *match)
 {
     copy_ctx c = {to, ttxn, match, {0}};
     record_info info;
-    const void *bytes;
-    size_t len;
+    const void *sealb, *bytes;
+    size_t seal_len, len;
     char hex[65];
     int rc;
 
     if ((rc = record_read(from, ftxn, match, &info)) ||
-        (rc = store_put_summary(to, ttxn, match, info.summary, info.summary_len)) ||
-        (rc = store_each_event(from, ftxn, match, 0, UINT64_MAX, copy_event, &c)))
-        return rc;
-    if ((rc = store_get_seal(from, ftxn, match, &bytes, &len)) || (rc = store_put_seal(to, ttxn, match, bytes, len)))
+        (rc = store_each_event(from, ftxn, match, 0, UINT64_MAX, copy_event, &c)) ||
+        (rc = store_get_seal(from, ftxn, match, &sealb, &seal_len)))
         return rc;
     if (!info.has_cards_hash)
         return -EINVAL;
     carddb_hash_hex(info.cards_hash, hex);
     if ((rc = store_get_cards(from, ftxn, hex, &bytes, &len)))
         return rc;
-    return store_put_cards(to, ttxn, hex, bytes, len);
+    return record_put_rest(to, ttxn, match, info.summary, info.summary_len, sealb, seal_len, hex, bytes, len);
 }
 
 /* ---- checking ----------------------------------------------------------------- */

@@ -248,6 +248,16 @@ int record_seal(store *st, MDB_txn *txn, const char *match, const record_heads *
  * error of either store. */
 int record_copy(store *from, MDB_txn *ftxn, store *to, MDB_txn *ttxn, const char *match);
 
+/* A record read from elsewhere (arbiter-pg(5): the circuit's database)
+ * into a store, as it came, to be checked there exactly as a stored one:
+ * record_put_stored writes one event as given, byte for byte, and indexes
+ * a non-ok verdict by its rule (-EINVAL when its verdict does not read);
+ * record_put_rest the summary's bytes, the seal's (NULL: none) and the
+ * card database's under its hex hash (NULL: none).  0, or a store error. */
+int record_put_stored(store *to, MDB_txn *txn, const char *match, const store_event *e);
+int record_put_rest(store *to, MDB_txn *txn, const char *match, const char *summary, size_t slen, const void *seal_bytes,
+                    size_t seal_len, const char *cards_hex, const void *cards_bytes, size_t cards_len);
+
 /* ---- checking ------------------------------------------------------------- */
 
 /* What record_check() found in one record.  All fields are read-only for
