@@ -25,7 +25,7 @@ FUZZ_JOBS = 1
 FUZZ_TARGETS = fuzz_decode_msgpack fuzz_decode_json fuzz_session fuzz_query fuzz_cards fuzz_deck
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) -pthread -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wno-unused-parameter
-FUZZ_CPPFLAGS = -I$(top_srcdir) -DARBITER_DATADIR='"$(pkgdatadir)"' -DFUZZ_SRCDIR='"$(abs_top_srcdir)"' -DVERIFIER_UNDO_CHECK $(DEPS_CFLAGS)
+FUZZ_CPPFLAGS = -I$(top_srcdir) -I$(top_builddir) -DARBITER_DATADIR='"$(pkgdatadir)"' -DFUZZ_SRCDIR='"$(abs_top_srcdir)"' -DVERIFIER_UNDO_CHECK $(DEPS_CFLAGS)
 FUZZ_LIB_OBJS = $(patsubst %.c,fuzz/obj/%.o,$(filter %.c,$(libarbiter_a_SOURCES)) fuzz/harness.c)
 FUZZ_BINS = $(addprefix fuzz/,$(FUZZ_TARGETS))
 
@@ -34,6 +34,9 @@ fuzz-build: $(FUZZ_BINS)
 fuzz/obj/%.o: $(top_srcdir)/%.c
 	@mkdir -p $(@D)
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+
+# the schema's migrations are made by the build (Makefile.am)
+fuzz/obj/src/pg/pgschema.o: src/pg/migrations.inc
 
 $(FUZZ_BINS): fuzz/%: fuzz/obj/fuzz/%.o $(FUZZ_LIB_OBJS)
 	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ $(DEPS_LIBS) -o $@

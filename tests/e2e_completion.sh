@@ -43,7 +43,8 @@ for cmd in $cmds; do
 done
 
 same "deck <TAB>" "$(printf 'check\nrules')" "$(complete_line 'arbiter deck ')"
-same "pg <TAB>" "$(printf 'migrate\nversion')" "$(complete_line 'arbiter pg ')"
+same "pg <TAB>" "$(printf 'migrate\nvenue\nversion')" "$(complete_line 'arbiter pg ')"
+same "pg venue <TAB>" "$(printf 'add\nlist')" "$(complete_line 'arbiter pg venue ')"
 same "tournament <TAB>" "$(printf '%s\n' add alarms close drop html intentional-draw late-entry new pair publish report result \
     slips standings stats status time-call undo wall)" "$(complete_line 'arbiter tournament ')"
 same "tournament drop --reason <TAB>" "$(printf 'disqualified\ndrop\nno_show')" \

@@ -18,22 +18,23 @@ _arbiter_options() {
         verify) echo "--cards -j --json --quiet --from" ;;
         replay) echo "--at --view --cards --json" ;;
         send) echo "--endpoint --tables --rate --timeout --raw --key --server-key --json --quiet" ;;
-        audit) echo "--db --query --at --view --against --cards --sealed-by --trusted-seals --head --key --server-key --json --html" ;;
+        audit) echo "--db --query --pg --venue --at --view --against --cards --sealed-by --trusted-seals --head --key --server-key --json --html" ;;
         list) echo "--db --query --tournament --status --key --server-key --json" ;;
         query) echo "--endpoint --key --server-key" ;;
-        tournament*) echo "--file --db --after --final --round --view --out --projector --seed --cards --json --csv" \
+        tournament*) echo "--file --db --pg --after --final --round --view --out --projector --seed --cards --json --csv" \
                           "--id --name --format --structure --swiss-rounds --cut --rule --round-minutes --timezone" \
                           "--player --deck --reason --start --table --winner --draw --judge --text --at" \
                           "--draw-win --engine --at-time --double-loss --scores --match --tier --decklists-public" \
                           "--cut-on-later-day" ;;
         store*) echo "--sealed-by --trusted-seals --json" ;;
         keygen) echo "--out --role" ;;
-        pg*) echo "--json" ;;
+        pg*) echo "--json --replace" ;;
     esac
 }
 
 _arbiterd_options="--db --ingest --feed --query --cards --key --trusted-seals --keyring --insecure --seal-legacy
 --max-connections --peer-connections --max-matches --peer-matches --quarantine-max --log-level --map-mb
+--replicate --venue
 --tournament"
 
 # Words an option takes, or "file" / "dir" / "" (a value to type); $2 the
@@ -96,7 +97,11 @@ _arbiter() {
         return
     fi
     if [ -z "$sub" ] && [ "$cmd" = pg ]; then
-        mapfile -t COMPREPLY < <(compgen -W "migrate version" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "migrate version venue" -- "$cur")
+        return
+    fi
+    if [ "$cmd" = pg ] && [ "$prev" = venue ]; then
+        mapfile -t COMPREPLY < <(compgen -W "add list" -- "$cur")
         return
     fi
     if [ "$cmd" = store ] && [[ $cur != -* ]]; then   # DIR, NEWDIR

@@ -6,8 +6,8 @@
  *   arbiter tournament html      --file T.json --out FILE [--view V]  LOG... | --db STORE
  *   arbiter tournament stats     --file T.json [--round R] [--view V] [--json | --csv TABLE]
  *                                                                     LOG... | --db STORE
- *   arbiter tournament wall      --file T.json --round R --out FILE  [LOG... | --db STORE]
- *   arbiter tournament slips     --file T.json --round R --out FILE  [LOG... | --db STORE]
+ *   arbiter tournament wall      --file T.json --round R --out FILE  [LOG... | --db STORE | --pg URL]
+ *   arbiter tournament slips     --file T.json --round R --out FILE  [LOG... | --db STORE | --pg URL]
  *
  * An organiser between two rounds has the tournament file (who plays, what
  * was published, drops, time calls, the head judge's results) and the
@@ -74,6 +74,8 @@
 #include "src/core/htmlout.h"
 #include "src/core/verify.h"
 #include "src/core/view.h"
+#include "src/pg/pgconn.h"
+#include "src/pg/pgload.h"
 #include "src/record/store.h"
 #include "src/tournament/tourhtml.h"
 #include "src/tournament/tourout.h"
@@ -83,14 +85,14 @@
 #define PROGRESS_MIN 20       /* records judged before a progress line is worth it */
 
 static const char usage_text[] =
-    "usage: arbiter tournament standings --file T.json [--after R | --final] [OPTIONS] (LOG... | --db STORE)\n"
-    "       arbiter tournament pair --file T.json --round R [OPTIONS] (LOG... | --db STORE)\n"
-    "       arbiter tournament alarms --file T.json [OPTIONS] (LOG... | --db STORE)\n"
-    "       arbiter tournament html --file T.json --out FILE [OPTIONS] (LOG... | --db STORE)\n"
+    "usage: arbiter tournament standings --file T.json [--after R | --final] [OPTIONS] (LOG... | --db STORE | --pg URL)\n"
+    "       arbiter tournament pair --file T.json --round R [OPTIONS] (LOG... | --db STORE | --pg URL)\n"
+    "       arbiter tournament alarms --file T.json [OPTIONS] (LOG... | --db STORE | --pg URL)\n"
+    "       arbiter tournament html --file T.json --out FILE [OPTIONS] (LOG... | --db STORE | --pg URL)\n"
     "       arbiter tournament stats --file T.json [--round R] [--json | --csv TABLE] [OPTIONS]\n"
-    "                                (LOG... | --db STORE)\n"
-    "       arbiter tournament wall --file T.json --round R --out FILE [OPTIONS] [LOG... | --db STORE]\n"
-    "       arbiter tournament slips --file T.json --round R --out FILE [OPTIONS] [LOG... | --db STORE]\n"
+    "                                (LOG... | --db STORE | --pg URL)\n"
+    "       arbiter tournament wall --file T.json --round R --out FILE [OPTIONS] [LOG... | --db STORE | --pg URL]\n"
+    "       arbiter tournament slips --file T.json --round R --out FILE [OPTIONS] [LOG... | --db STORE | --pg URL]\n"
     "\n"
     "A Mintayn tournament from its file (arbiter-tournament(5))\n"
     "and its records, each judged again by its format's engine: the standings,\n"
@@ -104,6 +106,9 @@ static const char usage_text[] =
     "  --db STORE     read the records of the store arbiterd keeps (read-only,\n"
     "                 beside a running daemon): the matches whose header names\n"
     "                 this tournament, each judged with the card database it pins\n"
+    "  --pg URL       or the circuit's PostgreSQL database (libpq's URL;\n"
+    "                 arbiter-pg(5)): the matches whose row names this\n"
+    "                 tournament, from every venue, judged as from a store\n"
     "  LOG...         or read open logs (.jsonl, .mlog; '-' is stdin)\n"
     "  --after R      standings: after Swiss round R (default: the last Swiss\n"
     "                 round published)\n"
@@ -138,7 +143,7 @@ static const char *const sub_names[] = {"standings", "pair", "alarms", "html", "
 
 typedef struct {
     tour_sub sub;
-    const char *file, *db, *cards, *seed, *out, *csv_table, *view;
+    const char *file, *db, *cards, *seed, *out, *csv_table, *view, *pg;
     uint32_t after, round;
     int has_after, has_round, final;
     int json, csv, help, projector;
@@ -234,6 +239,9 @@ static int parse_opts(int argc, char **argv, tour_opts *o)
             if (!(v = opt_value(argc, argv, &i, name)))
                 return -1;
             *(name[2] == 'f' ? &o->file : name[2] == 'd' ? &o->db : name[2] == 'c' ? &o->cards : &o->seed) = v;
+        } else if (is_opt(a, "--pg")) {
+            if (!(o->pg = opt_value(argc, argv, &i, "--pg")))
+                return -1;
         } else if (is_opt(a, "--out")) {
             if (!(o->out = opt_value(argc, argv, &i, "--out")))
                 return -1;
@@ -258,8 +266,8 @@ static int check_opts(const tour_opts *o)
 
     if (!o->file)
         cli_error("tournament %s needs --file T.json", sub_names[o->sub]);
-    else if (o->db && o->n_paths)
-        cli_error("give either --db STORE or log files, not both");
+    else if (!!o->db + !!o->pg + !!o->n_paths > 1)
+        cli_error("give one of --db STORE, --pg URL and log files");
     else if (o->json && o->csv)
         cli_error("give --json or --csv, not both");
     else if (page && !o->out)
@@ -373,32 +381,71 @@ static int store_progress_fn(void *ctx, size_t done, size_t total)
     return 0;   /* never stops */
 }
 
+/* The records of --pg: the tournament's matches of every venue, read into
+ * a scratch store (pgload.h) that is then judged as --db's.  0 and the
+ * folder in dir, or reported. */
+static int load_pg(const tour_opts *o, const tournament *t, char *dir, size_t dirlen)
+{
+    PGconn *c = NULL;
+    store *st = NULL;
+    MDB_txn *txn = NULL;
+    char err[1024] = "";
+    size_t n = 0;
+    int rc = CLI_BADINPUT;
+    dir[0] = 0;
+    if (pgconn_open(o->pg, 0, &c, err, sizeof err) || pgload_scratch(dir, dirlen, &st, err, sizeof err)) {
+        cli_error("%s", err);
+        goto out;
+    }
+    if (mdb_txn_begin(store_env(st), NULL, 0, &txn) ||
+        pgload_tournament(c, tournament_id(t), st, txn, &n, err, sizeof err) || mdb_txn_commit(txn)) {
+        if (txn)
+            mdb_txn_abort(txn);
+        cli_error("%s", err[0] ? err : "cannot write the scratch store");
+        goto out;
+    }
+    rc = CLI_OK;
+out:
+    store_close(&st);   /* judge_store opens it again, read-only */
+    if (rc && dir[0])
+        pgload_scratch_remove(dir, &st);
+    PQfinish(c);
+    return rc;
+}
+
 static int judge_store(tourrec_set *rs, const tour_opts *o)
 {
     store *st = NULL;
     MDB_txn *txn = NULL;
     cards *override = NULL;
     store_progress sp;
-    char err[512];
+    char err[512], scratch[4096] = "";
+    const char *dir = o->db;
     int rc = CLI_INTERNAL, got;
 
     memset(&sp, 0, sizeof sp);
     if (o->cards && cli_load_cards(o->cards, &override) != CLI_OK)
         return CLI_BADINPUT;
-    if (store_open(o->db, 1, 0, &st, err, sizeof err)) {
+    if (o->pg) {
+        if ((rc = load_pg(o, rs->t, scratch, sizeof scratch)))
+            goto done;
+        dir = scratch;
+        rc = CLI_INTERNAL;
+    }
+    if (store_open(dir, 1, 0, &st, err, sizeof err)) {
         cli_error("%s", err);
         rc = CLI_BADINPUT;
         goto done;
     }
     if (mdb_txn_begin(store_env(st), NULL, MDB_RDONLY, &txn)) {
-        cli_error("the store %s cannot be read", o->db);
+        cli_error("the store %s cannot be read", dir);
         rc = CLI_BADINPUT;
         goto done;
     }
     got = tourrec_judge_store(rs, st, txn, override, 0, store_progress_fn, &sp, err, sizeof err);
     progress_clear(&sp.p);
     if (got == TOURREC_ESTORE) {
-        cli_error("the store %s cannot be read", o->db);
+        cli_error("the store %s cannot be read", dir);
         rc = CLI_BADINPUT;
     } else if (got == TOURREC_ENOMEM && err[0]) {
         cli_error("%s: out of memory while judging", err);
@@ -411,6 +458,8 @@ done:
     if (txn)
         mdb_txn_abort(txn);
     store_close(&st);
+    if (scratch[0])
+        pgload_scratch_remove(scratch, &st);
     cards_destroy(&override);
     return rc;
 }
@@ -881,7 +930,7 @@ int cmd_tournament(int argc, char **argv)
     if (tourrec_set_init(&rs, t))
         goto done;
     rs.stats = o.sub == SUB_STATS || o.sub == SUB_HTML;
-    if ((rc = o.db ? judge_store(&rs, &o) : judge_logs(&rs, &o)) != CLI_OK)
+    if ((rc = o.db || o.pg ? judge_store(&rs, &o) : judge_logs(&rs, &o)) != CLI_OK)
         goto done;
     if ((rc = tourrec_results(&rs, &r)) != 0) {
         rc = tour_error(rc, "too many records for one tournament");
