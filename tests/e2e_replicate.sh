@@ -22,6 +22,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pg.sh"
 command -v jq >/dev/null || { echo "SKIP: jq is needed"; exit 77; }
+/usr/bin/python3 -c 'import zmq' 2>/dev/null || { echo "SKIP: python3-zmq is needed"; exit 77; }
 pg_need
 : "${top_builddir:=$top_srcdir/build}"
 : "${ARBITERD:=$top_builddir/arbiterd}"
@@ -139,18 +140,9 @@ done
     fail "backlog left: $(for v in "${VENUES[@]}"; do health "$v" | jq -c .replication; done)"
 
 # byte for byte: each daemon's record (the `events` op, judge view: raw bytes, links) against the rows
+PY=/usr/bin/python3   # Debian's, with python3-zmq
 dump_store() {   # dump_store V: match seq received peer event verdict chain state link, sorted
-    local v=$1 m from
-    "$ARBITER" list --query "ipc://$TMP/$v.q" --json | jq -r .match | while read -r m; do
-        from=0
-        while [ "$from" != null ]; do
-            r=$("$ARBITER" query --endpoint "ipc://$TMP/$v.q" \
-                "$(jq -cn --arg m "$m" --argjson f "$from" '{op:"events", match:$m, view:"judge", from:$f}')")
-            jq -r --arg m "$m" '.events[] | [$m, .seq, .received, .peer, .raw.event, .raw.verdict, .chain, .state,
-                                .link] | map(tostring) | join(" ")' <<<"$r"
-            from=$(jq .next <<<"$r")
-        done
-    done | LC_ALL=C sort
+    "$PY" "$top_srcdir/tests/replica_dump.py" "ipc://$TMP/$1.q" | LC_ALL=C sort
 }
 dump_pg() {
     psql_q "SELECT concat_ws(' ', match, seq, received_ms, peer, encode(event, 'hex'), encode(verdict, 'hex'),

@@ -23,6 +23,7 @@
 #include "src/daemon/standings.h"
 #include "src/record/quarantine.h"
 #include "src/record/seal.h"
+#include "src/record/record.h"
 #include "src/record/store.h"
 #include "src/tournament/tournament.h"
 #include "tests/testutil.h"
@@ -881,4 +882,106 @@ Test(parts, view_of_a_header_shows_a_seat_its_own_deck_only)
         json_decref(j);
     }
     olevent_destroy(&ev);
+}
+
+/* ---- the outbox (store.h, record.h: replication) ------------------------- */
+
+static store *scratch_store(char *dir)
+{
+    store *st = NULL;
+    char err[256];
+    strcpy(dir, "/tmp/arbiter-outbox-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(store_open(dir, 0, 0, &st, err, sizeof err), 0, "%s", err);
+    return st;
+}
+
+static void append(store *st, MDB_txn *txn, const char *match, record_heads *h, uint64_t ms)
+{
+    static const char ev[] = "{}", verdict[] = "\x81\xa6status\xa2ok";
+    cr_assert_eq(record_append(st, txn, match, h, NULL, ev, 2, verdict, sizeof verdict - 1, OL_V_OK, NULL, ms, "t"), 0);
+}
+
+Test(parts, outbox_notes_a_batch_once_and_follows_confirmations)
+{
+    char dir[64];
+    store *st = scratch_store(dir);
+    MDB_txn *txn;
+    record_heads h;
+    uint64_t from, since, next;
+    memset(&h, 0, sizeof h);
+
+    /* a batch of three events: one entry, from the first, its time */
+    cr_assert_eq(mdb_txn_begin(store_env(st), NULL, 0, &txn), 0);
+    append(st, txn, "m1", &h, 1000);
+    append(st, txn, "m1", &h, 1001);
+    append(st, txn, "m1", &h, 1002);
+    cr_assert_eq(store_get_outbox(st, txn, "m1", &from, &since), 0);
+    cr_expect_eq(from, 0);
+    cr_expect_eq(since, 1000);
+    cr_assert_eq(store_next_seq(st, txn, "m1", &next), 0);
+    cr_expect_eq(next, 3);
+    cr_assert_eq(mdb_txn_commit(txn), 0);
+
+    /* the next batch (the seal cleared h.noted) keeps the older start */
+    h.noted = 0;
+    cr_assert_eq(mdb_txn_begin(store_env(st), NULL, 0, &txn), 0);
+    append(st, txn, "m1", &h, 2000);
+    cr_assert_eq(store_get_outbox(st, txn, "m1", &from, &since), 0);
+    cr_expect_eq(from, 0, "a second batch must not hide the first one's unshipped events");
+
+    /* confirmed up to seq 2: the entry moves on, with event 2's time */
+    cr_assert_eq(record_shipped(st, txn, "m1", 2), 0);
+    cr_assert_eq(store_get_outbox(st, txn, "m1", &from, &since), 0);
+    cr_expect_eq(from, 2);
+    cr_expect_eq(since, 1002);
+    /* an older confirmation changes nothing */
+    cr_assert_eq(record_shipped(st, txn, "m1", 1), 0);
+    cr_assert_eq(store_get_outbox(st, txn, "m1", &from, &since), 0);
+    cr_expect_eq(from, 2);
+    /* everything confirmed: the entry goes */
+    cr_assert_eq(record_shipped(st, txn, "m1", 4), 0);
+    cr_expect_eq(store_get_outbox(st, txn, "m1", &from, &since), MDB_NOTFOUND);
+    cr_assert_eq(store_next_seq(st, txn, "nothing", &next), 0);
+    cr_expect_eq(next, 0);
+    mdb_txn_abort(txn);
+    store_close(&st);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_expect_eq(system(cmd), 0);
+}
+
+static int count_entry(void *ctx, const char *match, uint64_t from, uint64_t since)
+{
+    (void)match;
+    (void)from;
+    (void)since;
+    ++*(int *)ctx;
+    return 0;
+}
+
+Test(parts, outbox_seeded_once_for_a_store_from_before_it)
+{
+    char dir[64];
+    store *st = scratch_store(dir);
+    MDB_txn *txn;
+    int seeded, n = 0;
+    cr_assert_eq(mdb_txn_begin(store_env(st), NULL, 0, &txn), 0);
+    cr_assert_eq(store_put_summary(st, txn, "a", "{}", 2), 0);
+    cr_assert_eq(store_put_summary(st, txn, "b", "{}", 2), 0);
+    cr_assert_eq(record_outbox_seed(st, txn, 5, &seeded), 0);
+    cr_expect_eq(seeded, 1);
+    cr_assert_eq(store_each_outbox(st, txn, NULL, count_entry, &n), 0);
+    cr_expect_eq(n, 2, "every match of the store is to ship");
+    cr_assert_eq(record_shipped(st, txn, "a", 1), 0);   /* "a" has no event 1: confirmed whole */
+    cr_assert_eq(record_outbox_seed(st, txn, 6, &seeded), 0);
+    cr_expect_eq(seeded, 0, "seeded once, never again");
+    n = 0;
+    cr_assert_eq(store_each_outbox(st, txn, "a", count_entry, &n), 0);
+    cr_expect_eq(n, 1, "the walk after \"a\" sees \"b\" only");
+    mdb_txn_abort(txn);
+    store_close(&st);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_expect_eq(system(cmd), 0);
 }

@@ -42,7 +42,7 @@ static const subcommand commands[] = {
     {"query",   cmd_query,   "one request to arbiterd's query socket", 0},
     {"tournament", cmd_tournament, "a tournament's standings, next pairings and alarms from its records", 1},
     {"store",   cmd_store,   "check a store, salvage what still verifies, back it up online", 1},
-    {"pg",      cmd_pg,      "the circuit's PostgreSQL database: migrate its schema", 0},
+    {"pg",      cmd_pg,      "the circuit's PostgreSQL database: migrate its schema, register its venues", 0},
     {"keygen",  cmd_keygen,  "make a key pair for arbiterd's CURVE sockets and seals", 0},
 };
 

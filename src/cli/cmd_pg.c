@@ -39,8 +39,8 @@ static const char usage_text[] =
     "the newest this arbiter knows.\n"
     "venue add registers venue NAME with the seal key of its daemon (KEYFILE:\n"
     "its arbiterd.pub, or a trusted-seals file of one key): only then does\n"
-    "that daemon's --replicate ship; a venue registered with another key is\n"
-    "refused unless --replace.  venue list lists the venues and their keys.\n";
+    "that daemon ship its records here; a venue registered with another key\n"
+    "is refused unless --replace.  venue list lists the venues and their keys.\n";
 
 /* `venue add`: one key from a .pub or trusted-seals file, registered. */
 static int venue_add(PGconn *c, const char *name, const char *file, int replace)
