@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# e2e_pg_migrate.sh -- `arbiter pg migrate` and `arbiter pg version` against
+# e2e_pg_migrate.sh -- `arbiter pg migrate`, `version` and `venue` against
 # a real PostgreSQL server (tests/pg.sh: a throwaway cluster in $TMP):
 #   - an empty database goes to the newest version, every table made, and
 #     `version` says so; a second migrate changes nothing;
@@ -7,6 +7,8 @@
 #     of an event (venue, match, seq) is refused by the key;
 #   - a database newer than this arbiter is refused, untouched;
 #   - two migrations at once both succeed, and the schema is applied once;
+#   - `pg venue add` registers a venue with one key; another key for it is
+#     refused without --replace; a file of two keys and a bad name too;
 #   - a server that is not there is a sentence and exit 2, never the URL.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pg.sh"
@@ -57,6 +59,26 @@ n=$(pg_as "$PG_BIN/psql" -h "$PG_DIR" -U arbiter -d twice -qAt -c "SELECT count(
 if [ $r1 = 0 ] && [ $r2 = 0 ] && [ "$n" = "$latest" ]; then
     pass "two migrations at once: both exit 0, the schema applied once ($(cat "$TMP/m1") / $(cat "$TMP/m2"))"
 else fail "two at once: $r1 $r2, $n rows: $(cat "$TMP/m1" "$TMP/m2")"; fi
+
+# venues: registered by the administrator with one key each
+url2k="postgresql:///twice?host=$PG_DIR&user=arbiter"
+"$ARBITER" keygen hall-a --out "$TMP/a" >/dev/null && "$ARBITER" keygen hall-b --out "$TMP/b" >/dev/null
+out=$("$ARBITER" pg venue add "$url2k" hall-a "$TMP/a.pub" 2>&1); rc=$?
+[ $rc = 0 ] && [ "$out" = "the venue hall-a is registered with seal key $(grep -o 'sign-public = [0-9a-f]*' "$TMP/a.pub" | cut -c15-30)..." ] &&
+    pass "venue add: $out" || fail "venue add: rc $rc: $out"
+out=$("$ARBITER" pg venue add "$url2k" hall-a "$TMP/b.pub" 2>&1); rc=$?
+[ $rc = 2 ] && printf '%s' "$out" | grep -q "registered with another key: give --replace" &&
+    pass "venue add: another key for a registered venue is refused (exit 2)" || fail "other key: rc $rc: $out"
+"$ARBITER" pg venue add "$url2k" hall-a "$TMP/b.pub" --replace >/dev/null &&
+    [ "$("$ARBITER" pg venue list "$url2k" --json | jq -r '.[0].seal_key')" = "$(grep -o 'sign-public = [0-9a-f]*' "$TMP/b.pub" | cut -c15-)" ] &&
+    pass "venue add --replace: the new key is the venue's (venue list --json)" || fail "replace: $("$ARBITER" pg venue list "$url2k")"
+cat "$TMP/a.pub" "$TMP/b.pub" | grep sign-public | cut -c15- >"$TMP/two"   # two keys, one a line
+out=$("$ARBITER" pg venue add "$url2k" hall-c "$TMP/two" 2>&1); rc=$?
+[ $rc = 2 ] && printf '%s' "$out" | grep -q "holds 2 keys" && pass "venue add: a file of two keys is refused" ||
+    fail "two keys: rc $rc: $out"
+out=$("$ARBITER" pg venue add "$url2k" "hall c" "$TMP/a.pub" 2>&1); rc=$?
+[ $rc = 2 ] && printf '%s' "$out" | grep -q "is no venue name" && pass "venue add: 'hall c' is no venue name" ||
+    fail "bad name: rc $rc: $out"
 
 # no server: a sentence, exit 2, the password never printed
 pg_stop

@@ -247,6 +247,16 @@ got=$("$ARBITER" tournament standings --file "$TF" --pg "$PG_URL" 2>/dev/null)
 [ "$got" = "$want" ] && pass "tournament standings --pg, for people: as from the records" ||
     fail "standings text: $got"
 
+# ---- stopped and started again: what was confirmed is not shipped again ------------------------------------
+kill -TERM "${PID[hall-a]}"; wait "${PID[hall-a]}" || fail "hall-a exits $?"
+venue_start hall-a || fail "hall-a starts again"
+sleep 2
+h=$(health hall-a | jq -c .replication)
+[ "$(jq '[.backlog_events, .shipped_events, .confirmations_waiting]' -c <<<"$h")" = "[0,0,0]" ] &&
+    pass "stopped and started: the outbox kept every confirmation, nothing is shipped again" || fail "after a stop: $h"
+
 for v in "${!PID[@]}"; do kill -TERM "${PID[$v]}"; wait "${PID[$v]}" || fail "$v exits $?"; done
 PID=()
+grep -h -E 'AddressSanitizer|LeakSanitizer|runtime error' "$TMP"/hall-*.log | head -3 | grep . &&
+    fail "a sanitizer's report in a daemon's log" || pass "no sanitizer's report in the daemons' logs"
 finish

@@ -974,6 +974,11 @@ int main(int argc, char **argv)
     notify_ready("serving");
     rc = serve(&d, &o, in, fd, q, g);
     notify_stopping();
+    /* what the database confirmed goes into the outbox before the exit: the
+     * next start does not ship it again */
+    replica_stop(d.replica);
+    if (!rc && d.replica && !d.disk_full && daemon_replica_flush(&d))
+        dlog(DLOG_WARN, "cannot write the replica's last confirmations: the next start ships them again");
     dlog(DLOG_INFO, "stopping (%llu events stored in %llu batches)", (unsigned long long)d.stats.events_stored,
          (unsigned long long)d.stats.batches);
 out:

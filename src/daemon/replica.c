@@ -166,13 +166,28 @@ typedef struct {
     int err;
 } gather_ctx;
 
+static int ack_cmp(const void *a, const void *b)
+{
+    const ack *x = a, *y = b;
+    int c = strcmp(x->match, y->match);
+    return c ? c : x->to < y->to ? -1 : x->to > y->to;
+}
+
 /* The seq the outbox entry really starts at: a confirmation the loop has
- * not written yet moves it on. */
+ * not written yet moves it on.  g->acks is sorted (match, to): the last
+ * confirmation of a match is the furthest. */
 static uint64_t effective_from(const gather_ctx *g, const char *match, uint64_t from)
 {
-    for (size_t i = 0; i < g->n_acks; i++)
-        if (g->acks[i].to > from && !strcmp(g->acks[i].match, match))
-            from = g->acks[i].to;
+    size_t lo = 0, hi = g->n_acks;
+    while (lo < hi) {   /* the first confirmation past `match` */
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(g->acks[mid].match, match) <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo && !strcmp(g->acks[lo - 1].match, match) && g->acks[lo - 1].to > from)
+        from = g->acks[lo - 1].to;
     return from;
 }
 
@@ -442,6 +457,7 @@ static int gather(replica *r, chunk *c, char *after, ack *copy)
     g.n_acks = r->n_acks;
     memcpy(copy, r->acks, r->n_acks * sizeof *copy);
     pthread_mutex_unlock(&r->lock);
+    qsort(copy, g.n_acks, sizeof *copy, ack_cmp);
     pthread_mutex_lock(&r->txn_lock);
     int rc = mdb_txn_begin(store_env(r->st), NULL, MDB_RDONLY, &txn);
     if (!rc) {
@@ -630,10 +646,9 @@ fail:
     return -1;
 }
 
-void replica_destroy(replica **rp)
+void replica_stop(replica *r)
 {
-    replica *r = *rp;
-    if (!r)
+    if (!r || !r->started)
         return;
     pthread_mutex_lock(&r->lock);
     r->stop = 1;
@@ -644,6 +659,15 @@ void replica_destroy(replica **rp)
     pthread_cond_broadcast(&r->wake);
     pthread_mutex_unlock(&r->lock);
     pthread_join(r->thread, NULL);
+    r->started = 0;
+}
+
+void replica_destroy(replica **rp)
+{
+    replica *r = *rp;
+    if (!r)
+        return;
+    replica_stop(r);
     pthread_mutex_destroy(&r->lock);
     pthread_mutex_destroy(&r->txn_lock);
     pthread_cond_destroy(&r->wake);

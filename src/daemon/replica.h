@@ -71,9 +71,14 @@ typedef struct {
 int replica_new(store *st, const char *url, const char *venue, const keys_pair *key, unsigned delay_ms,
                 replica **out);
 
-/* Stop and join the shipper (a statement under way is cancelled), free
- * everything.  Confirmations not yet applied are lost: their events are
- * shipped again by the next start, and change nothing.  NULL-safe. */
+/* Stop and join the shipper (a statement under way is cancelled); the
+ * confirmations it made stay for replica_apply, so that the loop can write
+ * them before it exits.  NULL-safe; a second call does nothing. */
+void replica_stop(replica *r);
+
+/* Stop it (replica_stop) and free everything.  Confirmations not yet
+ * applied are lost: their events are shipped again by the next start, and
+ * change nothing.  NULL-safe. */
 void replica_destroy(replica **r);
 
 /* The loop, inside its write transaction txn: write every waiting
