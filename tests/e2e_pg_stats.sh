@@ -23,38 +23,19 @@
 . "$(dirname "$0")/pg.sh"
 command -v jq >/dev/null || { echo "SKIP: jq is needed"; exit 77; }
 pg_need
-: "${top_builddir:=$top_srcdir/build}"
-: "${ARBITERD:=$top_builddir/arbiterd}"
 C="$top_srcdir/fixtures/cards"
-CARDS=(--cards "$C/core.json" --cards "$C/standard.json")
+VENUE_CARDS=(--cards "$C/core.json" --cards "$C/standard.json")
 VENUES=(hall-a hall-b)
-declare -A PID=()
-cleanup() {
-    for v in "${!PID[@]}"; do kill -KILL "${PID[$v]}" 2>/dev/null; done
-    pg_stop 2>/dev/null
-    rm -rf "$TMP"
-}
-trap cleanup EXIT
-
 pg_start || { fail "PostgreSQL did not start"; finish; exit 1; }
 "$ARBITER" pg migrate "$PG_URL" >/dev/null || { fail "migrate"; finish; exit 1; }
-for v in "${VENUES[@]}"; do
-    "$ARBITER" keygen "$v" --out "$TMP/$v" >/dev/null && "$ARBITER" pg venue add "$PG_URL" "$v" "$TMP/$v.pub" >/dev/null ||
-        fail "venue add $v"
-    "$ARBITERD" --db "$TMP/$v.store" --key "$TMP/$v.key" "${CARDS[@]}" --ingest "ipc://$TMP/$v.in" \
-        --feed "ipc://$TMP/$v.feed" --query "ipc://$TMP/$v.q" --log-level warn --replicate "$PG_URL" --venue "$v" \
-        >>"$TMP/$v.log" 2>&1 &
-    PID[$v]=$!
-done
+pg_venues "${VENUES[@]}" || fail "venue add"
+for v in "${VENUES[@]}"; do venue_start "$v" || fail "$v starts"; done
 q() { timeout 10 "$ARBITER" query --endpoint "ipc://$TMP/$1.q" "$2"; }
 # differs LABEL WANT GOT: nothing when the two files are the same, else the label and
 # their first differences on one line
 differs() {
     cmp -s "$2" "$3" || printf '%s: %s ' "$1" "$(diff "$2" "$3" | grep '^[<>]' | head -n 4 | tr '\n' ' ')"
 }
-for v in "${VENUES[@]}"; do
-    for i in $(seq 1 100); do q "$v" '{"op":"health"}' >/dev/null 2>&1 && break; sleep 0.1; done
-done
 
 # ---- the records ---------------------------------------------------------------------------------------------
 . "$top_srcdir/tests/tournament_fixture.sh"   # e2e-cup: $TF, LOGS
@@ -110,15 +91,7 @@ for k in "${!VENUES[@]}"; do
     S+=($!)
 done
 for s in "${S[@]}"; do wait "$s"; [ $? -le 1 ] || fail "send: $(tail -n 2 "$TMP"/send-*)"; done
-for i in $(seq 1 240); do
-    done_all=1
-    for v in "${VENUES[@]}"; do
-        q "$v" '{"op":"health"}' | jq -e '.replication | .connected and .backlog_events == 0 and .confirmations_waiting == 0' \
-            >/dev/null || done_all=0
-    done
-    [ "$done_all" = 1 ] && break
-    sleep 0.25
-done
+venues_shipped "${VENUES[@]}" && done_all=1 || done_all=0
 n=$(psql_q "SELECT count(*) FROM matches")
 stored=$(for v in "${VENUES[@]}"; do "$ARBITER" list --query "ipc://$TMP/$v.q" --json; done | wc -l)
 [ "$done_all" = 1 ] && [ "$n" = "$stored" ] && [ "$n" -ge 100 ] &&

@@ -24,44 +24,17 @@
 command -v jq >/dev/null || { echo "SKIP: jq is needed"; exit 77; }
 /usr/bin/python3 -c 'import zmq' 2>/dev/null || { echo "SKIP: python3-zmq is needed"; exit 77; }
 pg_need
-: "${top_builddir:=$top_srcdir/build}"
-: "${ARBITERD:=$top_builddir/arbiterd}"
 C="$top_srcdir/fixtures/cards"
-CARDS=(--cards "$C/core.json" --cards "$C/core-1.0.0.json" --cards "$C/critters.json" --cards "$C/standard.json")
-declare -A PID=()
-cleanup() {
-    for v in "${!PID[@]}"; do kill -KILL "${PID[$v]}" 2>/dev/null; done
-    pg_stop 2>/dev/null
-    rm -rf "$TMP"
-}
-trap cleanup EXIT
+VENUE_CARDS=(--cards "$C/core.json" --cards "$C/core-1.0.0.json" --cards "$C/critters.json" --cards "$C/standard.json")
 
 pg_start || { fail "PostgreSQL did not start"; finish; exit 1; }
 "$ARBITER" pg migrate "$PG_URL" >/dev/null || { fail "migrate"; finish; exit 1; }
 VENUES=(hall-a hall-b hall-c)
-for v in "${VENUES[@]}"; do
-    "$ARBITER" keygen "$v" --out "$TMP/$v" >/dev/null && "$ARBITER" pg venue add "$PG_URL" "$v" "$TMP/$v.pub" >/dev/null ||
-        fail "venue add $v"
-done
+pg_venues "${VENUES[@]}" || fail "venue add"
 [ "$("$ARBITER" pg venue list "$PG_URL" --json | jq -r 'map(.venue) | join(" ")')" = "hall-a hall-b hall-c" ] &&
     pass "pg venue add: three venues registered with their daemons' keys" || fail "venue list"
 
-# venue_start V [env...]: the venue's daemon, replicating; returns once it answers
-venue_start() {
-    local v=$1 i
-    shift
-    env "$@" "$ARBITERD" --db "$TMP/$v.store" --key "$TMP/$v.key" "${CARDS[@]}" --ingest "ipc://$TMP/$v.in" \
-        --feed "ipc://$TMP/$v.feed" --query "ipc://$TMP/$v.q" --log-level warn --replicate "$PG_URL" --venue "$v" \
-        >>"$TMP/$v.log" 2>&1 &
-    PID[$v]=$!
-    for i in $(seq 1 100); do
-        timeout 1 "$ARBITER" query --endpoint "ipc://$TMP/$v.q" '{"op":"health"}' >/dev/null 2>&1 && return 0
-        sleep 0.1
-    done
-    cat "$TMP/$v.log" >&2
-    return 1
-}
-health() { timeout 5 "$ARBITER" query --endpoint "ipc://$TMP/$1.q" '{"op":"health"}'; }
+health() { venue_health "$1"; }
 send() {   # send V FILE...: as tables would (illegal verdicts are expected: exit 1 is fine)
     local v=$1
     shift
@@ -127,16 +100,7 @@ pg_start || fail "PostgreSQL starts a second time"
 wait "${S[@]}"
 
 # every venue has shipped everything (or two minutes passed)
-for i in $(seq 1 240); do
-    done_all=1
-    for v in "${VENUES[@]}"; do
-        health "$v" | jq -e '.replication | .connected and .backlog_events == 0 and .confirmations_waiting == 0' \
-            >/dev/null || done_all=0
-    done
-    [ "$done_all" = 1 ] && break
-    sleep 0.5
-done
-[ "$done_all" = 1 ] && pass "every venue's backlog is shipped and confirmed after the cuts and the kill" ||
+venues_shipped "${VENUES[@]}" && pass "every venue's backlog is shipped and confirmed after the cuts and the kill" ||
     fail "backlog left: $(for v in "${VENUES[@]}"; do health "$v" | jq -c .replication; done)"
 
 # byte for byte: each daemon's record (the `events` op, judge view: raw bytes, links) against the rows

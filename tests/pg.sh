@@ -11,6 +11,8 @@
 #                    arbiter and arbiterd (postgresql:///arbiter?host=DIR)
 #   pg_stop          stop (fast: open sessions are cut, as in a real restart)
 #   pg_kill          SIGKILL the postmaster, as a crash would
+#   pg_venues, venue_start, venue_health, venues_shipped: venues' daemons
+#                    replicating into it (below)
 : "${PG_BIN:=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}"
 PG_DIR="$TMP/pg"
 PG_URL="postgresql:///arbiter?host=$PG_DIR&user=arbiter"
@@ -66,5 +68,63 @@ psql_q() {
     pg_as "$PG_BIN/psql" -h "$PG_DIR" -U arbiter -d arbiter -qAt -v ON_ERROR_STOP=1 -c "$1"
 }
 
-# a server left running would outlive the script: stop it with the rest
-trap 'pg_stop 2>/dev/null; rm -rf "$TMP"' EXIT
+# ---- venues: a daemon per venue, replicating (arbiterd --replicate) -------------
+# VENUE_CARDS: arbiterd's --cards options; PID[V]: venue V's daemon; its
+# files are $TMP/V.* (key, store, sockets, log).
+: "${top_builddir:=$top_srcdir/build}"
+: "${ARBITERD:=$top_builddir/arbiterd}"
+VENUE_CARDS=()
+declare -A PID=()
+
+# pg_venues V...: a key for each venue, registered (arbiter pg venue add)
+pg_venues() {
+    local v
+    for v in "$@"; do
+        "$ARBITER" keygen "$v" --out "$TMP/$v" >/dev/null &&
+            "$ARBITER" pg venue add "$PG_URL" "$v" "$TMP/$v.pub" >/dev/null || return 1
+    done
+}
+
+# venue_start V [VAR=value...]: V's daemon, replicating, its environment
+# given; returns once it answers health (1 and its log on stderr if not)
+venue_start() {
+    local v=$1 i
+    shift
+    env "$@" "$ARBITERD" --db "$TMP/$v.store" --key "$TMP/$v.key" "${VENUE_CARDS[@]}" --ingest "ipc://$TMP/$v.in" \
+        --feed "ipc://$TMP/$v.feed" --query "ipc://$TMP/$v.q" --log-level warn --replicate "$PG_URL" --venue "$v" \
+        >>"$TMP/$v.log" 2>&1 &
+    PID[$v]=$!
+    for i in $(seq 1 100); do
+        timeout 1 "$ARBITER" query --endpoint "ipc://$TMP/$v.q" '{"op":"health"}' >/dev/null 2>&1 && return 0
+        sleep 0.1
+    done
+    cat "$TMP/$v.log" >&2
+    return 1
+}
+
+venue_health() { timeout 5 "$ARBITER" query --endpoint "ipc://$TMP/$1.q" '{"op":"health"}'; }
+
+# venues_shipped V...: 0 once every venue's backlog is shipped and
+# confirmed (connected, nothing waiting), 1 after two minutes
+venues_shipped() {
+    local i v all
+    for i in $(seq 1 480); do
+        all=1
+        for v in "$@"; do
+            venue_health "$v" | jq -e '.replication | .connected and .backlog_events == 0 and .confirmations_waiting == 0' \
+                >/dev/null || { all=0; break; }
+        done
+        [ "$all" = 1 ] && return 0
+        sleep 0.25
+    done
+    return 1
+}
+
+# the server and the daemons would outlive the script: stopped with the rest
+pg_cleanup() {
+    local v
+    for v in "${!PID[@]}"; do kill -KILL "${PID[$v]}" 2>/dev/null; done
+    pg_stop 2>/dev/null
+    rm -rf "$TMP"
+}
+trap pg_cleanup EXIT
