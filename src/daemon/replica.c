@@ -50,6 +50,12 @@ typedef struct {
     uint64_t to;
 } ack;
 
+/* A card database (~128 KiB) goes once a shipment, with the first record
+ * of the chunk that pins it: the row is the same for all of them.  A chunk
+ * remembers this many; past them it ships each again (as it would anyway,
+ * the row's INSERT does nothing). */
+#define CHUNK_CARDS 8
+
 /* One record of a chunk: what pgship ships, and what deriving needs. */
 typedef struct {
     pgship_record r;
@@ -68,6 +74,8 @@ typedef struct {
     size_t n_own, cap_own;
     size_t bytes;
     int full;
+    const char *cards_in[CHUNK_CARDS];   /* the card databases it ships (hex) */
+    size_t n_cards_in;
 } chunk;
 
 struct replica {
@@ -132,7 +140,7 @@ static void chunk_clear(chunk *c)
         free(c->own[i]);
     for (size_t i = 0; i < c->n_rec; i++)
         olevent_destroy(&c->rec[i].header);
-    c->n_own = c->n_rec = c->n_ev = c->bytes = 0;
+    c->n_own = c->n_rec = c->n_ev = c->bytes = c->n_cards_in = 0;
     c->full = 0;
 }
 
@@ -271,13 +279,18 @@ static int gather_one(void *ctx, const char *match, uint64_t from, uint64_t sinc
         char hex[65];
         const void *bytes;
         size_t len;
+        size_t k = 0;
         carddb_hash_hex(info.cards_hash, hex);
-        if (store_get_cards(r->st, g->txn, hex, &bytes, &len) == 0) {
+        while (k < c->n_cards_in && strcmp(c->cards_in[k], hex))
+            k++;
+        if (k == c->n_cards_in && store_get_cards(r->st, g->txn, hex, &bytes, &len) == 0) {
             cr->r.cards_hash = dup(c, hex, 64);
             cr->r.cards = dup(c, bytes, len);
             cr->r.cards_len = len;
             if (!cr->r.cards_hash || !cr->r.cards)
                 return g->err = -ENOMEM, 1;
+            if (c->n_cards_in < CHUNK_CARDS)
+                c->cards_in[c->n_cards_in++] = cr->r.cards_hash;
         }
     }
     if (to < next)
@@ -330,7 +343,11 @@ static void derive(chunk *c)
             if (olcodec_decode_message(p->event, p->event_len, &ev, NULL) == OL_OK && ev) {
                 p->type = ol_type_name(ev->type);
                 json_t *ej = view_event_json(ev, VIEW_PUBLIC, cr->header);
-                if (vj && view_verdict_redact(vj, ev, VIEW_PUBLIC, cr->header, cr->db) < 0) {
+                /* only a sentence can name a hidden card (view.h: the
+                 * verdict's `msg` and its `stored` verdict's); most
+                 * verdicts have none, and are public as they are */
+                if (vj && (json_object_get(vj, "msg") || json_object_get(vj, "stored")) &&
+                    view_verdict_redact(vj, ev, VIEW_PUBLIC, cr->header, cr->db) < 0) {
                     json_decref(vj);
                     vj = NULL;
                 }
