@@ -22,11 +22,19 @@
  * are not pinned) and never stops the map from growing (replica_pause
  * waits for a copy, never for the network).
  *
+ * Why two chunks at a time: deriving a chunk (decoding every event, the
+ * public view of each) costs the shipper about as much as PostgreSQL's
+ * COPY of it.  So the next chunk is gathered before this one ships, past
+ * its events as if they were confirmed, and derived on a helper thread
+ * while PostgreSQL takes this one: the two halves overlap.  The helper
+ * touches nothing but its chunk (the card databases it reads are not
+ * loaded meanwhile: only gathering loads them).
+ *
  * Invariants: acks[0..n_acks) are confirmations in the order they were
  * made; acks[0..n_inflight) were written by the loop's open transaction;
  * the thread touches the store only between txn_lock and its unlock, and
  * only to read; a chunk holds at most REPLICA_CHUNK_EVENTS events and
- * REPLICA_CHUNK_BYTES bytes of them.
+ * REPLICA_CHUNK_BYTES bytes of them, and at most two chunks are held.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -49,6 +57,12 @@ typedef struct {
     uint64_t to;
 } ack;
 
+/* A card database (~128 KiB) goes once a shipment, with the first record
+ * of the chunk that pins it: the row is the same for all of them.  A chunk
+ * remembers this many; past them it ships each again (as it would anyway,
+ * the row's INSERT does nothing). */
+#define CHUNK_CARDS 8
+
 /* One record of a chunk: what pgship ships, and what deriving needs. */
 typedef struct {
     pgship_record r;
@@ -67,6 +81,8 @@ typedef struct {
     size_t n_own, cap_own;
     size_t bytes;
     int full;
+    const char *cards_in[CHUNK_CARDS];   /* the card databases it ships (hex) */
+    size_t n_cards_in;
 } chunk;
 
 struct replica {
@@ -142,7 +158,7 @@ static void chunk_clear(chunk *c)
         free(c->own[i]);
     for (size_t i = 0; i < c->n_rec; i++)
         olevent_destroy(&c->rec[i].header);
-    c->n_own = c->n_rec = c->n_ev = c->bytes = 0;
+    c->n_own = c->n_rec = c->n_ev = c->bytes = c->n_cards_in = 0;
     c->full = 0;
 }
 
@@ -162,6 +178,7 @@ typedef struct {
     chunk *c;
     const ack *acks;                /* a copy of the waiting confirmations */
     size_t n_acks;
+    const chunk *flight;            /* the chunk on its way to PostgreSQL, or NULL */
     char last[OL_MATCH_MAX + 1];    /* the last match the walk finished    */
     int err;
 } gather_ctx;
@@ -174,9 +191,14 @@ static int ack_cmp(const void *a, const void *b)
 }
 
 /* The seq the outbox entry really starts at: a confirmation the loop has
- * not written yet moves it on.  g->acks is sorted (match, to): the last
- * confirmation of a match is the furthest. */
-static uint64_t effective_from(const gather_ctx *g, const char *match, uint64_t from)
+ * not written yet moves it on; so, when gathering (flight 1), does the
+ * chunk on its way to PostgreSQL -- its events are not gathered twice, yet
+ * they are backlog until shipped.  Both are searched, not scanned (an
+ * outbox after a day offline has a match a table): g->acks is sorted
+ * (match, to), so a match's last confirmation is its furthest; the chunk's
+ * records are in the outbox's order, LMDB's byte order of the ids, which
+ * is strcmp's. */
+static uint64_t effective_from(const gather_ctx *g, const char *match, uint64_t from, int flight)
 {
     size_t lo = 0, hi = g->n_acks;
     while (lo < hi) {   /* the first confirmation past `match` */
@@ -188,6 +210,23 @@ static uint64_t effective_from(const gather_ctx *g, const char *match, uint64_t 
     }
     if (lo && !strcmp(g->acks[lo - 1].match, match) && g->acks[lo - 1].to > from)
         from = g->acks[lo - 1].to;
+    if (flight && g->flight) {
+        lo = 0, hi = g->flight->n_rec;
+        while (lo < hi) {   /* the chunk's record of `match`, if any */
+            size_t mid = lo + (hi - lo) / 2;
+            int c = strcmp(g->flight->rec[mid].r.match, match);
+            if (!c) {
+                const chunk_rec *cr = &g->flight->rec[mid];
+                if (cr->from + cr->r.n_events > from)
+                    from = cr->from + cr->r.n_events;
+                break;
+            }
+            if (c < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+    }
     return from;
 }
 
@@ -231,7 +270,7 @@ static int gather_one(void *ctx, const char *match, uint64_t from, uint64_t sinc
     gather_ctx *g = ctx;
     replica *r = g->r;
     chunk *c = g->c;
-    uint64_t next, eff = effective_from(g, match, from);
+    uint64_t next, eff = effective_from(g, match, from, 1);
     store_event e0;
     int rc;
     (void)since;
@@ -296,13 +335,18 @@ static int gather_one(void *ctx, const char *match, uint64_t from, uint64_t sinc
         char hex[65];
         const void *bytes;
         size_t len;
+        size_t k = 0;
         carddb_hash_hex(info.cards_hash, hex);
-        if (store_get_cards(r->st, g->txn, hex, &bytes, &len) == 0) {
+        while (k < c->n_cards_in && strcmp(c->cards_in[k], hex))
+            k++;
+        if (k == c->n_cards_in && store_get_cards(r->st, g->txn, hex, &bytes, &len) == 0) {
             cr->r.cards_hash = dup(c, hex, 64);
             cr->r.cards = dup(c, bytes, len);
             cr->r.cards_len = len;
             if (!cr->r.cards_hash || !cr->r.cards)
                 return g->err = -ENOMEM, 1;
+            if (c->n_cards_in < CHUNK_CARDS)
+                c->cards_in[c->n_cards_in++] = cr->r.cards_hash;
         }
     }
     if (to < next)
@@ -321,7 +365,7 @@ typedef struct {
 static int backlog_one(void *ctx, const char *match, uint64_t from, uint64_t since)
 {
     backlog_ctx *b = ctx;
-    uint64_t next, eff = effective_from(b->g, match, from);
+    uint64_t next, eff = effective_from(b->g, match, from, 0);
     if (++b->seen > REPLICA_WALK_MAX)
         return 1;
     if (store_next_seq(b->g->r->st, b->g->txn, match, &next) || eff >= next)
@@ -355,7 +399,11 @@ static void derive(chunk *c)
             if (olcodec_decode_message(p->event, p->event_len, &ev, NULL) == OL_OK && ev) {
                 p->type = ol_type_name(ev->type);
                 json_t *ej = view_event_json(ev, VIEW_PUBLIC, cr->header);
-                if (vj && view_verdict_redact(vj, ev, VIEW_PUBLIC, cr->header, cr->db) < 0) {
+                /* only a sentence can name a hidden card (view.h: the
+                 * verdict's `msg` and its `stored` verdict's); most
+                 * verdicts have none, and are public as they are */
+                if (vj && (json_object_get(vj, "msg") || json_object_get(vj, "stored")) &&
+                    view_verdict_redact(vj, ev, VIEW_PUBLIC, cr->header, cr->db) < 0) {
                     json_decref(vj);
                     vj = NULL;
                 }
@@ -442,15 +490,16 @@ static void disconnect(replica *r, PGconn **c)
     *c = NULL;
 }
 
-/* Read the next chunk after match `after` ("" from the first); a pass
- * that starts at the first entry also counts the backlog.  0 (the chunk
- * may be empty: the pass is over), or a store error. */
-static int gather(replica *r, chunk *c, char *after, ack *copy)
+/* Read the next chunk after match `after` ("" from the first), past the
+ * events of `flight` (NULL: none on its way); a pass that starts at the
+ * first entry also counts the backlog.  0 (the chunk may be empty: the
+ * pass is over), or a store error. */
+static int gather(replica *r, chunk *c, char *after, ack *copy, const chunk *flight)
 {
     gather_ctx g;
     MDB_txn *txn = NULL;
     memset(&g, 0, sizeof g);
-    g.r = r, g.c = c, g.acks = copy;
+    g.r = r, g.c = c, g.acks = copy, g.flight = flight;
     /* the confirmations first, the snapshot after: one removed in between
      * was committed before the snapshot, so the outbox shows it */
     pthread_mutex_lock(&r->lock);
@@ -512,15 +561,50 @@ static void confirm(replica *r, const chunk *c, const pgship_result *res)
              (unsigned long long)res->conflicts_new, res->conflicts_new == 1 ? "" : "s", r->status.target);
 }
 
+/* derive() on a helper thread: the next chunk, while this one ships. */
+static void *derive_main(void *arg)
+{
+    derive(arg);
+    return NULL;
+}
+
+/* One chunk to PostgreSQL (pgship_send): 0, or -1 and err. */
+static int ship(replica *r, PGconn *c, const chunk *ch, pgship_result *res, char *err, size_t errlen)
+{
+    pgship_record *recs = malloc(ch->n_rec * sizeof *recs);
+    if (!recs) {
+        snprintf(err, errlen, "out of memory making a shipment");
+        return -1;
+    }
+    for (size_t i = 0; i < ch->n_rec; i++)
+        recs[i] = ch->rec[i].r;
+    int rc = pgship_send(c, r->venue, recs, ch->n_rec, res, err, errlen);
+    free(recs);
+    return rc;
+}
+
+static void store_error(replica *r, int rc)
+{
+    char err[512];
+    snprintf(err, sizeof err, "cannot read the store: %s", rc < 0 ? strerror(-rc) : mdb_strerror(rc));
+    set_error(r, err);
+}
+
+/* The shipper: a pipeline of two chunks.  `cur` is gathered and derived;
+ * while it goes to PostgreSQL, the one after it is gathered (quick: the
+ * store is read under txn_lock, past cur's events) and derived on a helper
+ * thread (the slow half: decoding, the public view).  A failed shipment
+ * drops both, and the pass starts again from the first match. */
 static void *run(void *arg)
 {
     replica *r = arg;
     PGconn *c = NULL;
-    chunk ch;
+    chunk ch[2], *cur = &ch[0], *next = &ch[1];
+    int ready = 0;   /* cur is gathered and derived: it ships next */
     char after[OL_MATCH_MAX + 1] = "", err[512];
     unsigned backoff = 1;
     ack *copy = malloc(sizeof(ack) * REPLICA_ACKS);
-    memset(&ch, 0, sizeof ch);
+    memset(ch, 0, sizeof ch);
     if (!copy) {
         set_error(r, "out of memory: nothing is shipped");
         return NULL;
@@ -532,47 +616,56 @@ static void *run(void *arg)
             backoff = backoff * 2 > REPLICA_BACKOFF_MAX_S ? REPLICA_BACKOFF_MAX_S : backoff * 2;
             continue;
         }
-        chunk_clear(&ch);
-        int rc = gather(r, &ch, after, copy);
-        if (rc) {
-            snprintf(err, sizeof err, "cannot read the store: %s", rc < 0 ? strerror(-rc) : mdb_strerror(rc));
-            set_error(r, err);
-            if (nap(r, 1000))
-                break;
-            continue;
+        if (!ready) {
+            chunk_clear(cur);
+            int rc = gather(r, cur, after, copy, NULL);
+            if (rc)
+                store_error(r, rc);
+            if (rc || !cur->n_rec) {   /* nothing to ship: wait for a batch, or a second */
+                if (nap(r, 1000))
+                    break;
+                continue;
+            }
+            derive(cur);
+            ready = 1;
         }
-        if (!ch.n_rec) {   /* nothing to ship: wait for a batch, or a second */
-            if (nap(r, 1000))
-                break;
-            continue;
-        }
-        derive(&ch);
         if (r->delay_ms && nap(r, r->delay_ms))
             break;
-        pgship_record *recs = malloc(ch.n_rec * sizeof *recs);
+        pthread_t helper;
+        int helping = 0;
+        chunk_clear(next);
+        int next_rc = gather(r, next, after, copy, cur);
+        if (!next_rc && next->n_rec && !(helping = !pthread_create(&helper, NULL, derive_main, next)))
+            derive(next);   /* no thread: in turn */
         pgship_result res;
-        if (!recs) {
-            set_error(r, "out of memory making a shipment");
-            nap(r, 1000);
-            continue;
-        }
-        for (size_t i = 0; i < ch.n_rec; i++)
-            recs[i] = ch.rec[i].r;
-        rc = pgship_send(c, r->venue, recs, ch.n_rec, &res, err, sizeof err);
-        free(recs);
+        int rc = ship(r, c, cur, &res, err, sizeof err);
+        if (helping)
+            pthread_join(helper, NULL);
         if (rc) {
             set_error(r, err);
             disconnect(r, &c);   /* whatever failed, a fresh connection starts clean */
-            after[0] = 0;
+            after[0] = 0;        /* both chunks are read again */
+            ready = 0;
             if (nap(r, backoff * 1000))
                 break;
             backoff = backoff * 2 > REPLICA_BACKOFF_MAX_S ? REPLICA_BACKOFF_MAX_S : backoff * 2;
             continue;
         }
         backoff = 1;
-        confirm(r, &ch, &res);
+        confirm(r, cur, &res);
+        if (next_rc) {
+            store_error(r, next_rc);
+            ready = 0;
+            if (nap(r, 1000))
+                break;
+            continue;
+        }
+        chunk *t = cur;
+        cur = next, next = t;
+        ready = cur->n_rec > 0;   /* none: the pass is over; the next one starts now */
     }
-    chunk_free(&ch);
+    chunk_free(&ch[0]);
+    chunk_free(&ch[1]);
     free(copy);
     if (c)
         disconnect(r, &c);

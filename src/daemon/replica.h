@@ -20,7 +20,8 @@
  * writes: replica_apply inside its transaction, replica_applied after.
  *
  * Bounds (arbiterd(8), REPLICATION): a shipment carries at most
- * REPLICA_CHUNK_EVENTS events or REPLICA_CHUNK_BYTES bytes; at most
+ * REPLICA_CHUNK_EVENTS events or REPLICA_CHUNK_BYTES bytes, and two are
+ * held at once (one on its way, the next being derived); at most
  * REPLICA_ACKS confirmations wait for the loop (the shipper waits for room);
  * the outbox holds one entry per match with unshipped events, so it is
  * bounded by the store itself.  Reconnection backs off from 1 s to

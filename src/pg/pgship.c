@@ -1,14 +1,24 @@
 /* pgship.c -- records into PostgreSQL, idempotently (pgship.h).
  *
- * Why COPY into a scratch table: a venue that was offline all day ships
- * its whole day at once, and row-by-row INSERTs cost a round trip each.
- * COPY streams the batch's events into a temporary table in one go; two
- * statements then move them: an INSERT ... ON CONFLICT DO NOTHING that
- * adds what is new, and an INSERT INTO conflicts of every offered copy
- * that differs from the row already there (the row just added is its own
- * copy, so it never differs).  The match rows go last, one upsert each,
- * moving only forward.  All of it in one transaction, so a failure at any
- * point leaves the tables as they were and the shipper sends it all again.
+ * Why COPY: a venue that was offline all day ships its whole day at once,
+ * and row-by-row INSERTs cost a round trip each.  COPY streams the batch's
+ * events in one go.
+ *
+ * Why two ways in: COPY has no ON CONFLICT.  The events go first straight
+ * into their table, under a savepoint: when none of them is there yet --
+ * a backlog never shipped, the usual case -- that is the whole of it, as
+ * fast as a raw load, and with no row already there no copy can differ
+ * from one.  When one is there (a shipment sent again: its confirmation
+ * was lost with a crash, or an old copy of the store ships), the primary
+ * key refuses the COPY (unique_violation); the savepoint takes it back and
+ * the careful way runs: COPY into a scratch table, then two statements, an
+ * INSERT ... ON CONFLICT DO NOTHING that adds what is new, and an INSERT
+ * INTO conflicts of every offered copy that differs from the row already
+ * there (the row just added is its own copy, so it never differs).  Both
+ * ways end with the same rows; the key decides which, never a guess.  The
+ * match rows go last, one upsert each, moving only forward.  All of it in
+ * one transaction, so a failure at any point leaves the tables as they
+ * were and the shipper sends it all again.
  *
  * Why events carry the match's start: events are partitioned by it
  * (sql/001_records.sql), and PostgreSQL enforces a primary key within a
@@ -102,12 +112,14 @@ static void copy_text(jtext *t, const char *s)
         jtext_lit(t, "\\N");
         return;
     }
-    for (; *s; s++) {
-        const char *esc = *s == '\\' ? "\\\\" : *s == '\n' ? "\\n" : *s == '\r' ? "\\r" : *s == '\t' ? "\\t" : NULL;
-        if (esc)
-            jtext_raw(t, esc, 2);
-        else
-            jtext_raw(t, s, 1);
+    for (;;) {   /* the runs between the characters COPY escapes, whole */
+        size_t run = strcspn(s, "\\\n\r\t");
+        jtext_raw(t, s, run);
+        s += run;
+        if (!*s)
+            return;
+        jtext_raw(t, *s == '\\' ? "\\\\" : *s == '\n' ? "\\n" : *s == '\r' ? "\\r" : "\\t", 2);
+        s++;
     }
 }
 
@@ -130,12 +142,16 @@ static void timestamp(char *out, size_t n, uint64_t ms)
     snprintf(out + k, n - k, ".%03u+00", (unsigned)(ms % 1000));
 }
 
-static int copy_rows(PGconn *c, const char *venue, const pgship_record *recs, size_t n, char *err, size_t errlen)
+/* The batch's events into `sql`'s table (a COPY ... FROM STDIN of the
+ * columns below).  0 and the rows copied in *rows; -1 and err, with the
+ * SQLSTATE of the server's refusal in state ("" when none). */
+static int copy_rows(PGconn *c, const char *sql, const char *venue, const pgship_record *recs, size_t n,
+                     uint64_t *rows, char state[6], char *err, size_t errlen)
 {
     jtext t = {0};
     int rc = 0;
-    PGresult *r = PQexec(c, "COPY arbiter_incoming (venue, match, started, seq, received_ms, peer, event, verdict, "
-                            "status, rule, type, public, chain, state, link) FROM STDIN");
+    state[0] = 0;
+    PGresult *r = PQexec(c, sql);
     if (PQresultStatus(r) != PGRES_COPY_IN) {
         pgconn_fail(c, r, "cannot start COPY", err, errlen);
         PQclear(r);
@@ -175,12 +191,21 @@ static int copy_rows(PGconn *c, const char *venue, const pgship_record *recs, si
     if (PQputCopyEnd(c, rc ? "arbiter: the rows could not be made" : NULL) != 1 && !rc)
         rc = pgconn_fail(c, NULL, "cannot end COPY", err, errlen);
     while ((r = PQgetResult(c))) {
-        if (PQresultStatus(r) != PGRES_COMMAND_OK && !rc)
+        if (PQresultStatus(r) != PGRES_COMMAND_OK && !rc) {
+            const char *code = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+            snprintf(state, 6, "%s", code ? code : "");
             rc = pgconn_fail(c, r, "COPY failed", err, errlen);
+        } else if (!rc && rows) {
+            *rows = strtoull(PQcmdTuples(r), NULL, 10);
+        }
         PQclear(r);
     }
     return rc;
 }
+
+#define COPY_COLUMNS \
+    " (venue, match, started, seq, received_ms, peer, event, verdict, status, rule, type, public, chain, state, link)" \
+    " FROM STDIN"
 
 /* The partitions the batch's starts fall in, made when missing. */
 static int partitions(PGconn *c, const pgship_record *recs, size_t n, char *err, size_t errlen)
@@ -283,13 +308,27 @@ int pgship_send(PGconn *c, const char *venue, const pgship_record *recs, size_t 
                 size_t errlen)
 {
     pgship_result got = {0, 0};
+    char state[6];
     if (pgconn_exec(c, "BEGIN", "cannot begin a transaction", err, errlen))
         return -1;
+    if (partitions(c, recs, n, err, errlen) ||
+        pgconn_exec(c, "SAVEPOINT arbiter_direct", "cannot set a savepoint", err, errlen))
+        goto fail;
+    /* every event new: straight into events, and that is all */
+    if (!copy_rows(c, "COPY events" COPY_COLUMNS, venue, recs, n, &got.events_new, state, err, errlen)) {
+        if (pgconn_exec(c, "RELEASE SAVEPOINT arbiter_direct", "cannot release the savepoint", err, errlen))
+            goto fail;
+        goto rows;
+    }
+    /* one is there already (23505, unique_violation): the careful way */
+    if (strcmp(state, "23505") ||
+        pgconn_exec(c, "ROLLBACK TO SAVEPOINT arbiter_direct", "cannot roll back to the savepoint", err, errlen))
+        goto fail;
     if (pgconn_exec(c,
                     "CREATE TEMPORARY TABLE IF NOT EXISTS arbiter_incoming (LIKE events INCLUDING DEFAULTS) "
                     "ON COMMIT DELETE ROWS",
                     "cannot make the scratch table", err, errlen) ||
-        partitions(c, recs, n, err, errlen) || copy_rows(c, venue, recs, n, err, errlen) ||
+        copy_rows(c, "COPY arbiter_incoming" COPY_COLUMNS, venue, recs, n, NULL, state, err, errlen) ||
         count_of(c, "INSERT INTO events SELECT * FROM arbiter_incoming ON CONFLICT DO NOTHING",
                  "cannot add the events", &got.events_new, err, errlen) ||
         count_of(c,
@@ -309,6 +348,7 @@ int pgship_send(PGconn *c, const char *venue, const pgship_record *recs, size_t 
                  "i.state, i.link))",
                  "cannot compare the copies", &got.conflicts_new, err, errlen))
         goto fail;
+rows:
     for (size_t i = 0; i < n; i++)
         if ((recs[i].cards && cards_row(c, &recs[i], err, errlen)) ||
             (recs[i].summary && match_row(c, venue, &recs[i], err, errlen)))
