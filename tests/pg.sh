@@ -24,8 +24,9 @@ pg_need() {
     fi
 }
 
+# (from /: nobody may not enter the caller's folder, and psql would say so on stderr)
 pg_as() {
-    if [ "$(id -u)" = 0 ]; then runuser -u nobody -- "$@"; else "$@"; fi
+    if [ "$(id -u)" = 0 ]; then (cd / && runuser -u nobody -- "$@"); else "$@"; fi
 }
 
 pg_start() {
