@@ -1192,6 +1192,7 @@ typedef int (*ov_names)(const char *s, size_t n);
 #define FORMAT_NAMES ol_format_parsen
 #define HIDDEN_NAMES ol_hidden_parsen
 #define RULING_NAMES ol_ruling_parsen
+#define REMEDY_NAMES ol_remedy_parsen
 #define POSITION_NAMES ol_position_parsen
 #define SUMMON_KIND_NAMES ol_summon_kind_parsen
 #define CLASS_NAMES ol_class_parsen
@@ -1622,7 +1623,20 @@ static int get_rules(dctx *d, const olval *v, const vloc *l, ol_header *h)
         if (!info)
             return dfail(d, &kl, "\"%s\" is not a variant lever of the %s format", k,
                          ol_format_name(h->format));
-        if (info->is_bool) {
+        if (info->words) {
+            /* a word lever: one of its words, kept as its index */
+            char list[96] = "";
+            size_t w = 0, at = 0;
+            for (; info->words[w]; w++)
+                if (x->kind == OV_STR && x->n == strlen(info->words[w]) && !memcmp(x->u.s, info->words[w], x->n))
+                    break;
+            if (!info->words[w]) {
+                for (size_t q = 0; info->words[q] && at < sizeof list; q++)
+                    at += (size_t)snprintf(list + at, sizeof list - at, "%s\"%s\"", q ? " or " : "", info->words[q]);
+                return wrong(d, &kl, x, list);
+            }
+            val = w;
+        } else if (info->is_bool) {
             if (x->kind != OV_TRUE && x->kind != OV_FALSE)
                 return wrong(d, &kl, x, "true or false");
             val = x->kind == OV_TRUE;
@@ -1675,14 +1689,14 @@ enum {
     K_MATCH, K_SEQ, K_TYPE, K_BY, K_T, K_FORMAT, K_CARDS, K_HIDDEN, K_PLAYERS, K_RULES,
     K_EVENT, K_SLOTS, K_SLOT, K_CARD, K_NONCE, K_LOCK, K_SOURCE, K_ABILITY, K_TARGETS,
     K_TARGET, K_DEFEATED, K_WINNER, K_RULING, K_PLAYER, K_TEXT, K_POSITION, K_KIND, K_LP,
-    K_PAY, K_ATTACK, K_CLASS, K_AT, K_PILES, K_POT, K_DRAW, K_COUNT
+    K_PAY, K_ATTACK, K_CLASS, K_AT, K_PILES, K_POT, K_DRAW, K_REMEDY, K_COUNT
 };
 
 static const char *const top_keys[K_COUNT] = {
     "match", "seq", "type", "by", "t", "format", "cards", "hidden", "players", "rules",
     "event", "slots", "slot", "card", "nonce", "lock", "source", "ability", "targets",
     "target", "defeated", "winner", "ruling", "player", "text", "position", "kind", "lp",
-    "pay", "attack", "class", "at", "piles", "pot", "draw",
+    "pay", "attack", "class", "at", "piles", "pot", "draw", "remedy",
 };
 
 static int top_key(const char *k, size_t n)
@@ -1702,7 +1716,7 @@ static int top_key(const char *k, size_t n)
         break;
     case 6:
         i = k[0] == 'f' ? K_FORMAT : k[0] == 'h' ? K_HIDDEN : k[0] == 's' ? K_SOURCE
-          : k[0] == 't' ? K_TARGET : k[0] == 'w' ? K_WINNER : k[0] == 'r' ? K_RULING
+          : k[0] == 't' ? K_TARGET : k[0] == 'w' ? K_WINNER : k[0] == 'r' ? (k[1] == 'u' ? K_RULING : K_REMEDY)
           : k[0] == 'a' ? K_ATTACK : K_PLAYER;
         break;
     case 7:
@@ -1740,7 +1754,7 @@ typedef enum {
     FK_SLOTS, FK_SLOT, FK_HREF, FK_CARD, FK_NONCE, FK_HREFS, FK_LOCK,
     FK_SOURCE, FK_ABILITY, FK_TARGETS, FK_TARGET, FK_DEFEATED, FK_WINNER,
     FK_RULING, FK_PLAYER, FK_TEXT, FK_ATTACK_TARGET, FK_POSITION, FK_KIND, FK_LP,
-    FK_PAY, FK_INDEX, FK_CLASS, FK_AT, FK_PILES, FK_POT, FK_DRAW
+    FK_PAY, FK_INDEX, FK_CLASS, FK_AT, FK_PILES, FK_POT, FK_DRAW, FK_REMEDY
 } field_kind;
 
 typedef struct {
@@ -1787,7 +1801,7 @@ static const type_spec types[OL_TYPE_COUNT] = {
     [OL_CLAIM] = {"openlog:7", {{"defeated", FK_DEFEATED, 0, K_DEFEATED}, {"winner", FK_WINNER, 0, K_WINNER},
                   {"lp", FK_LP, 0, K_LP}, {"draw", FK_DRAW, 0, K_DRAW}}},
     [OL_JUDGE] = {"snap:16.4", {{"ruling", FK_RULING, 1, K_RULING}, {"player", FK_PLAYER, 0, K_PLAYER},
-                  {"text", FK_TEXT, 1, K_TEXT}}},
+                  {"remedy", FK_REMEDY, 0, K_REMEDY}, {"text", FK_TEXT, 1, K_TEXT}}},
     [OL_SUMMON] = {"advanced:summon.normal", {{"slot", FK_SLOT, 1, K_SLOT}, {"card", FK_CARD, 1, K_CARD},
                    {"nonce", FK_NONCE, 0, K_NONCE}, {"position", FK_POSITION, 1, K_POSITION},
                    {"kind", FK_KIND, 1, K_KIND}, {"pay", FK_PAY, 0, K_PAY}}},
@@ -1879,6 +1893,11 @@ static int decode_field(dctx *d, field_kind k, const olval *v, const vloc *l, ol
     case FK_RULING:
         rc = get_enum(d, v, l, RULING_NAMES, "\"note\", \"warning\" or \"game_loss\"", &x);
         ev->ruling = (ol_ruling)x;
+        return rc;
+    case FK_REMEDY:
+        ev->has_remedy = 1;
+        rc = get_enum(d, v, l, REMEDY_NAMES, "\"stands\" or \"backup\"", &x);
+        ev->remedy = (ol_remedy)x;
         return rc;
     case FK_PLAYER: ev->has_player = 1; return get_player(d, v, l, &ev->player);
     case FK_TEXT: return get_str(d, v, l, OL_STRING_MAX, &ev->text);
@@ -2247,7 +2266,8 @@ static json_t *header_field_json(const olevent *ev, field_kind k)
         json_t *o = json_object();
         for (size_t i = 0; o && i < h->n_rules; i++) {
             const ol_lever_info *info = ol_lever_find(h->format, h->rules[i].name);
-            json_t *v = info && info->is_bool ? json_boolean(h->rules[i].value)
+            json_t *v = info && info->words ? json_string(ol_lever_word(info, h->rules[i].value))
+                      : info && info->is_bool ? json_boolean(h->rules[i].value)
                                               : json_integer((json_int_t)h->rules[i].value);
             if (json_object_set_new(o, h->rules[i].name, v)) {
                 json_decref(o);
@@ -2319,6 +2339,7 @@ static json_t *field_json(const olevent *ev, field_kind k)
     case FK_DEFEATED: return ev->has_defeated ? refs_json(ev->defeated, ev->n_defeated) : NULL;
     case FK_WINNER: return ev->has_winner ? json_string(ol_player_name(ev->winner)) : NULL;
     case FK_RULING: return json_string(ol_ruling_name(ev->ruling));
+    case FK_REMEDY: return ev->has_remedy ? json_string(ol_remedy_name(ev->remedy)) : NULL;
     case FK_PLAYER: return ev->has_player ? json_string(ol_player_name(ev->player)) : NULL;
     case FK_TEXT: return ev->text ? json_string(ev->text) : NULL;
     case FK_AT: return ev->has_at ? json_integer((json_int_t)ev->at) : NULL;
@@ -2420,6 +2441,8 @@ json_t *olverdict_to_json(const olverdict *v, const olverdict *stored)
         bad |= json_object_set_new(o, "expect", json_integer((json_int_t)v->expect));
     if (!bad && stored)
         bad |= json_object_set_new(o, "stored", olverdict_to_json(stored, NULL));
+    if (!bad && v->has_remedy)
+        bad |= json_object_set_new(o, "remedy", json_integer((json_int_t)v->remedy));
     if (bad) {
         json_decref(o);
         return NULL;

@@ -30,6 +30,7 @@ _Static_assert(OL_BY_TABLE == OL_PLAYERS_MAX && OL_BY_JUDGE + 1 == sizeof by_nam
 static const char *const format_names[] = {"snap", "advanced", "master", "classic"};
 static const char *const hidden_names[] = {"open", "commit", "announced"};
 static const char *const ruling_names[] = {"note", "warning", "game_loss"};
+static const char *const remedy_names[] = {"stands", "backup"};
 static const char *const position_names[] = {"ap", "dp"};
 static const char *const summon_kind_names[] = {"normal", "special", "mana"};
 static const char *const class_names[OL_CLASS_COUNT] = {"coreon", "fluxion", "synaphera", "obscura", "aetherion"};
@@ -62,6 +63,7 @@ int ol_player_parsen(const char *s, size_t n) { return name_findn(player_names, 
 int ol_format_parsen(const char *s, size_t n) { return name_findn(format_names, COUNT(format_names), s, n); }
 int ol_hidden_parsen(const char *s, size_t n) { return name_findn(hidden_names, COUNT(hidden_names), s, n); }
 int ol_ruling_parsen(const char *s, size_t n) { return name_findn(ruling_names, COUNT(ruling_names), s, n); }
+int ol_remedy_parsen(const char *s, size_t n) { return name_findn(remedy_names, COUNT(remedy_names), s, n); }
 int ol_position_parsen(const char *s, size_t n) { return name_findn(position_names, COUNT(position_names), s, n); }
 int ol_summon_kind_parsen(const char *s, size_t n)
 {
@@ -79,6 +81,7 @@ const char *ol_player_name(ol_player p) { return name_at(player_names, COUNT(pla
 const char *ol_format_name(ol_format f) { return name_at(format_names, COUNT(format_names), (int)f); }
 const char *ol_hidden_name(ol_hidden h) { return name_at(hidden_names, COUNT(hidden_names), (int)h); }
 const char *ol_ruling_name(ol_ruling r) { return name_at(ruling_names, COUNT(ruling_names), (int)r); }
+const char *ol_remedy_name(ol_remedy r) { return name_at(remedy_names, COUNT(remedy_names), (int)r); }
 const char *ol_position_name(ol_position p) { return name_at(position_names, COUNT(position_names), (int)p); }
 const char *ol_summon_kind_name(ol_summon_kind k)
 {
@@ -90,79 +93,103 @@ int ol_player_parse(const char *s) { return name_find(player_names, COUNT(player
 int ol_format_parse(const char *s) { return name_find(format_names, COUNT(format_names), s); }
 int ol_hidden_parse(const char *s) { return name_find(hidden_names, COUNT(hidden_names), s); }
 int ol_ruling_parse(const char *s) { return name_find(ruling_names, COUNT(ruling_names), s); }
+int ol_remedy_parse(const char *s) { return name_find(remedy_names, COUNT(remedy_names), s); }
 int ol_position_parse(const char *s) { return name_find(position_names, COUNT(position_names), s); }
 int ol_summon_kind_parse(const char *s) { return name_find(summon_kind_names, COUNT(summon_kind_names), s); }
 
 /* The levers.  A lever is announced before play (snap.md 18.7) and applies
  * to the whole match; its range is what the rulebook's examples span, so an
  * organiser's typo (chain_cap 30) is caught at the header, not mid-game. */
+/* `on_illegal` (SPEC.md 8.1): what the table does with an illegal action.
+ * "reject" (a digital table refuses it: nothing changes, play goes on) or
+ * "judge" (a physical table may have played on: the match pauses until a
+ * judge's remedy).  Every format's, since the mechanism is the seam's. */
+static const char *const on_illegal_words[] = {"reject", "judge", NULL};
+#define ON_ILLEGAL(f)                                                                                     \
+    {"on_illegal", (f), 0, 0, 1, OL_ON_ILLEGAL_REJECT, "openlog:remedy",                                  \
+     "what the table does on an illegal action: the action is refused, or play pauses for a judge's remedy", \
+     on_illegal_words, 1}
+
 static const ol_lever_info levers[] = {
     {"chain_cap", OL_FORMAT_SNAP, 0, 1, 6, 3, "snap:18.3",
-     "Counters each player may add to one chain"},
+     "Counters each player may add to one chain", NULL, 0},
     {"unlocks_per_turn", OL_FORMAT_SNAP, 0, 0, 2, 1, "snap:18.2",
-     "Locked Supports unlocked in each Unlock Step"},
+     "Locked Supports unlocked in each Unlock Step", NULL, 0},
     {"swaps_per_game", OL_FORMAT_SNAP, 0, 0, 3, 1, "snap:18.4",
-     "Swap Phase swaps each player may make in a game"},
+     "Swap Phase swaps each player may make in a game", NULL, 0},
     {"swap_refresh_on_prime_defeat", OL_FORMAT_SNAP, 1, 0, 1, 0, "snap:18.4",
-     "a player's Swap is refreshed when their Prime Singular is defeated"},
+     "a player's Swap is refreshed when their Prime Singular is defeated", NULL, 0},
     {"p1_round1_unlock", OL_FORMAT_SNAP, 1, 0, 1, 0, "snap:18.5",
-     "Player 1 may unlock Supports in Round 1"},
+     "Player 1 may unlock Supports in Round 1", NULL, 0},
     {"p1_hand", OL_FORMAT_SNAP, 0, 0, 20, 5, "snap:18.5",
-     "Supports Player 1 selects at setup"},
+     "Supports Player 1 selects at setup", NULL, 0},
     {"p2_hand", OL_FORMAT_SNAP, 0, 0, 20, 6, "snap:18.5",
-     "Supports Player 2 selects at setup"},
+     "Supports Player 2 selects at setup", NULL, 0},
     {"round1_attacks", OL_FORMAT_SNAP, 1, 0, 1, 0, "snap:18.5",
-     "attacks are allowed in Round 1"},
+     "attacks are allowed in Round 1", NULL, 0},
     {"freeze_rounds", OL_FORMAT_SNAP, 0, 0, 2, 2, "snap:18.6",
-     "rounds of the Lock Freeze after Round 1"},
+     "rounds of the Lock Freeze after Round 1", NULL, 0},
     {"bench_facedown", OL_FORMAT_SNAP, 0, 1, 4, 4, "snap:18.6",
-     "monsters each player places face-down on the Bench at setup"},
+     "monsters each player places face-down on the Bench at setup", NULL, 0},
     {"p1_opening_lock", OL_FORMAT_SNAP, 1, 0, 1, 1, "snap:R2",
-     "Player 1 makes an Opening Lock-in at the end of Round 1"},
+     "Player 1 makes an Opening Lock-in at the end of Round 1", NULL, 0},
 
     {"starting_lp", OL_FORMAT_ADVANCED, 0, 1000, 100000, 6000, "advanced:levers",
-     "Life Points each player starts with"},
+     "Life Points each player starts with", NULL, 0},
     {"monster_zones", OL_FORMAT_ADVANCED, 0, 5, 7, 7, "advanced:levers",
-     "monsters a player may control at once"},
+     "monsters a player may control at once", NULL, 0},
     {"hand_limit", OL_FORMAT_ADVANCED, 0, 7, 10, 9, "advanced:levers",
-     "cards in hand at the end of a turn"},
+     "cards in hand at the end of a turn", NULL, 0},
     {"selection_rate", OL_FORMAT_ADVANCED, 0, 1, 2, 1, "advanced:levers",
-     "cards selected in each Selection Step"},
+     "cards selected in each Selection Step", NULL, 0},
     {"chain_cap", OL_FORMAT_ADVANCED, 0, 1, 6, 3, "advanced:levers",
-     "Counters each player may add to one chain"},
+     "Counters each player may add to one chain", NULL, 0},
 
     {"starting_lp", OL_FORMAT_MASTER, 0, 1000, 100000, 8000, "master:levers",
-     "Life Points each player starts with"},
+     "Life Points each player starts with", NULL, 0},
     {"mana_rate", OL_FORMAT_MASTER, 0, 1, 2, 1, "master:levers",
-     "cards placed as mana in each Mana Step"},
+     "cards placed as mana in each Mana Step", NULL, 0},
     {"deck_size", OL_FORMAT_MASTER, 0, 50, 70, 60, "master:levers",
-     "cards in a deck"},
+     "cards in a deck", NULL, 0},
     {"hand_limit", OL_FORMAT_MASTER, 0, 8, 12, 10, "master:levers",
-     "cards in hand at the end of a turn"},
+     "cards in hand at the end of a turn", NULL, 0},
     {"p1_hand", OL_FORMAT_MASTER, 0, 1, 20, 7, "master:levers",
-     "cards Player 1 selects at setup"},
+     "cards Player 1 selects at setup", NULL, 0},
     {"p2_hand", OL_FORMAT_MASTER, 0, 1, 20, 8, "master:levers",
-     "cards Player 2 selects at setup"},
+     "cards Player 2 selects at setup", NULL, 0},
     {"chain_cap", OL_FORMAT_MASTER, 0, 1, 6, 3, "master:levers",
-     "Counters each player may add to one chain"},
+     "Counters each player may add to one chain", NULL, 0},
 
     /* Classic Snap: seats are numbers here (3 is p3); whether the seat is
      * one of the match's is the engine's verdict. */
     {"decks", OL_FORMAT_CLASSIC, 0, 1, 8, 1, "classic:deck.decks",
-     "copies of the card database shuffled together into the deck"},
+     "copies of the card database shuffled together into the deck", NULL, 0},
     {"dealer", OL_FORMAT_CLASSIC, 0, 1, 8, 1, "classic:deal.one_at_a_time",
-     "the seat of the player who deals (3 is p3)"},
+     "the seat of the player who deals (3 is p3)", NULL, 0},
     {"first", OL_FORMAT_CLASSIC, 0, 0, 8, 0, "classic:play.first",
-     "the seat of the player who flips first; 0 is the player on the dealer's left"},
+     "the seat of the player who flips first; 0 is the player on the dealer's left", NULL, 0},
     {"common_pile", OL_FORMAT_CLASSIC, 1, 0, 1, 0, "classic:flip.common",
-     "one common discard pile (the simplest version) instead of a pile each"},
+     "one common discard pile (the simplest version) instead of a pile each", NULL, 0},
     {"snap_pot", OL_FORMAT_CLASSIC, 1, 0, 1, 1, "classic:pot.tie",
-     "simultaneous calls make a snap pot; off, the first call by time takes"},
+     "simultaneous calls make a snap pot; off, the first call by time takes", NULL, 0},
     {"prop", OL_FORMAT_CLASSIC, 1, 0, 1, 0, "classic:prop",
-     "a caller grabs a prop: only one can, so calls never tie"},
+     "a caller grabs a prop: only one can, so calls never tie", NULL, 0},
     {"tie_window", OL_FORMAT_CLASSIC, 0, 0, 1000, 100, "classic:pot.tie",
-     "milliseconds within which two calls are at the same time"},
+     "milliseconds within which two calls are at the same time", NULL, 0},
+
+    ON_ILLEGAL(OL_FORMAT_SNAP),
+    ON_ILLEGAL(OL_FORMAT_ADVANCED),
+    ON_ILLEGAL(OL_FORMAT_MASTER),
+    ON_ILLEGAL(OL_FORMAT_CLASSIC),
 };
+
+const char *ol_lever_word(const ol_lever_info *l, uint64_t v)
+{
+    for (uint64_t i = 0; l && l->words && l->words[i]; i++)
+        if (i == v)
+            return l->words[i];
+    return NULL;
+}
 
 const ol_lever_info *ol_levers(size_t *n)
 {

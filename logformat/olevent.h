@@ -85,6 +85,10 @@ typedef enum { OL_FORMAT_SNAP, OL_FORMAT_ADVANCED, OL_FORMAT_MASTER, OL_FORMAT_C
 #define OL_FORMATS_MAX 16
 typedef enum { OL_HIDDEN_OPEN, OL_HIDDEN_COMMIT, OL_HIDDEN_ANNOUNCED } ol_hidden;
 typedef enum { OL_RULING_NOTE, OL_RULING_WARNING, OL_RULING_GAME_LOSS } ol_ruling;
+/* A judge's remedy for an illegal action at a table that plays on
+ * (the `on_illegal` lever "judge", SPEC.md 8.1): it stands, or play backs
+ * up to before it. */
+typedef enum { OL_REMEDY_STANDS, OL_REMEDY_BACKUP } ol_remedy;
 typedef enum { OL_POS_AP, OL_POS_DP } ol_position;              /* "ap", "dp" */
 typedef enum { OL_SUMMON_NORMAL, OL_SUMMON_SPECIAL, OL_SUMMON_MANA } ol_summon_kind;  /* "normal", "special", "mana" */
 /* The five classes, in the order of the card database (verifiers/cards.h
@@ -152,7 +156,8 @@ typedef struct {
 
 /* One variant lever of the header's `rules` map.  The levers the contract
  * knows are a table in olevent.c (olevent_levers()); their values are
- * unsigned integers or booleans (stored as 0/1). */
+ * unsigned integers, booleans (stored as 0/1) or one of a lever's words
+ * (stored as its index: `on_illegal` "reject" 0, "judge" 1). */
 typedef struct {
     const char *name;
     uint64_t value;
@@ -224,6 +229,8 @@ typedef struct olevent {
     ol_player player;          /* judge, valid when has_player          */
     int has_player;
     const char *text;          /* judge                                 */
+    ol_remedy remedy;          /* judge, valid when has_remedy          */
+    int has_remedy;
     /* Classic Snap (SPEC.md 7.6) */
     uint64_t at;               /* flip, snap, snap_pot: the table's clock when
                                   it happened, ms (not the envelope's t); has_at */
@@ -253,6 +260,7 @@ int ol_player_parse(const char *s);
 int ol_format_parse(const char *s);
 int ol_hidden_parse(const char *s);
 int ol_ruling_parse(const char *s);
+int ol_remedy_parse(const char *s);
 int ol_position_parse(const char *s);
 int ol_summon_kind_parse(const char *s);
 int ol_class_parse(const char *s);
@@ -263,6 +271,7 @@ int ol_player_parsen(const char *s, size_t n);
 int ol_format_parsen(const char *s, size_t n);
 int ol_hidden_parsen(const char *s, size_t n);
 int ol_ruling_parsen(const char *s, size_t n);
+int ol_remedy_parsen(const char *s, size_t n);
 int ol_position_parsen(const char *s, size_t n);
 int ol_summon_kind_parsen(const char *s, size_t n);
 int ol_class_parsen(const char *s, size_t n);
@@ -271,6 +280,7 @@ const char *ol_player_name(ol_player p);
 const char *ol_format_name(ol_format f);
 const char *ol_hidden_name(ol_hidden h);
 const char *ol_ruling_name(ol_ruling r);
+const char *ol_remedy_name(ol_remedy r);
 const char *ol_position_name(ol_position p);
 const char *ol_summon_kind_name(ol_summon_kind k);
 const char *ol_class_name(ol_class c);
@@ -298,12 +308,22 @@ uint64_t ol_header_lever(const ol_header *h, const char *name, uint64_t dflt);
 typedef struct {
     const char *name;
     ol_format format;
-    int is_bool;          /* 1: true/false, 0: unsigned integer          */
-    uint64_t min, max;    /* inclusive range for integers                */
+    int is_bool;          /* 1: true/false, 0: unsigned integer or word  */
+    uint64_t min, max;    /* inclusive range for integers (words: 0..n-1) */
     uint64_t dflt;        /* the Core+ default                           */
     const char *rule;     /* the section it varies ("snap:18.3")         */
     const char *meaning;
+    const char *const *words;   /* a word lever's words, NULL-terminated;
+                                   NULL for a number or a boolean        */
+    int table;            /* 1: how the table is run, not the game played
+                             (a tournament's event does not compare it) */
 } ol_lever_info;
+
+/* The word of value v of a word lever, or NULL. */
+const char *ol_lever_word(const ol_lever_info *l, uint64_t v);
+
+/* The `on_illegal` lever's values (SPEC.md 8.1), every format's. */
+enum { OL_ON_ILLEGAL_REJECT = 0, OL_ON_ILLEGAL_JUDGE = 1 };
 
 const ol_lever_info *ol_levers(size_t *n);
 const ol_lever_info *ol_lever_find(ol_format f, const char *name);

@@ -12,7 +12,7 @@
 #include "logformat/olverdict.h"
 
 static const char *const status_names[OL_V_COUNT] = {
-    "ok", "warning", "illegal", "mismatch", "duplicate", "conflict", "gap", "malformed",
+    "ok", "warning", "illegal", "mismatch", "duplicate", "conflict", "gap", "malformed", "held", "void",
 };
 
 const char *ol_status_name(ol_status s)

@@ -1,6 +1,6 @@
 /* olverdict.h -- the verdict every event gets (openlog.md 8).
  *
- * { "match", "seq", "status", "rule"?, "msg"?, "expect"?, "stored"? }
+ * { "match", "seq", "status", "rule"?, "msg"?, "expect"?, "stored"?, "remedy"? }
  * A verdict is a small value struct (no allocation), so that the pure
  * engines can return one; this header includes no library for that reason.
  * Its wire form, keys in the order above, is olverdict_to_json() in
@@ -17,9 +17,18 @@
 typedef enum {
     OL_V_OK, OL_V_WARNING, OL_V_ILLEGAL, OL_V_MISMATCH,
     OL_V_DUPLICATE, OL_V_CONFLICT, OL_V_GAP, OL_V_MALFORMED,
+    /* A table whose `on_illegal` lever is "judge" (SPEC.md 8.1): an event
+     * after an illegal action, stored and judged once a judge's remedy
+     * comes (held); an event a `backup` remedy made void (void: only ever
+     * a later verdict of an event answered held, never a reply). */
+    OL_V_HELD, OL_V_VOID,
     OL_V_COUNT
 } ol_status;
 
+/* A map of counts by status lists every status below OL_V_LISTED always,
+ * and those from it (held, void) only when not zero: so that a summary or
+ * report of a table without remedies is byte for byte what it always was. */
+#define OL_V_LISTED OL_V_HELD
 #define OL_RULE_MAX 48
 #define OL_MSG_MAX 400
 
@@ -32,6 +41,9 @@ typedef struct {
     char msg[OL_MSG_MAX];          /* "" when none                            */
     uint64_t expect;               /* gap                                     */
     int has_expect;
+    uint64_t remedy;               /* the seq of the judge's remedy after     */
+    int has_remedy;                /* which an event answered held was judged
+                                      (its later verdict, SPEC.md 8.1)        */
 } olverdict;
 
 const char *ol_status_name(ol_status s);

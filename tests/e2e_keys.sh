@@ -13,20 +13,9 @@
 #
 # Skips (77) when /usr/bin/python3 cannot import zmq and msgpack or libzmq has
 # no CURVE (Debian: python3-zmq python3-msgpack).
-set -u
-: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+. "$(dirname "$0")/lib.sh"
 : "${top_builddir:=$top_srcdir/build}"
 : "${ARBITERD:=$top_builddir/arbiterd}"
-: "${ARBITER:=$top_builddir/arbiter}"
-: "${ARBITER_CARDS:=$top_srcdir/fixtures/cards/core.json}"
-export ARBITER_CARDS
-PY=/usr/bin/python3
-SCRIPT="$top_srcdir/tests/e2e_keys.py"
-
-if ! "$PY" -c 'import zmq, msgpack, sys; sys.exit(0 if zmq.has("curve") else 1)' 2>/dev/null; then
-    echo "SKIP e2e_keys: $PY cannot import zmq and msgpack, or libzmq has no CURVE (install python3-zmq python3-msgpack)"
-    exit 77
-fi
 for b in "$ARBITERD" "$ARBITER"; do
     if [ ! -x "$b" ]; then
         echo "FAIL e2e_keys: no program at $b"
@@ -34,17 +23,5 @@ for b in "$ARBITERD" "$ARBITER"; do
         exit 1
     fi
 done
-
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-rc=0
-"$PY" "$SCRIPT" --arbiterd "$ARBITERD" --arbiter "$ARBITER" \
-    --fixtures "$top_srcdir/fixtures/snap" --cards "$ARBITER_CARDS" 2>&1 | tee "$out"
-rc=${PIPESTATUS[0]}
-# the script prints its own closing line; if it died before, say so here
-if ! grep -Eq '^e2e_keys: [0-9]+ passed, [0-9]+ failed$' "$out"; then
-    echo "FAIL e2e_keys.py exited $rc without its closing line"
-    echo "e2e_keys: 0 passed, 1 failed"
-    exit 1
-fi
-[ "$rc" -eq 0 ]
+py_checks e2e_keys "$top_srcdir/tests/e2e_keys.py" --arbiterd "$ARBITERD" --arbiter "$ARBITER" \
+    --fixtures "$top_srcdir/fixtures/snap" --cards "$ARBITER_CARDS"

@@ -36,6 +36,29 @@ card_db_of() {
     printf '%s\n' "$ARBITER_CARDS"
 }
 
+# py_checks NAME SCRIPT ARGS...: a check written as a Python client of the
+# daemon (/usr/bin/python3 with Debian's python3-zmq and python3-msgpack, and
+# a libzmq with CURVE): skipped (77) without them; else SCRIPT's own PASS/FAIL
+# lines and its closing line "NAME: N passed, N failed", which it must print;
+# returns its exit status.
+py_checks() {
+    local name=$1 script=$2 out rc
+    shift 2
+    if ! /usr/bin/python3 -c 'import zmq, msgpack, sys; sys.exit(0 if zmq.has("curve") else 1)' 2>/dev/null; then
+        echo "SKIP $name: /usr/bin/python3 cannot import zmq and msgpack, or libzmq has no CURVE (install python3-zmq python3-msgpack)"
+        return 77
+    fi
+    out="$TMP/$name.out"
+    /usr/bin/python3 "$script" "$@" 2>&1 | tee "$out"
+    rc=${PIPESTATUS[0]}
+    if ! grep -Eq "^$name: [0-9]+ passed, [0-9]+ failed\$" "$out"; then
+        echo "FAIL $script exited $rc without its closing line"
+        echo "$name: 0 passed, 1 failed"
+        return 1
+    fi
+    return "$rc"
+}
+
 # option_names: the option names in stdin ("--json", "-j"; man pages' "\-\-json"
 # too), one per line, sorted; --help and --version, every command's, left out
 # (e2e_man.sh and e2e_completion.sh hold their lists to --help with it).

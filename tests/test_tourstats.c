@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "src/core/carddb.h"
 #include "src/tournament/tourresult.h"
@@ -387,4 +388,78 @@ Test(tourstats, tournament_T46_live_progress_of_a_round)
     tourstats_destroy(&s);
     tour_results_destroy(&r);
     tournament_destroy(&t);
+}
+
+/* ---- remedies (SPEC.md 8.1) ------------------------------------------------ */
+
+/* A fixture of fixtures/remedy/ as a record of the fixture cup's table 1,
+ * judged through tourrec with statistics; the scope's rule rows. */
+static const tourstats_rule_row *remedy_row(const tourstats_scope *sc, tourstats_verdict v, const char *rule)
+{
+    for (size_t i = 0; i < sc->n_rules; i++)
+        if (sc->rules[i].verdict == v && !strcmp(sc->rules[i].rule, rule))
+            return &sc->rules[i];
+    return NULL;
+}
+
+static void remedy_stats(const char *rel, tourstats_verdict want, const char *rule)
+{
+    char file[2048], why[256] = "", dir[] = "/tmp/test_tourstats.XXXXXX", path[64];
+    FILE *in = fopen(SRC(rel), "r"), *out = NULL;
+    char *line = NULL;
+    size_t cap = 0;
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/game.jsonl", dir);
+    tournament *t;
+    tourrec_set rs;
+    tour_results *r = NULL;
+    cards *db = NULL;
+    tourstats *s = NULL;
+
+    cr_assert(in && (out = fopen(path, "w")));
+    for (int first = 1; getline(&line, &cap, in) > 0; first = 0) {
+        if (first) {   /* the cup's table 1 */
+            json_t *h = json_loads(line, 0, NULL);
+            cr_assert_not_null(h);
+            json_object_set_new(h, "event", json_pack("{s:s, s:i, s:s}", "tournament", "fixture-cup", "round", 1,
+                                                      "table", "1"));
+            char *text = json_dumps(h, JSON_COMPACT | JSON_PRESERVE_ORDER);
+            fprintf(out, "%s\n", text);
+            free(text);
+            json_decref(h);
+        } else {
+            fputs(line, out);
+        }
+    }
+    free(line);
+    fclose(in);
+    fclose(out);
+    snprintf(file, sizeof file, FIXTURE_CUP, "", "");
+    t = load(file);
+    cr_assert_eq(tourrec_set_init(&rs, t), 0);
+    rs.stats = 1;
+    cr_assert_eq(carddb_load_file(SRC("fixtures/cards/core.json"), &db, NULL, 0), 0);
+    cr_assert_eq(tourrec_judge_file(&rs, db, path, why, sizeof why), 0, "%s", why);
+    unlink(path);
+    rmdir(dir);
+    cr_assert_eq(tourrec_results(&rs, &r), 0);
+    cr_assert_eq(tourrec_stats(&rs, r, db, 0, 0, &s), 0);
+    const tourstats_scope *sc = &s->scopes[0];
+    const tourstats_rule_row *ill = remedy_row(sc, TOURSTATS_ILLEGAL, rule), *by = remedy_row(sc, want, rule);
+    cr_expect(ill && ill->count == 1, "%s: the illegal action is counted once as illegal", rel);
+    cr_expect(by && by->count == 1, "%s: and once as %s", rel, tourstats_verdict_name(want));
+    cr_expect_null(remedy_row(sc, want == TOURSTATS_STOOD ? TOURSTATS_BACKED_UP : TOURSTATS_STOOD, rule));
+    tourstats_destroy(&s);
+    tour_results_destroy(&r);
+    tourrec_set_free(&rs);
+    tournament_destroy(&t);
+    cards_destroy(&db);
+}
+
+/* T46 at a table that pauses for a judge's remedy: an illegal action is
+ * counted by its remedy too, under its rule: "stood" or "backed_up". */
+Test(tourstats, tournament_T46_illegal_actions_counted_by_remedy)
+{
+    remedy_stats("fixtures/remedy/snap-prime-stands.jsonl", TOURSTATS_STOOD, "snap:14.3");
+    remedy_stats("fixtures/remedy/snap-prime-backup.jsonl", TOURSTATS_BACKED_UP, "snap:14.3");
 }

@@ -43,16 +43,35 @@ const char *duel_rule(const duel_state *s, const char *rule, char *buf)
     return buf;
 }
 
-int duel_illegal(duel_judge *j, const char *rule, const char *fmt, ...)
+/* duel_illegal and duel_break: the rule as the format cites it, the
+ * sentence, and the judgement failed (soft: unless a remedy makes it stand,
+ * openlog_break). */
+static int duel_judged(duel_judge *j, int soft, const char *rule, const char *fmt, va_list ap)
 {
     char id[OL_RULE_MAX], msg[OL_MSG_MAX];
-    va_list ap;
     rule = duel_rule(j->s, rule, id);
-    va_start(ap, fmt);
     olverdict_vformat(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return openlog_fail(&j->o, OL_V_ILLEGAL, rule, "%s", msg);
+    return soft ? openlog_break(&j->o, rule, "%s", msg) : openlog_fail(&j->o, OL_V_ILLEGAL, rule, "%s", msg);
 }
+
+int duel_illegal(duel_judge *j, const char *rule, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = duel_judged(j, 0, rule, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int duel_break(duel_judge *j, const char *rule, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = duel_judged(j, 1, rule, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+#define BREAK duel_break
 
 const char *duel_who(const duel_state *s, int p)
 {
@@ -657,14 +676,16 @@ int duel_in_step(duel_judge *j, duel_step step, const char *what)
     if (p < 0)
         return ILLEGAL(j, "openlog:3", "The %s %s; only a player acts in a turn's steps.", ol_by_name(j->o.ev->by),
                        what);
+    /* Out of turn or out of step, a judge may let the action stand: it is
+     * then made where the turn stands, which stays where it is. */
     if (p != s->turn)
-        return ILLEGAL(j, "duel:turn.order", "%s %s in %s's turn; only the active player acts in their turn's steps.",
-                       who(s, p), what, who(s, s->turn));
+        return BREAK(j, "duel:turn.order", "%s %s in %s's turn; only the active player acts in their turn's steps.",
+                     who(s, p), what, who(s, s->turn)) ? -1 : 0;
     /* advanced.md: "The sequence of play follows these steps"; master.md:
      * "Its turn sequence includes additional resource steps" */
     if (s->step > step)
-        return ILLEGAL(j, "duel:turn.order", "%s %s in the %s; the %s comes before it and has passed.", who(s, p), what,
-                       duel_step_words(s, s->step), duel_step_words(s, step));
+        return BREAK(j, "duel:turn.order", "%s %s in the %s; the %s comes before it and has passed.", who(s, p), what,
+                     duel_step_words(s, s->step), duel_step_words(s, step)) ? -1 : 0;
     SET(s, s->step, step);
     return 0;
 }
@@ -810,10 +831,9 @@ static void do_summon(duel_judge *j)
     /* advanced.md: "any number of Special Summons, provided card effects
      * allow it."; master.md: "Special Summon: only if effects allow." -- no
      * effect of the core card database does (A20). */
-    if (ev->kind == OL_SUMMON_SPECIAL) {
-        ILLEGAL(j, "duel:summon.special", "%s made a Special Summon, but no effect allows one.", who(s, p));
+    if (ev->kind == OL_SUMMON_SPECIAL &&
+        BREAK(j, "duel:summon.special", "%s made a Special Summon, but no effect allows one.", who(s, p)))
         return;
-    }
     if (ev->kind == OL_SUMMON_MANA && !s->fmt->has_mana) {
         ILLEGAL(j, "openlog:7", "%s made a Mana Summon, which is a Master action; a summon here is normal or special.",
                 who(s, p));
@@ -821,10 +841,9 @@ static void do_summon(duel_judge *j)
     }
     /* advanced.md: "the active player may also perform one Normal Summon";
      * master.md: "Normal Summon: once per turn" */
-    if (ev->kind == OL_SUMMON_NORMAL && s->normal_summoned) {
-        ILLEGAL(j, "duel:summon.normal", "%s made a second Normal Summon this turn; one is allowed per turn.", who(s, p));
+    if (ev->kind == OL_SUMMON_NORMAL && s->normal_summoned &&
+        BREAK(j, "duel:summon.normal", "%s made a second Normal Summon this turn; one is allowed per turn.", who(s, p)))
         return;
-    }
     /* advanced.md: "Monster Zone: up to 7 monsters may be controlled
      * simultaneously."; master.md: "Monster Zone: up to 7 monsters
      * simultaneously." */
@@ -1041,10 +1060,9 @@ static void do_evolve(duel_judge *j)
         return;
     /* advanced.md: "once per turn globally, evolve one monster."; master.md:
      * "Once per turn globally, evolve 1 monster by paying its cost." */
-    if (s->evolved) {
-        ILLEGAL(j, "duel:evolve.once", "%s evolved a second monster this turn; one evolution per turn.", who(s, p));
+    if (s->evolved &&
+        BREAK(j, "duel:evolve.once", "%s evolved a second monster this turn; one evolution per turn.", who(s, p)))
         return;
-    }
     duel_monster *m = monster_at(s, p, ev->slot);
     /* advanced.md: "Only face-up monsters can evolve."; master.md: "Evolve
      * only face-up monsters." (every monster on the field is face-up, A1:
@@ -1139,10 +1157,9 @@ static duel_monster *attack_checks(duel_judge *j)
         return NULL;
     /* advanced.md: "Player 1 cannot attack on their first turn."; master.md:
      * "First-turn restriction: P1 cannot attack on turn 1." */
-    if (s->turns == 1) {
-        ILLEGAL(j, "duel:attack.first_turn", "%s attacked on their first turn; Player 1 cannot.", who(s, p));
+    if (s->turns == 1 &&
+        BREAK(j, "duel:attack.first_turn", "%s attacked on their first turn; Player 1 cannot.", who(s, p)))
         return NULL;
-    }
     duel_monster *m = ev->has_slot ? monster_at(s, p, ev->slot) : NULL;
     if (!m) {
         ILLEGAL(j, "duel:attack.declare", "%s declared an attack without naming one of their monsters to attack with.",
@@ -1151,35 +1168,29 @@ static duel_monster *attack_checks(duel_judge *j)
     }
     const char *name = top(m)->name;
     /* advanced.md: "DP: ... cannot attack"; Master: ruling M6 */
-    if (m->pos != OL_POS_AP) {
-        ILLEGAL(j, s->fmt->rule_attack_dp, "%s's %s is in Defense Position and cannot attack.", who(s, p), name);
+    if (m->pos != OL_POS_AP && BREAK(j, s->fmt->rule_attack_dp, "%s's %s is in Defense Position and cannot attack.",
+                                     who(s, p), name))
         return NULL;
-    }
     /* advanced.md: "Each monster in AP may attack once."; master.md: "Each
      * monster may declare 1 attack per turn" */
-    if (m->attacked) {
-        ILLEGAL(j, "duel:attack.once", "%s's %s has already attacked this turn.", who(s, p), name);
+    if (m->attacked && BREAK(j, "duel:attack.once", "%s's %s has already attacked this turn.", who(s, p), name))
         return NULL;
-    }
     /* advanced.md: "switched monsters cannot attack this turn"; master.md:
      * "(but switched monsters cannot attack this turn)" */
-    if (m->switched) {
-        ILLEGAL(j, "duel:position.no_attack", "%s's %s switched position this turn and cannot attack.", who(s, p), name);
+    if (m->switched &&
+        BREAK(j, "duel:position.no_attack", "%s's %s switched position this turn and cannot attack.", who(s, p), name))
         return NULL;
-    }
     /* advanced.md: "May not attack on the turn they enter."; master.md:
      * "Cannot attack the turn they are evolved." (Prime Evolutions) */
-    if (m->prime_entered) {
-        ILLEGAL(j, "duel:prime.no_attack", "%s's %s is a Prime Evolution that entered this turn and cannot attack.",
-                who(s, p), name);
+    if (m->prime_entered &&
+        BREAK(j, "duel:prime.no_attack", "%s's %s is a Prime Evolution that entered this turn and cannot attack.",
+              who(s, p), name))
         return NULL;
-    }
     /* advanced.md: "After evolving, that monster cannot attack this turn.";
      * master.md: "The evolved monster cannot attack this turn." */
-    if (m->evolved) {
-        ILLEGAL(j, "duel:evolve.no_attack", "%s's %s evolved this turn and cannot attack.", who(s, p), name);
+    if (m->evolved &&
+        BREAK(j, "duel:evolve.no_attack", "%s's %s evolved this turn and cannot attack.", who(s, p), name))
         return NULL;
-    }
     return m;
 }
 

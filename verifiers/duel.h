@@ -269,6 +269,11 @@ const char *duel_rule(const duel_state *s, const char *rule, char *buf);
 /* Mark the event illegal citing `rule` (through duel_rule).  Returns -1. */
 int duel_illegal(duel_judge *j, const char *rule, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* A rule a judge may let stand (OPENLOG_BREAK, verifiers/openlog.h):
+ * as duel_illegal, returning 1; 0 while a remedy makes the action stand,
+ * when the handler goes on.  `if (cond && duel_break(j, ...)) return;` */
+int duel_break(duel_judge *j, const char *rule, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 const char *duel_who(const duel_state *s, int p);
 /* A step's name in sentences: "Selection Step", "Attack Phase". */
 const char *duel_step_words(const duel_state *s, duel_step st);

@@ -90,6 +90,28 @@ int openlog_fail(openlog_judgement *j, ol_status st, const char *rule, const cha
     return -1;
 }
 
+int openlog_break(openlog_judgement *j, const char *rule, const char *fmt, ...)
+{
+    char msg[OL_MSG_MAX];
+    va_list ap;
+
+    if (j->m->forcing && !j->failed) {
+        /* a judge lets it stand: the rule is passed over, not the check's
+         * failure written -- the verdict of the remedy says it */
+        if (j->m->n_forced < UINT8_MAX)
+            j->m->n_forced++;
+        return 0;
+    }
+    if (j->failed)
+        return 1;
+    va_start(ap, fmt);
+    olverdict_vformat(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    olverdict_set(j->v, j->ev->match, j->ev->seq, OL_V_ILLEGAL, rule, "%s", msg);
+    j->failed = 1;
+    return 1;
+}
+
 /* ---- hidden cards ------------------------------------------------------ */
 
 static unsigned hex_digit(char c)
@@ -449,6 +471,11 @@ static const verifier_rule contract_rules[] = {
      "an event for a match whose stored record failed the daemon's check at start (section 10): nothing more is "
      "written into it until a judge has looked at it",
      "A record that failed its check takes no more events until a judge has looked at it."},
+    {OPENLOG("remedy"),
+     "the match pauses at the illegal event: every later event but a judge's is stored and answered `held` "
+     "until a `judge` event gives the remedy",
+     "At a table that plays on, an illegal action pauses the match until a judge's remedy: it stands, or play "
+     "backs up to before it; only a judge gives one."},
 };
 
 RULE_CATALOGUE(openlog_rules, contract_rules)

@@ -71,6 +71,10 @@ typedef struct {
     uint8_t has_last_t;
     ol_ref defeated[OPENLOG_DEFEATS_MAX];  /* since the last claim     */
     uint8_t n_defeated;
+    uint8_t forcing;                  /* the event is being made to stand
+                                         by a judge's remedy (openlog_break);
+                                         0 between events -- never encoded */
+    uint8_t n_forced;                 /* rules it broke that were let stand */
     undo_log *undo;                   /* the undo log of the event being
                                          judged (verifiers/undo.h, R12), which
                                          every write of a handler notes in;
@@ -130,6 +134,23 @@ void openlog_player_id(const openlog_match *m, int p, char *out, size_t cap);
 int openlog_fail(openlog_judgement *j, ol_status st, const char *rule, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 #define OPENLOG_ILLEGAL(j, rule, ...) openlog_fail((j), OL_V_ILLEGAL, (rule), __VA_ARGS__)
+
+/* A rule an action breaks that a judge may let stand (the remedy
+ * "stands", SPEC.md 8.1).  Judged as usual it is OPENLOG_ILLEGAL and
+ * returns 1: the handler stops, as after any failed check.  While a
+ * judge's remedy makes the action stand (m->forcing, verifier_force), the
+ * rule is let pass (counted in m->n_forced) and it returns 0: the handler
+ * goes on and applies the action as announced.
+ *
+ * Use it only for a check after which the handler's writes are well
+ * defined whatever the check found (a second Evolution in a turn, a
+ * monster summoned in the wrong phase); a check whose failure means the
+ * action cannot be carried out at all (a card that is not there, a slot
+ * that does not exist) stays OPENLOG_ILLEGAL, and a remedy "stands" then
+ * fails with its sentence: the judge must back up instead.  Written
+ *     if (cond && OPENLOG_BREAK(j, "snap:13.3", "...")) return;  */
+int openlog_break(openlog_judgement *j, const char *rule, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#define OPENLOG_BREAK(j, rule, ...) openlog_break((j), (rule), __VA_ARGS__)
 
 /* ---- hidden cards (openlog.md 6) ---- */
 

@@ -33,6 +33,8 @@ struct verifier {
     const verifier_ops *ops;
     jtext *encoded;
     unsigned n_players;       /* the header's, within ops' range */
+    int judging;              /* the header's on_illegal is "judge" */
+    void *kept;               /* verifier_keep's copy of the state, or NULL */
     max_align_t state[];
 };
 
@@ -100,6 +102,7 @@ int verifier_new_memo(const cards *db, deck_memo *memo, const olevent *header, v
         return VERIFIER_ENOMEM;
     vf->ops = ops;
     vf->n_players = n;
+    vf->judging = ol_header_lever(&header->header, "on_illegal", OL_ON_ILLEGAL_REJECT) == OL_ON_ILLEGAL_JUDGE;
     if (ops->start(vf->state, db, memo, header, v) != VERIFIER_OK) {
         /* not a verdict: no deck is taken for legal or illegal */
         memset(v, 0, sizeof *v);
@@ -199,6 +202,48 @@ void verifier_apply(verifier *vf, const olevent *ev, olverdict *v)
     vf->ops->apply(vf->state, ev, v);
 }
 
+/* ---- remedies (SPEC.md 8.1) ---------------------------------------------
+ *
+ * An engine's state is plain bytes (state_size of them, pointers only
+ * into the card database), so the state before an event is one memcpy and
+ * backing up is another: no engine does anything for `backup`.  For
+ * `stands` an engine marks the checks a judge may pass over
+ * (OPENLOG_BREAK, verifiers/openlog.h) and the event is judged again with
+ * m->forcing set. */
+
+int verifier_judging(const verifier *vf)
+{
+    return vf->judging;
+}
+
+int verifier_keep(verifier *vf)
+{
+    if (!vf->kept && !(vf->kept = malloc(vf->ops->state_size)))
+        return VERIFIER_ENOMEM;
+    memcpy(vf->kept, vf->state, vf->ops->state_size);
+    return VERIFIER_OK;
+}
+
+int verifier_back_up(verifier *vf)
+{
+    if (!vf->kept)
+        return -1;
+    memcpy(vf->state, vf->kept, vf->ops->state_size);
+    return 0;
+}
+
+unsigned verifier_force(verifier *vf, const olevent *ev, olverdict *v)
+{
+    openlog_match *m = (openlog_match *)vf->state;
+    m->forcing = 1;
+    m->n_forced = 0;
+    verifier_apply(vf, ev, v);
+    unsigned n = m->n_forced;
+    m->forcing = 0;
+    m->n_forced = 0;
+    return v->status == OL_V_OK || v->status == OL_V_WARNING ? n : 0;
+}
+
 void verifier_log_ended(verifier *vf)
 {
     vf->ops->log_ended(vf->state);
@@ -289,6 +334,7 @@ void verifier_destroy(verifier **vf)
     if ((*vf)->encoded)
         jtext_free((*vf)->encoded);
     free((*vf)->encoded);
+    free((*vf)->kept);
     free(*vf);
     *vf = NULL;
 }

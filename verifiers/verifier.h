@@ -42,6 +42,11 @@
  *   - hidden: which fields of its events name hidden cards, and whose
  *     (views and the public feed null them for everyone else); NULL when
  *     its events name none.
+ * And for a judge's remedy "stands" (SPEC.md 8.1), which every engine gets
+ * through this seam: its state is plain bytes (copied to back up), and the
+ * checks of rules a judge may let stand are written OPENLOG_BREAK
+ * (verifiers/openlog.h) instead of OPENLOG_ILLEGAL -- none, and "stands"
+ * is always refused with the check's sentence, "backup" still works.
  *
  * Pure: no I/O, no clock (time comes only from events' `t`), no globals.
  * Sequence bookkeeping (gap, duplicate, conflict) is the caller's: a
@@ -239,6 +244,35 @@ int verifier_new_memo(const cards *db, deck_memo *memo, const olevent *header, v
  * past its match's; an event type the match's format does not have is
  * illegal (openlog:7). */
 void verifier_apply(verifier *vf, const olevent *ev, olverdict *v);
+
+/* ---- remedies for an illegal action (SPEC.md 8.1) ---------------------
+ *
+ * A table whose header sets the lever on_illegal to "judge" plays on after
+ * an illegal action until a judge gives a remedy: the caller
+ * (src/core/verify.c, the one loop of batch and live) pauses the match and
+ * holds the events that follow; these are what it needs of the engine,
+ * the same for every engine. */
+
+/* 1 when the header's on_illegal is "judge". */
+int verifier_judging(const verifier *vf);
+
+/* Keep a copy of the state as it stands (before an event that may turn out
+ * illegal), replacing the one kept.  VERIFIER_OK, or VERIFIER_ENOMEM (then
+ * nothing is kept). */
+int verifier_keep(verifier *vf);
+
+/* The remedy "backup": the state becomes the copy verifier_keep() made.
+ * 0, or -1 when none was kept. */
+int verifier_back_up(verifier *vf);
+
+/* The remedy "stands": judge ev (the illegal action) again, letting pass
+ * every rule its engine marks as one a judge may let stand
+ * (OPENLOG_BREAK).  *v is the verdict: ok or warning when the action could
+ * be carried out as announced -- the state then holds it -- or illegal
+ * with the engine's sentence for what stops it (a monster that is not
+ * there), the state unchanged.  Returns how many rules were let pass (0
+ * when it could not stand). */
+unsigned verifier_force(verifier *vf, const olevent *ev, olverdict *v);
 
 /* The log has ended: no event will follow.  Open-log windows close by
  * silence (snap ruling R6), so a window still open closes and resolves

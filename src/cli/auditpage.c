@@ -80,6 +80,11 @@ static const char css[] =
     ".fault .sent{font-size:1.08rem;font-weight:600;margin:.2em 0}\n"
     ".fault .body{display:grid;grid-template-columns:minmax(16rem,1fr) minmax(0,2.2fr);gap:.8rem;"
     "padding:.6rem .8rem}\n"
+    ".remedy{border:2px solid var(--acc);border-radius:.5rem;margin:.8rem 0;overflow:hidden}\n"
+    ".remedy>.fh{background:var(--head);padding:.5rem .8rem}\n"
+    ".remedy .sent{font-weight:600;margin:.2em 0}\n"
+    "ul.later{margin:.2em 0;padding-left:1.2em;columns:2}\n"
+    ".remedy .body{display:grid;grid-template-columns:1fr 1fr;gap:.8rem;padding:.6rem .8rem}\n"
     "blockquote{margin:0;padding:.4em .8em;border-left:.3rem solid var(--acc);background:var(--head);"
     "font-family:Georgia,\"DejaVu Serif\",serif}\n"
     "blockquote cite{display:block;font-style:normal;font-family:system-ui,sans-serif;font-size:.8em;"
@@ -147,7 +152,7 @@ static const char css[] =
     "footer{margin-top:2rem;padding-top:.6rem;padding-bottom:1.5rem;border-top:1px solid var(--line);"
     "color:var(--mut);font-size:.85em}\n"
     "@media (max-width:64rem){.split{grid-template-columns:1fr}.viewer{position:static}"
-    "ol.tl{max-height:none}.fault .body{grid-template-columns:1fr}}\n"
+    "ol.tl{max-height:none}.fault .body,.remedy .body{grid-template-columns:1fr}}\n"
     "@media (max-width:40rem){.zones.m7{grid-template-columns:repeat(4,minmax(0,1fr))}h1{font-size:1.35rem}}\n"
     "@media print{.viewer,nav{display:none}ol.tl{max-height:none;overflow:visible}}\n";
 
@@ -868,6 +873,61 @@ static void put_faults(jtext *o, const auditpage_in *in, size_t faults)
     put_lit(o, "</section>\n");
 }
 
+/* SPEC.md 8.1: each judge's remedy -- what it was, who gave it, what it
+ * made of the held events, and the board on both sides: the one the match
+ * paused on (drawn after the illegal action, a fault) and the one after. */
+static void put_remedies(jtext *o, const auditpage_in *in)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < in->n_events; i++)
+        n += in->events[i].later != NULL;
+    if (!n)
+        return;
+    htmlout_fmt(o, "<section id=\"remedies\">\n<h2>Remedies (%zu)</h2>\n", n);
+    for (size_t i = 0; i < in->n_events; i++) {
+        const auditpage_event *e = &in->events[i], *before = NULL;
+        if (!e->later)
+            continue;
+        for (size_t k = 0; k < in->n_events; k++)
+            if (in->events[k].seq == e->remedy_for)
+                before = &in->events[k];
+        const char *remedy = json_string_value(json_object_get(e->event, "remedy"));
+        htmlout_fmt(o, "<article class=\"remedy\" id=\"r%" PRIu64 "\"><div class=\"fh\"><h3><a href=\"#e%" PRIu64
+                       "\">#%" PRIu64 "</a> the judge&#8217;s remedy: ", e->seq, e->seq, e->seq);
+        htmlout_esc(o, remedy ? remedy : "game loss");
+        htmlout_fmt(o, ", for the illegal action at <a href=\"#e%" PRIu64 "\">#%" PRIu64 "</a></h3><div>given by ",
+                    e->remedy_for, e->remedy_for);
+        htmlout_esc(o, e->sender && e->sender[0] ? e->sender : "(no sender recorded)");
+        put_lit(o, "</div><p class=\"sent\">");
+        put_sentence(o, in, e, e->verdict);
+        put_lit(o, "</p><ul class=\"later\">");
+        size_t k;
+        json_t *v;
+        json_array_foreach(e->later, k, v) {
+            htmlout_fmt(o, "<li><a href=\"#e%" PRIu64 "\">#%" PRIu64 "</a> ",
+                        (uint64_t)json_integer_value(json_object_get(v, "seq")),
+                        (uint64_t)json_integer_value(json_object_get(v, "seq")));
+            put_status(o, json_string_value(json_object_get(v, "status")));
+            put_rule(o, v);
+            put_lit(o, " ");
+            put_sentence(o, in, e, v);
+            put_lit(o, "</li>");
+        }
+        put_lit(o, "</ul></div><div class=\"body\"><div>");
+        if (before && before->board) {
+            htmlout_fmt(o, "<div class=\"zn\">the board it paused on, after #%" PRIu64 "</div>", before->seq);
+            put_board(o, in->db, before->board);
+        }
+        put_lit(o, "</div><div>");
+        if (e->board) {
+            htmlout_fmt(o, "<div class=\"zn\">the board after the remedy, #%" PRIu64 "</div>", e->seq);
+            put_board(o, in->db, e->board);
+        }
+        put_lit(o, "</div></div></article>\n");
+    }
+    put_lit(o, "</section>\n");
+}
+
 static void put_timeline(jtext *o, const auditpage_in *in)
 {
     size_t i;
@@ -944,6 +1004,7 @@ int auditpage_write(const auditpage_in *in, jtext *out)
     put_head(out, in, faults);
     put_checks(out, in);
     put_faults(out, in, faults);
+    put_remedies(out, in);
     put_timeline(out, in);
     put_foot(out, in);
     return out->bad ? -1 : 0;

@@ -63,6 +63,13 @@ typedef struct {
      * hidden cards it names). */
     json_t *seen;
     json_t *hidden;
+    /* A judge's remedy (SPEC.md 8.1): the later verdicts it gave the held
+     * events (a JSON array, maybe empty), the seq of the illegal action it
+     * remedies, and who sent it (the stored sender: a key or an address).
+     * later NULL: not a remedy. */
+    json_t *later;
+    uint64_t remedy_for;
+    const char *sender;
 } auditpage_event;
 
 typedef struct {

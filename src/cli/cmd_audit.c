@@ -634,6 +634,11 @@ typedef struct {
     size_t n_pev, cap_pev;
     olevent *header;
     int all, page_failed;
+    /* remedies (SPEC.md 8.1): the board the match paused on, drawn at the
+     * illegal action (it does not change while events are held), and that
+     * action's seq; printed with the remedy that ends the pause */
+    char *paused_board;
+    int64_t paused_at;            /* -1: not paused */
 } audit_ctx;
 
 /* "p1 flip", "table match": who announced what. */
@@ -644,6 +649,67 @@ static void what_text(const olevent *ev, char *out, size_t cap)
         return;
     }
     snprintf(out, cap, "%s %s", ol_by_name(ev->by), ol_type_name(ev->type));
+}
+
+/* The board as the session stands, in words, in the audit's view: a new
+ * string, or NULL (no engine, out of memory). */
+static char *board_words(const audit_ctx *c)
+{
+    const verifier *vf = c->sess ? verify_session_verifier(c->sess) : NULL;
+    char *text = NULL;
+    size_t n = 0;
+    FILE *f = vf ? open_memstream(&text, &n) : NULL;
+    if (!f)
+        return NULL;
+    if (view_board_print(f, vf, c->o->view))
+        fprintf(f, "  (no board for this format)\n");
+    fclose(f);
+    return text;
+}
+
+/* SPEC.md 8.1: a judge's remedy on the timeline -- who gave it (the key or
+ * address that sent it, as stored), what became of the held events, and
+ * the board on both sides of it: the one the match paused on and the one
+ * after.  The pause's board is drawn at the illegal action. */
+static void audit_remedy(audit_ctx *c, const record_step *step, json_t *row)
+{
+    uint64_t at = 0;
+    int paused = c->sess && verify_session_paused(c->sess, &at);
+    size_t n = 0;
+    const olverdict *later = c->sess ? verify_session_later(c->sess, &n) : NULL;
+    const olevent *ev = step->ev;
+    int remedy = ev && ev->type == OL_JUDGE && (ev->has_remedy || n);
+
+    if (remedy && (n || !paused || (int64_t)at != c->paused_at)) {
+        json_t *list = json_array();
+        for (size_t i = 0; list && i < n; i++)
+            json_array_append_new(list, olverdict_to_json(&later[i], NULL));
+        if (row && list)
+            json_object_set(row, "later", list);
+        if (!c->o->json && !c->o->html) {
+            char *after = board_words(c);
+            printf("  %-23s remedy %s, given by %s, for the illegal action at #%lld:\n", "",
+                   ev->has_remedy ? ol_remedy_name(ev->remedy) : "game loss", step->stored->peer[0] ?
+                   step->stored->peer : "(no sender recorded)", (long long)c->paused_at);
+            for (size_t i = 0; i < n; i++)
+                printf("  %-23s   #%llu later: %s %s %s\n", "", (unsigned long long)later[i].seq,
+                       ol_status_name(later[i].status), later[i].rule, later[i].msg);
+            printf("  %-23s   the board it paused on, after #%lld:\n%s", "", (long long)c->paused_at,
+                   c->paused_board ? c->paused_board : "  (none drawn)\n");
+            printf("  %-23s   the board after the remedy, #%llu:\n%s", "", (unsigned long long)step->stored->seq,
+                   after ? after : "  (none drawn)\n");
+            free(after);
+        }
+        json_decref(list);
+        free(c->paused_board);
+        c->paused_board = NULL;
+        c->paused_at = -1;
+    }
+    if (paused && (int64_t)at != c->paused_at) {   /* a new pause: its board */
+        free(c->paused_board);
+        c->paused_board = c->o->json || c->o->html ? NULL : board_words(c);
+        c->paused_at = (int64_t)at;
+    }
 }
 
 static void draw_board(audit_ctx *c)
@@ -706,7 +772,19 @@ static int page_event(audit_ctx *c, const store_event *e, const olevent *ev, con
     p->event = ev ? view_event_json(ev, c->o->view, c->header) : NULL;
     if (!(p->what = strdup(what)) || (ev && !p->event))
         return -1;
-    int draw = vf && page_draws(c, p, c->all);
+    /* a judge's remedy (SPEC.md 8.1): its later verdicts, the pause it
+     * ends, its sender, and its board is drawn */
+    size_t n_later = 0;
+    const olverdict *later = c->sess ? verify_session_later(c->sess, &n_later) : NULL;
+    if (ev && ev->type == OL_JUDGE && (ev->has_remedy || n_later) && c->paused_at >= 0) {
+        if (!(p->later = json_array()) || !(p->sender = strdup(e->peer)))
+            return -1;
+        for (size_t i = 0; i < n_later; i++)
+            if (json_array_append_new(p->later, olverdict_to_json(&later[i], NULL)))
+                return -1;
+        p->remedy_for = (uint64_t)c->paused_at;
+    }
+    int draw = vf && (page_draws(c, p, c->all) || p->later);
     if (vf && (draw || c->o->view != VIEW_JUDGE) && !(board = view_board_json(vf, c->o->view)))
         return -1;
     if (c->o->view != VIEW_JUDGE) {
@@ -762,7 +840,8 @@ static int audit_step(void *ctx, const record_step *step)
     if (row && again && !json_equal(again, stored))
         json_object_set(row, "judged_again", again);
     json_array_append_new(c->timeline, row);
-    if (!c->o->json && !c->o->html) {
+    int printed = !c->o->json && !c->o->html;
+    if (printed) {
         const char *rule = json_string_value(json_object_get(stored, "rule"));
         const char *msg = json_string_value(json_object_get(stored, "msg"));
         printf("  #%-4llu %-17s %-8s %-12s %s\n", (unsigned long long)e->seq, what, status ? status : "?",
@@ -773,6 +852,7 @@ static int audit_step(void *ctx, const record_step *step)
             printf("  %-23s judged again: %s %s\n", "", s2 ? s2 : "?", r2 ? r2 : "");
         }
     }
+    audit_remedy(c, step, row);
     c->last = e->seq;
     json_decref(stored);
     json_decref(again);
@@ -1055,6 +1135,8 @@ static void page_free(audit_ctx *c)
         json_decref(p->board);
         json_decref(p->seen);
         json_decref(p->hidden);
+        json_decref(p->later);
+        free((char *)p->sender);
     }
     free(c->pev);
     c->pev = NULL;
@@ -1168,6 +1250,7 @@ int cmd_audit(int argc, char **argv)
     rc = CLI_INTERNAL;
     c.o = &o;
     c.diverge = -1;
+    c.paused_at = -1;
     record_check_init(&c.f);
     if (o.against && (rc = read_other(&o, &c.other)))
         goto out;
@@ -1271,6 +1354,7 @@ out:
     json_decref(c.timeline);
     json_decref(c.board);
     free(c.board_text);
+    free(c.paused_board);
     free(c.other.chain);
     json_decref(c.other.verdicts);
     page_free(&c);

@@ -64,7 +64,9 @@ static const char usage_text[] =
     "                {\"match\",\"seq\",\"view\",\"round\",\"turn\",\"step\",\"window\",\n"
     "                 \"chain\",\"attack\",\"trigger\",\"players\",\"over\",\"winner\",\n"
     "                 \"verdicts\",\"note\"} for Snap; Advanced, Master and\n"
-    "                classic Snap draw their own board (arbiter-replay(1))\n"
+    "                classic Snap draw their own board (arbiter-replay(1));\n"
+    "                then \"later\" and \"paused\" at a table that pauses\n"
+    "                for a judge's remedy (SPEC.md 8.1)\n"
     "\n"
     "exit: 0 board shown (whatever the verdicts), 1 the match never started,\n"
     "2 bad usage or a log that cannot be read or has no engine, 3 internal error.\n";
@@ -169,6 +171,18 @@ static void print_verdicts(const replay_ctx *c)
     }
     printf("  %zu event%s read, %zu verdict%s not ok\n", r->n_verdicts, r->n_verdicts == 1 ? "" : "s",
            bad, bad == 1 ? "" : "s");
+    /* SPEC.md 8.1: the held events a judge's remedy judged again or made
+     * void; a sentence is the judge view's only (it may name a card the
+     * event hid) but a void one's, which names none */
+    for (size_t i = 0; i < r->n_later; i++) {
+        const olverdict *v = &r->later[i];
+        printf("  seq %llu  later, after the judge's remedy at seq %llu: %s  %s  %s\n", (unsigned long long)v->seq,
+               (unsigned long long)v->remedy, ol_status_name(v->status), v->rule[0] ? v->rule : "-",
+               c->view == VIEW_JUDGE || v->status == OL_V_VOID ? v->msg : "");
+    }
+    if (r->paused)
+        printf("  paused at the illegal action at seq %llu: the events after it are held until a judge gives a "
+               "remedy\n", (unsigned long long)r->paused_seq);
 }
 
 static void print_text(const replay_ctx *c)
@@ -200,6 +214,21 @@ static json_t *replay_json(const replay_ctx *c)
             bad = bad || json_object_set_new(json_array_get(verdicts, k - 1), "msg", json_string(c->said[i]));
     bad = bad || json_object_set_new(o, "verdicts", verdicts);
     bad = bad || json_object_set_new(o, "note", c->note[0] ? json_string(c->note) : json_null());
+    /* SPEC.md 8.1, only at a table that pauses for remedies: the later
+     * verdicts so far (their sentences the judge view's, or a void's) and
+     * the illegal action the match stands paused at */
+    if (!bad && c->rep->n_later) {
+        json_t *later = json_array();
+        bad = !later || json_object_set_new(o, "later", later);
+        for (size_t i = 0; !bad && i < c->rep->n_later; i++) {
+            olverdict v = c->rep->later[i];
+            if (c->view != VIEW_JUDGE && v.status != OL_V_VOID)
+                v.msg[0] = '\0';
+            bad = json_array_append_new(later, olverdict_to_json(&v, NULL));
+        }
+    }
+    if (!bad && c->rep->paused)
+        bad = json_object_set_new(o, "paused", json_integer((json_int_t)c->rep->paused_seq));
     json_decref(board);
     if (bad) {
         json_decref(o);

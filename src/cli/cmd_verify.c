@@ -48,7 +48,8 @@ static const char usage_text[] =
     "\n"
     "Replay each open log (.jsonl or .mlog; '-' reads JSON Lines from stdin)\n"
     "through the rules engine of its format and judge every event: ok, warning,\n"
-    "illegal, mismatch, duplicate, conflict, gap or malformed (openlog.md 8).\n"
+    "illegal, mismatch, duplicate, conflict, gap or malformed (openlog.md 8);\n"
+    "held at a table that pauses for a judge's remedy (SPEC.md 8.1).\n"
     "\n"
     "  --cards FILE  judge with this card database, which the header must name;\n"
     "                without it, with the one the header names of core.json,\n"
@@ -60,8 +61,10 @@ static const char usage_text[] =
     "                {\"file\",\"match\",\"format\",\"engine\",\"status\",\"winner\",\n"
     "                 \"finished\",\"draw\" (only when true),\"events\",\n"
     "                 \"counts\":{STATUS:N,...},\"unverified\":{\"p1\":N,...,\"pN\":N},\n"
-    "                 \"verdicts\":[every verdict that is not ok]} and \"error\"\n"
-    "                when status is \"unreadable\"\n"
+    "                 \"verdicts\":[every verdict that is not ok]}, then\n"
+    "                \"later\":[the later verdicts of held events] and\n"
+    "                \"paused\":SEQ when there are any, and \"error\" when\n"
+    "                status is \"unreadable\"\n"
     "  --quiet       report only the logs that are not legal; no summary\n"
     "                and no progress line\n"
     "  --from LIST   verify the files LIST names too, one path a line (empty\n"
@@ -72,7 +75,8 @@ static const char usage_text[] =
     "Output: \"FILE: legal (snap, 62 events, p2 won)\" or \"FILE: illegal (snap,\n"
     "62 events: 1 illegal)\", then one line per verdict that is not ok:\n"
     "  seq N  STATUS  RULE  SENTENCE\n"
-    "and at the end \"verified N files: L legal, I illegal, U unreadable\".\n"
+    "then one per later verdict of a held event, and \"paused at ...\" when the\n"
+    "log ends awaiting a judge's remedy; and at the end \"verified N files: L legal, I illegal, U unreadable\".\n"
     "Reports come in the order of the arguments, whatever -j is.\n"
     "\n"
     "A log is legal when every verdict is ok, warning or duplicate.\n"
@@ -349,6 +353,15 @@ static void print_text(const verify_report *r)
         printf("  %s  %s  %s\n", ol_status_name(v->status), v->rule[0] ? v->rule : "-",
                v->msg);
     }
+    /* SPEC.md 8.1: what the judges' remedies made of the held events */
+    for (size_t i = 0; i < r->n_later; i++) {
+        const olverdict *v = &r->later[i];
+        printf("  seq %llu  later, after the remedy at seq %llu: %s  %s  %s\n", (unsigned long long)v->seq,
+               (unsigned long long)v->remedy, ol_status_name(v->status), v->rule[0] ? v->rule : "-", v->msg);
+    }
+    if (r->paused)
+        printf("  paused at the illegal action at seq %llu: no judge has given a remedy\n",
+               (unsigned long long)r->paused_seq);
 }
 
 static int print_json(const verify_report *r)

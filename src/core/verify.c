@@ -51,6 +51,23 @@ typedef struct {
     size_t verdict;
 } verify_seen;
 
+/* A match paused at an illegal action (SPEC.md 8.1, the lever on_illegal
+ * "judge"): the illegal action's bytes, then each held event's, back to
+ * back.  ev[0] is the illegal action; n == 0 when the match is not paused.
+ * Its own copy of the bytes, lean or not, so that a remedy can judge them
+ * again; bounded by VERIFY_HELD_MAX and VERIFY_HELD_BYTES. */
+typedef struct {
+    size_t off, len;
+    uint64_t seq;
+} verify_held;
+
+typedef struct {
+    verify_held *ev;
+    size_t n, cap;
+    char *bytes;
+    size_t len, bytes_cap;
+} verify_hold;
+
 /* The state of one verification; lives for one verify_reader() call, or
  * as long as a verify_session (the daemon keeps one per live match). */
 struct verify_session {
@@ -77,6 +94,11 @@ struct verify_session {
     const char *resent;        /* lean: the stored bytes of the seq being */
     size_t resent_len;         /* judged, when it is below expect (NULL:  */
     int has_resent;            /* not given)                              */
+    verify_hold hold;          /* remedies: the illegal action the match
+                                  is paused at, and the events held since
+                                  (empty when not paused)                 */
+    size_t later_cap;          /* capacity of rep->later                  */
+    size_t later_from;         /* the later verdicts of the last event    */
 };
 typedef struct verify_session verify_run;
 
@@ -143,6 +165,7 @@ void verify_report_destroy(verify_report **report)
         return;
     free((*report)->name);
     free((*report)->verdicts);
+    free((*report)->later);
     free(*report);
     *report = NULL;
 }
@@ -269,11 +292,220 @@ static int judge_header(verify_run *run, const olevent *ev, const char *raw, siz
     return store(run, raw, len, &v);
 }
 
+/* ---- remedies (SPEC.md 8.1) ---------------------------------------------
+ *
+ * A table whose header's on_illegal lever is "judge" plays on after an
+ * illegal action (a physical table: the monster is on the table already).
+ * The match pauses at the illegal action: every later event but a judge's
+ * is stored and answered `held`, until a judge event gives a remedy --
+ * "stands" (the action is made to stand as announced, as far as the engine
+ * can: verifier_force) or "backup" (the state before it comes back:
+ * verifier_back_up; a game loss without a remedy backs up too).  Then the
+ * held events are judged in order against the remedied state (stands) or
+ * are void (backup), and each gets a later verdict carrying the remedy's
+ * seq, which the daemon sends on its feed.  A held event judged illegal
+ * pauses the match again, and the events after it stay held.
+ *
+ * It all happens here, in the one loop of batch and live, so that
+ * `arbiter verify`, the daemon and an audit judge a paused match alike;
+ * the engines give only what verifier.h's remedies section says. */
+
+/* Read an event's bytes again: JSON when its first byte that is not
+ * white space is '{' (a line of a .jsonl file), else MessagePack. */
+static int decode_again(const char *raw, size_t len, olevent **out)
+{
+    size_t i = 0;
+    olerror err;
+    while (i < len && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\r' || raw[i] == '\n'))
+        i++;
+    *out = NULL;
+    if (i < len && raw[i] == '{')
+        return olcodec_decode_json(raw + i, len - i, (ol_origin){0, 1}, out, &err) == OL_OK ? 0 : -1;
+    return olcodec_decode_message(raw, len, out, &err) == OL_OK ? 0 : -1;
+}
+
+static int hold_push(verify_hold *h, uint64_t seq, const char *raw, size_t len)
+{
+    if (reserve(&h->ev, &h->cap, h->n + 1, sizeof *h->ev) || reserve(&h->bytes, &h->bytes_cap, h->len + len, 1))
+        return VERIFY_ENOMEM;
+    if (len)
+        memcpy(h->bytes + h->len, raw, len);
+    h->ev[h->n++] = (verify_held){h->len, len, seq};
+    h->len += len;
+    return VERIFY_OK;
+}
+
+static void hold_free(verify_hold *h)
+{
+    free(h->ev);
+    free(h->bytes);
+    memset(h, 0, sizeof *h);
+}
+
+/* A later verdict: one that a remedy gave an event answered held. */
+static int push_later(verify_run *run, const olverdict *v)
+{
+    verify_report *rep = run->rep;
+    if (reserve(&rep->later, &run->later_cap, rep->n_later + 1, sizeof *rep->later))
+        return VERIFY_ENOMEM;
+    rep->later[rep->n_later++] = *v;
+    return VERIFY_OK;
+}
+
+static int play(verify_run *run, const olevent *ev, const char *raw, size_t len, olverdict *v);
+
+/* A judge event while the match is paused: a remedy, or a ruling that
+ * leaves the pause as it is. */
+static int remedy(verify_run *run, const olevent *ev, olverdict *v)
+{
+    verify_hold old = run->hold;
+    olevent *ill = NULL;
+    olverdict fv;
+    unsigned judged = 0, voided = 0, illegal = 0, forced = 0;
+    int backup, rc = VERIFY_OK;
+
+    /* A ruling that is no remedy -- by anyone but the judge (refused by
+     * the engine, openlog:3), naming a seat the match does not have, a note
+     * or a warning without one -- is judged as usual; the pause goes on. */
+    if (ev->by != OL_BY_JUDGE || (ev->has_player && (unsigned)ev->player >= verifier_players(run->vf)) ||
+        (!ev->has_remedy && ev->ruling != OL_RULING_GAME_LOSS)) {
+        verifier_apply(run->vf, ev, v);
+        return VERIFY_OK;
+    }
+    if (decode_again(old.bytes + old.ev[0].off, old.ev[0].len, &ill))
+        return VERIFY_ENOMEM;   /* its bytes decoded when it came: only memory fails */
+    backup = !ev->has_remedy || ev->remedy == OL_REMEDY_BACKUP;
+    memset(&fv, 0, sizeof fv);
+    if (!backup) {
+        forced = verifier_force(run->vf, ill, &fv);
+        if (fv.status != OL_V_OK && fv.status != OL_V_WARNING) {
+            /* EVIDENCE-OF openlog:remedy: "stands: the illegal action is
+             * applied as announced, as far as the engine can apply it;
+             * where it cannot, the verdict says so and the judge must
+             * choose another remedy" */
+            olverdict_set(v, ev->match, ev->seq, OL_V_ILLEGAL, "openlog:remedy",
+                          "The illegal action at seq %llu cannot stand: %s The match stays paused; the judge may "
+                          "back it up instead.",
+                          (unsigned long long)ill->seq, fv.msg);
+            olevent_destroy(&ill);
+            return VERIFY_OK;
+        }
+    } else if (verifier_back_up(run->vf)) {
+        olevent_destroy(&ill);
+        return VERIFY_ENOMEM;   /* every pause keeps the state before it */
+    }
+    /* The pause is over: the held events are judged (stands) or void
+     * (backup), in order, against the remedied state. */
+    memset(&run->hold, 0, sizeof run->hold);
+    for (size_t i = 1; rc == VERIFY_OK && i < old.n; i++) {
+        olverdict hv;
+        memset(&hv, 0, sizeof hv);
+        if (backup) {
+            olevent *hev = NULL;
+            if (decode_again(old.bytes + old.ev[i].off, old.ev[i].len, &hev)) {
+                rc = VERIFY_ENOMEM;
+                break;
+            }
+            olverdict_set(&hv, hev->match, hev->seq, OL_V_VOID, "openlog:remedy",
+                          "The judge backed play up to before seq %llu: this event is void.",
+                          (unsigned long long)ill->seq);
+            olevent_destroy(&hev);
+            voided++;
+        } else {
+            olevent *hev = NULL;
+            if (decode_again(old.bytes + old.ev[i].off, old.ev[i].len, &hev)) {
+                rc = VERIFY_ENOMEM;
+                break;
+            }
+            rc = play(run, hev, old.bytes + old.ev[i].off, old.ev[i].len, &hv);
+            olevent_destroy(&hev);
+            if (rc != VERIFY_OK || hv.status == OL_V_HELD)
+                continue;   /* paused again before it: still held */
+            judged++;
+            illegal += hv.status == OL_V_ILLEGAL;
+        }
+        hv.remedy = ev->seq;
+        hv.has_remedy = 1;
+        rc = push_later(run, &hv);
+    }
+    if (rc == VERIFY_OK) {
+        /* the ruling last, when the judge gave it: a game loss ends the
+         * game on the remedied board */
+        verifier_apply(run->vf, ev, v);
+        char rest[160] = "";
+        if (run->hold.n)
+            snprintf(rest, sizeof rest, " Seq %llu, judged after it, is illegal: the match is paused again.",
+                     (unsigned long long)run->hold.ev[0].seq);
+        if (v->status == OL_V_OK) {
+            if (backup)
+                olverdict_set(v, ev->match, ev->seq, OL_V_OK, "openlog:remedy",
+                              "The judge backed play up to before the illegal action at seq %llu; %u held event%s "
+                              "void.",
+                              (unsigned long long)ill->seq, voided, voided == 1 ? " is" : "s are");
+            else
+                olverdict_set(v, ev->match, ev->seq, OL_V_OK, "openlog:remedy",
+                              "The judge let the illegal action at seq %llu stand (%u rule%s passed over); %u held "
+                              "event%s judged again, %u illegal.%s",
+                              (unsigned long long)ill->seq, forced, forced == 1 ? "" : "s", judged,
+                              judged == 1 ? "" : "s", illegal, rest);
+        }
+    }
+    olevent_destroy(&ill);
+    hold_free(&old);
+    return rc;
+}
+
+/* VERIFY_HELD_MAX, VERIFY_HELD_BYTES: what a paused match holds. */
+
+/* Judge one event of play -- its seq the next, the header accepted -- into
+ * *v: through the engine, or, while the match is paused, held.  The caller
+ * stores it (or, for a held event judged after a remedy, gives *v as its
+ * later verdict). */
+static int play(verify_run *run, const olevent *ev, const char *raw, size_t len, olverdict *v)
+{
+    memset(v, 0, sizeof *v);
+    if (run->hold.n) {
+        if (ev->type == OL_JUDGE)
+            return remedy(run, ev, v);
+        if (run->hold.n > VERIFY_HELD_MAX || run->hold.len + len > VERIFY_HELD_BYTES) {
+            /* EVIDENCE-OF openlog:remedy: every resource has a limit and a
+             * refusal the table can read */
+            olverdict_set(v, ev->match, ev->seq, OL_V_ILLEGAL, "openlog:remedy",
+                          "The match has held %zu events since the illegal action at seq %llu and takes no more "
+                          "until a judge gives a remedy; this one is recorded as refused.",
+                          run->hold.n - 1, (unsigned long long)run->hold.ev[0].seq);
+            return VERIFY_OK;
+        }
+        /* EVIDENCE-OF openlog:remedy: "the match pauses at the illegal
+         * event -- later events are stored and answered held -- until a
+         * judge event gives the remedy" */
+        olverdict_set(v, ev->match, ev->seq, OL_V_HELD, "openlog:remedy",
+                      "Play is paused at the illegal action at seq %llu until a judge gives a remedy; this event "
+                      "is recorded and will be judged after it.",
+                      (unsigned long long)run->hold.ev[0].seq);
+        return hold_push(&run->hold, ev->seq, raw, len);
+    }
+    if (!verifier_judging(run->vf)) {
+        verifier_apply(run->vf, ev, v);
+        return VERIFY_OK;
+    }
+    int over = verifier_finished(run->vf, NULL);
+    if (verifier_keep(run->vf))
+        return VERIFY_ENOMEM;
+    verifier_apply(run->vf, ev, v);
+    /* a judge's own event, or one after the end of the game, pauses
+     * nothing: there is no play to remedy */
+    if (v->status == OL_V_ILLEGAL && ev->by != OL_BY_JUDGE && !over)
+        return hold_push(&run->hold, ev->seq, raw, len);
+    return VERIFY_OK;
+}
+
 /* One event the codec accepted. */
 static int judge_event(verify_run *run, const olevent *ev, const char *raw, size_t len)
 {
     verify_report *rep = run->rep;
     olverdict v;
+    int rc;
 
     memset(&v, 0, sizeof v);
     if (!run->have_header) {
@@ -327,7 +559,8 @@ static int judge_event(verify_run *run, const olevent *ev, const char *raw, size
                       "The match cannot start: its header names another card database.");
         return store(run, raw, len, &v);
     }
-    verifier_apply(run->vf, ev, &v);
+    if ((rc = play(run, ev, raw, len, &v)))
+        return rc;
     return store(run, raw, len, &v);
 }
 
@@ -336,6 +569,8 @@ static void conclude(verify_run *run)
 {
     verify_report *rep = run->rep;
 
+    rep->paused = run->hold.n != 0;
+    rep->paused_seq = run->hold.n ? run->hold.ev[0].seq : 0;
     if (run->vf) {
         if (run->ended)
             verifier_log_ended(run->vf);
@@ -454,6 +689,7 @@ static int run_reader(const carddb_shelf *shelf, verify_decks *decks, olreader *
     verifier_destroy(&run.vf);
     free(run.seen);
     free(run.bytes);
+    hold_free(&run.hold);
     return rc;
 }
 
@@ -510,7 +746,7 @@ json_t *verify_report_json(const verify_report *r)
         bad = bad || json_object_set_new(o, "draw", json_true());
     bad = bad || json_object_set_new(o, "events", json_integer((json_int_t)r->n_verdicts));
     for (int s = 0; !bad && s < OL_V_COUNT; s++)
-        bad = json_object_set_new(counts, ol_status_name((ol_status)s),
+        bad = s >= OL_V_LISTED && !r->counts[s] ? 0 : json_object_set_new(counts, ol_status_name((ol_status)s),
                                   json_integer((json_int_t)r->counts[s]));
     /* set_new steals the reference even on failure: hand each over once. */
     if (!bad) {
@@ -522,6 +758,17 @@ json_t *verify_report_json(const verify_report *r)
         bad = json_object_set_new(o, "verdicts", list);
         list = NULL;
     }
+    if (!bad && r->n_later) {   /* only with remedies: a report is as it always was */
+        json_t *later = json_array();
+        bad = !later;
+        for (size_t i = 0; !bad && i < r->n_later; i++)
+            bad = json_array_append_new(later, olverdict_to_json(&r->later[i], NULL));
+        bad = bad || json_object_set_new(o, "later", later);
+        if (bad && later && !json_object_get(o, "later"))
+            json_decref(later);
+    }
+    if (!bad && r->paused)
+        bad = json_object_set_new(o, "paused", json_integer((json_int_t)r->paused_seq));
     if (!bad && r->status == VERIFY_UNREADABLE)
         bad = json_object_set_new(o, "error", json_string(r->error));
     json_decref(counts);
@@ -559,8 +806,9 @@ int verify_session_event(verify_session *s, const olevent *ev, const char *raw, 
     int rc;
 
     if (s->lean)
-        s->rep->n_verdicts = 0;   /* lean: the verdicts are the caller's to keep */
+        s->rep->n_verdicts = s->rep->n_later = 0;   /* lean: the verdicts are the caller's to keep */
     before = s->rep->n_verdicts;
+    s->later_from = s->rep->n_later;
 
     *out = NULL;
     if (s->stop) {
@@ -624,6 +872,19 @@ const verify_report *verify_session_report(const verify_session *s)
     return s->rep;
 }
 
+const olverdict *verify_session_later(const verify_session *s, size_t *n)
+{
+    *n = s->rep->n_later - s->later_from;
+    return s->rep->later + s->later_from;
+}
+
+int verify_session_paused(const verify_session *s, uint64_t *seq)
+{
+    if (s->hold.n && seq)
+        *seq = s->hold.ev[0].seq;
+    return s->hold.n != 0;
+}
+
 const verifier *verify_session_verifier(const verify_session *s)
 {
     return s->vf;
@@ -642,6 +903,7 @@ void verify_session_destroy(verify_session **s)
     verifier_destroy(&(*s)->vf);
     free((*s)->seen);
     free((*s)->bytes);
+    hold_free(&(*s)->hold);
     free(*s);
     *s = NULL;
 }

@@ -94,6 +94,14 @@ typedef struct {
     size_t n_verdicts;
     uint64_t next_seq;           /* the next seq expected: the events stored
                                     in the match are seqs 0..next_seq-1       */
+    olverdict *later;            /* later verdicts (SPEC.md 8.1): each event
+                                    answered held, judged again or made void
+                                    by a judge's remedy, in the order given
+                                    (`remedy` names the remedy's seq)        */
+    size_t n_later;
+    int paused;                  /* 1: the log so far ends paused at an
+                                    illegal action, awaiting a remedy      */
+    uint64_t paused_seq;         /* that action's seq, when paused         */
     const cards *db;             /* the database judging: a session's; for a
                                     file the one its header picked from the
                                     shelf, the shelf's first before a header
@@ -155,6 +163,12 @@ json_t *verify_seats_json(const unsigned *per_seat, unsigned n_players);
  * each in its wire form.  A new reference, or NULL when out of memory. */
 json_t *verify_report_verdicts_json(const verify_report *r);
 
+/* What a match paused at an illegal action holds (SPEC.md 8.1): at most
+ * VERIFY_HELD_MAX events and VERIFY_HELD_BYTES of their bytes; an event
+ * past either is refused (illegal, openlog:remedy) until a remedy comes. */
+#define VERIFY_HELD_MAX 256
+#define VERIFY_HELD_BYTES (1024 * 1024)
+
 /* ---- sessions: one match judged event by event (the daemon) ----------
  *
  * The judge of verify_file(), fed one event at a time, so that a live
@@ -215,6 +229,16 @@ void verify_session_end(verify_session *s);
 /* The report so far (counts, finished, winner, every verdict); valid until
  * the next call on this session. */
 const verify_report *verify_session_report(const verify_session *s);
+
+/* The later verdicts the last event judged released (a judge's remedy,
+ * SPEC.md 8.1: the events held since the illegal action, judged again or
+ * void), in order, each with `remedy` set; *n of them (0 mostly).  Valid
+ * until the next call on this session. */
+const olverdict *verify_session_later(const verify_session *s, size_t *n);
+
+/* 1 when the match is paused at an illegal action awaiting a judge's
+ * remedy (its seq into *seq, which may be NULL), else 0. */
+int verify_session_paused(const verify_session *s, uint64_t *seq);
 
 /* The engine (NULL before an accepted header), for views; valid until the
  * next call on this session. */

@@ -47,6 +47,12 @@
 #define SHARE_SLOTS 2048           /* > INGEST_BATCH_MAX, a power of two  */
 #define SOURCE_MAX 160
 
+/* One feed message's body. */
+typedef struct {
+    char *body;
+    size_t len;
+} feed_msg;
+
 /* One message of a batch, kept until its verdict is sent (and for a retry). */
 typedef struct {
     zmq_msg_t ident, body;
@@ -57,6 +63,9 @@ typedef struct {
     size_t reply_len;
     char *feed;                    /* {event, verdict} to publish, or NULL */
     size_t feed_len;
+    feed_msg *later;               /* a remedy's later verdicts of the      */
+    size_t n_later;                /* events held before it (SPEC.md 8.1),
+                                      each its own feed message          */
     char match[OL_MATCH_MAX + 1];
     uint64_t who;                  /* its connection's identity, hashed    */
     int garbage;                   /* answered malformed or refused        */
@@ -97,6 +106,11 @@ static void item_clear(item *it, int close_msgs)
     free(it->feed);
     it->feed = NULL;
     it->feed_len = 0;
+    for (size_t i = 0; i < it->n_later; i++)
+        free(it->later[i].body);
+    free(it->later);
+    it->later = NULL;
+    it->n_later = 0;
     it->match[0] = 0;
     if (close_msgs) {
         zmq_msg_close(&it->ident);
@@ -199,8 +213,9 @@ int ingest_answer_bytes(const olverdict *v, int as_json, char **out, size_t *len
     size_t about = 64 + strlen(v->match) + strlen(v->rule) + strlen(v->msg);
     *out = NULL;
     *len = 0;
-    if (v->has_expect)
-        return -EINVAL;   /* not an answer: only a gap has it */
+    if (v->has_expect || v->has_remedy)
+        return -EINVAL;   /* not an answer: only a gap has one, and a later
+                             verdict of a held event goes on the feed only */
     if (as_json) {
         jtext t = {0};
         jtext_reserve(&t, about);
@@ -424,6 +439,52 @@ static void publish(ingest *g, MDB_txn *txn, live *l, item *it, const char *vbyt
     olevent_destroy(&hdr);
 }
 
+/* A stored event's bytes, decoded (store_each_event's callback). */
+static int decode_stored(void *ctx, const store_event *e)
+{
+    return olcodec_decode_message(e->event, e->event_len, (olevent **)ctx, NULL) == OL_OK ? 0 : -EINVAL;
+}
+
+/* A remedy judged the events held before it again (SPEC.md 8.1): each of
+ * them goes on the feed once more, with its later verdict, in the public
+ * view -- made now, sent with the remedy's reply once the batch is
+ * committed.  A held event is stored already (this batch or an earlier
+ * one), so it is read back from the record. */
+static void publish_later(ingest *g, MDB_txn *txn, live *l, item *it)
+{
+    daemon_ctx *d = g->d;
+    size_t n = 0;
+    const olverdict *lv = verify_session_later(l->sess, &n);
+    olevent *hdr = NULL;
+    if (!n || !d->feed || !feed_wanted(d->feed, l->id, &l->feed_gen, &l->feed_on))
+        return;
+    if (!(it->later = calloc(n, sizeof *it->later))) {
+        dlog(DLOG_WARN, "out of memory: the later verdicts of match %s are not published", l->id);
+        return;
+    }
+    record_header(d->st, txn, l->id, &hdr);
+    for (size_t i = 0; i < n; i++) {
+        olevent *ev = NULL;
+        json_t *ej = NULL, *vj = NULL;
+        char *vb = NULL;
+        size_t vlen = 0;
+        int bad = record_each_event(d->st, txn, l->id, lv[i].seq, lv[i].seq, decode_stored, &ev) || !ev ||
+                  !(ej = view_event_json(ev, VIEW_PUBLIC, hdr)) || !(vj = olverdict_to_json(&lv[i], NULL)) ||
+                  view_verdict_redact(vj, ev, VIEW_PUBLIC, hdr, l->db) < 0 || olcodec_json_to_msgpack(vj, &vb, &vlen) ||
+                  feed_body(ej, vb, vlen, &it->later[it->n_later].body, &it->later[it->n_later].len);
+        if (bad)
+            dlog(DLOG_WARN, "match %s #%llu: its later verdict is not published (out of memory, or its record does "
+                 "not read)", l->id, (unsigned long long)lv[i].seq);
+        else
+            it->n_later++;
+        free(vb);
+        json_decref(vj);
+        json_decref(ej);
+        olevent_destroy(&ev);
+    }
+    olevent_destroy(&hdr);
+}
+
 /* Judge an event through its match's session (or, before any header, a
  * scratch one: judged openlog:4, never part of a record), store it when it
  * takes a seq, and make its reply and feed message. */
@@ -479,6 +540,7 @@ static int judge(ingest *g, MDB_txn *txn, item *it, live *l, const gate_peer *wh
             l->dirty = 1;
             d->stats.events_stored++;
             publish(g, txn, l, it, vbytes, vlen);
+            publish_later(g, txn, l, it);
         }
     }
     if (!rc && !as_json) {
@@ -621,7 +683,19 @@ static int handle_from(ingest *g, MDB_txn *txn, item *it, const gate_peer *who, 
                       "Match %s was not started: the daemon holds %zu open matches, its limit (--max-matches); "
                       "send the header again later.", it->ev->match, live_count(d->live));
     }
-    if (l && d->gate && gate_curve(d->gate) && verify_session_next_seq(l->sess) > 0 &&
+    /* EVIDENCE-OF openlog:remedy: a remedy is a judge's (SPEC.md 8.1): with
+     * a keyring, a judge event that gives one comes from a judge's key, and
+     * a judge's key may give one in any match, as a judge walks to any
+     * table; its other events, rulings too, keep to the matches it owns. */
+    int remedy = it->ev->type == OL_JUDGE && it->ev->has_remedy;
+    int judge_event = remedy && !who->anonymous && who->role == KEYS_JUDGE;
+    if (d->gate && gate_curve(d->gate) && remedy && !judge_event) {
+        d->stats.refused_key++;
+        return refuse(g, txn, it, "openlog:remedy", source, peer,
+                      "Only a judge's key gives a remedy; this judge event of match %s comes from %s, whose role is "
+                      "%s, and is refused.", it->ev->match, who->name ? who->name : "a key", keys_role_name(who->role));
+    }
+    if (l && d->gate && gate_curve(d->gate) && verify_session_next_seq(l->sess) > 0 && !judge_event &&
         (!l->tags.owner_key[0] || !who->z85 || strcmp(l->tags.owner_key, who->z85))) {
         d->stats.refused_owner++;
         if (l->tags.owner_key[0] && who->name && !strcmp(l->tags.owner, who->name))
@@ -952,6 +1026,8 @@ static void send_batch(ingest *g)
         }
         if (it->feed && d->feed)
             feed_publish(d->feed, it->match, it->feed, it->feed_len);
+        for (size_t k = 0; k < it->n_later && d->feed; k++)
+            feed_publish(d->feed, it->match, it->later[k].body, it->later[k].len);
         item_clear(it, 1);
     }
     g->n = 0;

@@ -380,6 +380,8 @@ int record_summary_text(const verify_session *sess, const record_heads *h, const
     jtext_lit(t, ",\"counts\":{");
     for (int st = 0; st < OL_V_COUNT; st++) {
         const char *name = ol_status_name((ol_status)st);   /* plain ASCII words */
+        if (st >= OL_V_LISTED && !h->counts[st])
+            continue;
         jtext_raw(t, st ? ",\"" : "\"", st ? 2 : 1);
         jtext_raw(t, name, strlen(name));
         jtext_lit(t, "\":");

@@ -110,6 +110,8 @@ typedef struct {
     const cards *db;            /* the classes of the cards shown        */
     ol_lever facedown;          /* the header's bench_facedown lever, in */
     olevent hdr;                /* a header for view_event_json()        */
+    char paused_rule[OL_RULE_MAX];   /* the rule of the illegal action the
+                                        match is paused at (SPEC.md 8.1)  */
 } judge_ctx;
 
 /* T42: a decklist as the header's JSON object, hashed as the module does:
@@ -170,7 +172,7 @@ static int levers_differ(const judge_ctx *c, const ol_header *h, char **out)
     text[0] = '\0';
     for (size_t i = 0; i < n_info; i++) {
         const ol_lever_info *l = &info[i];
-        if (l->format != h->format)
+        if (l->format != h->format || l->table)   /* how a table is run is not the game */
             continue;
         json_t *v = json_object_get(c->event_rules, l->name);
         uint64_t want = json_is_integer(v) ? (uint64_t)json_integer_value(v)
@@ -386,6 +388,40 @@ static void verdict_text(char *out, size_t cap, const olverdict *v)
         set_text(out, cap, "%s: %s", v->rule[0] ? v->rule : ol_status_name(v->status), v->msg);
 }
 
+/* T46 at a table that pauses for a judge's remedy (SPEC.md 8.1): an
+ * illegal action counted once more by its remedy -- "stood" or
+ * "backed_up", under the action's rule -- and the later verdicts of the
+ * held events counted as any verdict is.  0 or -1. */
+static int stats_remedy(judge_ctx *c, const olevent *ev, const olverdict *v)
+{
+    size_t n = 0;
+    uint64_t at = 0;
+    const olverdict *later = verify_session_later(c->sess, &n);
+    int rc = 0;
+
+    if (ev->type == OL_JUDGE && v->status == OL_V_OK && !strcmp(v->rule, "openlog:remedy") && c->paused_rule[0])
+        rc = stats_rule(c, ev->has_remedy && ev->remedy == OL_REMEDY_STANDS ? TOURSTATS_STOOD : TOURSTATS_BACKED_UP,
+                        c->paused_rule);
+    for (size_t i = 0; !rc && i < n; i++)
+        if (later[i].status == OL_V_ILLEGAL || later[i].status == OL_V_MISMATCH || later[i].status == OL_V_WARNING)
+            rc = stats_rule(c, later[i].status == OL_V_ILLEGAL ? TOURSTATS_ILLEGAL : later[i].status == OL_V_MISMATCH
+                               ? TOURSTATS_MISMATCH : TOURSTATS_WARNING,
+                            later[i].rule[0] ? later[i].rule : ol_status_name(later[i].status));
+    /* the illegal action a pause (a new one, or the one after a remedy)
+     * stands at: the verdict of that seq, the event's own or a later one */
+    if (verify_session_paused(c->sess, &at)) {
+        const olverdict *p = v->seq == at ? v : NULL;
+        for (size_t i = 0; !p && i < n; i++)
+            if (later[i].seq == at)
+                p = &later[i];
+        if (p)
+            snprintf(c->paused_rule, sizeof c->paused_rule, "%s", p->rule);
+    } else {
+        c->paused_rule[0] = '\0';
+    }
+    return rc;
+}
+
 /* One event the codec accepted, with its time (0: none), as the session
  * judged it (e): what the record says gathered.  c->before_round and
  * c->before_seq are where the session stood before it.  0, or -1 out of
@@ -407,6 +443,8 @@ static int judged_event(judge_ctx *c, const olevent *ev, const verify_entry *e, 
     int applied = stored && (v->status == OL_V_OK || v->status == OL_V_WARNING);
 
     if (c->stats && stats_event(c, ev, v, applied))
+        return -1;
+    if (c->stats && stats_remedy(c, ev, v))
         return -1;
 
     if (!verify_status_is_clean(v->status) && v->status != OL_V_MISMATCH && !c->bad[0])

@@ -33,7 +33,8 @@
 const char *const tourstats_tables[] = {"cards", "classes", "rules", "length", "progress", "decklists", NULL};
 
 static const char *const class_names[TOURSTATS_CLASSES] = {"coreon", "fluxion", "synaphera", "obscura", "aetherion"};
-static const char *const verdict_names[TOURSTATS_VERDICTS] = {"illegal", "mismatch", "warning"};
+static const char *const verdict_names[TOURSTATS_VERDICTS] = {"illegal", "mismatch", "warning", "stood",
+                                                                "backed_up"};
 static const char *const state_names[] = {"no_record", "in_progress", "finished", "at_time", "alarm"};
 
 const char *tourstats_verdict_name(tourstats_verdict v)

@@ -52,7 +52,13 @@ typedef struct {
     uint32_t times;
 } tourstats_card;
 
-typedef enum { TOURSTATS_ILLEGAL, TOURSTATS_MISMATCH, TOURSTATS_WARNING, TOURSTATS_VERDICTS } tourstats_verdict;
+/* A verdict's kind; and, at a table that pauses for a judge's remedy
+ * (SPEC.md 8.1), an illegal action by its remedy: let stand, or backed up
+ * (the rule is the illegal action's). */
+typedef enum {
+    TOURSTATS_ILLEGAL, TOURSTATS_MISMATCH, TOURSTATS_WARNING, TOURSTATS_STOOD, TOURSTATS_BACKED_UP,
+    TOURSTATS_VERDICTS
+} tourstats_verdict;
 
 /* One rule and how many verdicts of one kind cite it in a record. */
 typedef struct {
@@ -161,7 +167,7 @@ int tourstats_new(const tournament *t, const tour_results *r, const tourstats_re
                   const tourstats_opts *opts, tourstats **out);
 void tourstats_destroy(tourstats **s);
 
-/* "illegal", "mismatch", "warning"; a state's name ("no_record",
+/* "illegal", "mismatch", "warning", "stood", "backed_up"; a state's name ("no_record",
  * "in_progress", "finished", "at_time", "alarm"); a class's name. */
 const char *tourstats_verdict_name(tourstats_verdict v);
 const char *tourstats_state_name(tourstats_state s);

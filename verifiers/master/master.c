@@ -201,14 +201,15 @@ static int summon(duel_judge *j, int p, const card *c)
         return pay_exactly(j, p, &c->master.cost, "master:summon.mana", c->name);
     /* master.md: "Normal Summon: once per turn, you may summon a monster
      * without mana cost if ≤ Level 3." */
-    if (c->master.level > 3)
-        return duel_illegal(j, "duel:summon.normal", "%s made a Normal Summon of %s, a level %u monster; a Normal "
-                            "Summon is of level 3 or below (a Mana Summon pays for any level).", duel_who(s, p),
-                            c->name, c->master.level);
+    if (c->master.level > 3 &&
+        duel_break(j, "duel:summon.normal", "%s made a Normal Summon of %s, a level %u monster; a Normal "
+                   "Summon is of level 3 or below (a Mana Summon pays for any level).", duel_who(s, p),
+                   c->name, c->master.level))
+        return -1;
     for (int k = 0; k < OL_CLASS_COUNT; k++)   /* all 0 when the event has no pay */
         if (ev->pay[k])
-            return duel_illegal(j, "duel:summon.normal", "%s paid mana for a Normal Summon, which is made without "
-                                "mana cost.", duel_who(s, p));
+            return duel_break(j, "duel:summon.normal", "%s paid mana for a Normal Summon, which is made without "
+                              "mana cost.", duel_who(s, p)) ? -1 : 0;
     return 0;
 }
 

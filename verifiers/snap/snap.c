@@ -42,6 +42,8 @@ typedef struct {
 } judge;
 
 #define ILLEGAL(j, rule, ...) OPENLOG_ILLEGAL(&(j)->o, (rule), __VA_ARGS__)
+/* A rule a judge may let stand (verifiers/openlog.h): 1 to stop. */
+#define BREAK(j, rule, ...) OPENLOG_BREAK(&(j)->o, (rule), __VA_ARGS__)
 
 static const char *who(const snap_state *s, int p)
 {
@@ -1460,11 +1462,10 @@ static void do_evolve(judge *j)
      * another attack may be declared. */
     int in_attack = s->step == STEP_ATTACK && s->attacks_made > 0;
     snap_side *sd = P(s, p);
-    if (s->evolved) {
-        /* 13.3: "A player may perform at most one Evolution per turn, globally." */
-        ILLEGAL(j, "snap:13.3", "%s performed a second Evolution this turn; only one is allowed per turn.", who(s, p));
+    /* 13.3: "A player may perform at most one Evolution per turn, globally." */
+    if (s->evolved &&
+        BREAK(j, "snap:13.3", "%s performed a second Evolution this turn; only one is allowed per turn.", who(s, p)))
         return;
-    }
     if (!in_attack && steps_done(j, p, STEP_EVOLVE, "an Evolution"))
         return;
     snap_monster *m = monster_at(s, p, j->o.ev->slot);
@@ -1529,16 +1530,14 @@ static void do_prime(judge *j)
         return;
     }
     /* 14.3: "At least four (4) of the player's Monsters have been revealed or played" */
-    if (sd->revealed < 4) {
-        ILLEGAL(j, "snap:14.3", "%s played %s with %u Monsters revealed; a Prime Singular needs at least four.",
-                who(s, p), c->name, sd->revealed);
+    if (sd->revealed < 4 &&
+        BREAK(j, "snap:14.3", "%s played %s with %u Monsters revealed; a Prime Singular needs at least four.",
+              who(s, p), c->name, sd->revealed))
         return;
-    }
-    if (!condition_met(s, p, c->snap.condition)) {
-        ILLEGAL(j, "snap:14.3", "%s played %s, but its printed activation condition (%s %d) is not met.", who(s, p),
-                c->name, cond_kind_name(c->snap.condition.kind), c->snap.condition.amount);
+    if (!condition_met(s, p, c->snap.condition) &&
+        BREAK(j, "snap:14.3", "%s played %s, but its printed activation condition (%s %d) is not met.", who(s, p),
+              c->name, cond_kind_name(c->snap.condition.kind), c->snap.condition.amount))
         return;
-    }
     /* R4 keeps the active slot filled whenever a Bench monster exists, and
      * a player with neither has lost (R5): there is always one to replace. */
     /* 14.4: "It replaces the player's active Monster ... sent to the Graveyard" */
@@ -1562,33 +1561,31 @@ static void do_attack(judge *j)
     snap_monster *att = &P(s, p < 0 ? 0 : p)->active;
     /* 11.7 / 12.5: Overdrive grants "one additional attack"; active-only (12.7) */
     uint8_t allowed = att->present && (top(att)->snap.keywords & KW_OVERDRIVE) ? 2 : 1;
-    if (p >= 0 && s->attacks_made >= allowed) {
-        /* 10.8.1: "The active Monster may declare one attack." */
-        ILLEGAL(j, s->attacks_made >= 2 ? "snap:11.7" : "snap:10.8.1",
-                "%s declared attack %u this turn; %s may declare %u.", who(s, p), s->attacks_made + 1u,
-                att->present ? top(att)->name : "their active monster", allowed);
+    /* 10.8.1: "The active Monster may declare one attack." */
+    if (p >= 0 && s->attacks_made >= allowed &&
+        BREAK(j, s->attacks_made >= 2 ? "snap:11.7" : "snap:10.8.1", "%s declared attack %u this turn; %s may declare %u.",
+              who(s, p), s->attacks_made + 1u, att->present ? top(att)->name : "their active monster", allowed))
         return;
-    }
     /* A14: Overdrive's additional attack belongs to the monster that made the first */
-    if (p >= 0 && s->attacks_made && att->present && top(att) != s->attacker) {
-        ILLEGAL(j, "snap:A14", "%s declared a second attack with %s; only %s, which made the first attack, may "
-                "make Overdrive's additional attack.", who(s, p), top(att)->name,
-                s->attacker ? s->attacker->name : "the first attacker");
+    if (p >= 0 && s->attacks_made && att->present && top(att) != s->attacker &&
+        BREAK(j, "snap:A14",
+              "%s declared a second attack with %s; only %s, which made the first attack, may "
+              "make Overdrive's additional attack.",
+              who(s, p), top(att)->name, s->attacker ? s->attacker->name : "the first attacker"))
         return;
-    }
-    if (p >= 0 && s->evolved) {
-        /* 13.5: "the active player may not declare attacks for the remainder of that turn" */
-        ILLEGAL(j, "snap:13.5", "%s declared an attack after an Evolution this turn; an Evolution ends that turn's "
-                "attacks.", who(s, p));
+    /* 13.5: "the active player may not declare attacks for the remainder of that turn" */
+    if (p >= 0 && s->evolved &&
+        BREAK(j, "snap:13.5",
+              "%s declared an attack after an Evolution this turn; an Evolution ends that turn's "
+              "attacks.",
+              who(s, p)))
         return;
-    }
     if (p < 0 || steps_done(j, p, STEP_ATTACK, "an attack"))
         return;
     /* 8.6 / R8: "Neither player attacks in Round 1" */
-    if (s->round == 1 && !s->round1_attacks) {
-        ILLEGAL(j, "snap:8.6", "%s declared an attack in Round 1; no player attacks in the first round.", who(s, p));
+    if (s->round == 1 && !s->round1_attacks &&
+        BREAK(j, "snap:8.6", "%s declared an attack in Round 1; no player attacks in the first round.", who(s, p)))
         return;
-    }
     if (!att->present) {
         ILLEGAL(j, "snap:10.8.1", "%s declared an attack with no active monster.", who(s, p));
         return;
@@ -1600,11 +1597,12 @@ static void do_attack(judge *j)
         return;
     }
     /* 12.4: "A Monster with Disruptor may attack a face-up Bench Monster" -- only one with Disruptor */
-    if (t->slot != OL_SLOT_ACTIVE && !(top(att)->snap.keywords & KW_DISRUPTOR)) {
-        ILLEGAL(j, "snap:12.4", "%s attacked a Bench monster with %s, which has no Disruptor; only a Disruptor "
-                "may attack the Bench.", who(s, p), top(att)->name);
+    if (t->slot != OL_SLOT_ACTIVE && !(top(att)->snap.keywords & KW_DISRUPTOR) &&
+        BREAK(j, "snap:12.4",
+              "%s attacked a Bench monster with %s, which has no Disruptor; only a Disruptor "
+              "may attack the Bench.",
+              who(s, p), top(att)->name))
         return;
-    }
     /* 10.8.1: "If the attacking Monster has Disruptor, it may instead target a face-up Bench Monster." */
     if (t->slot != OL_SLOT_ACTIVE && !def->face_up) {
         ILLEGAL(j, "snap:10.8.1", "%s attacked %s's face-down monster in Bench slot %d with %s; a Disruptor may "
