@@ -32,7 +32,6 @@ import argparse
 import glob
 import json
 import os
-import signal
 import subprocess
 import sys
 import tempfile
@@ -43,11 +42,12 @@ import zmq
 
 A = None
 TMP = None
-CTX = zmq.Context()
 T = 20.0           # seconds for a reply that must come (sanitizer build)
 # One PASS/FAIL line per check, counted: e2e_keys.py's
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_keys import Check, free_port, results  # noqa: E402
+from e2e_keys import Check, results  # noqa: E402
+import daemon_client  # noqa: E402
+from daemon_client import query, sock  # noqa: E402
 
 
 def run(*args, t=120):
@@ -95,55 +95,6 @@ def check_batch(logs):
 
 # ---------------------------------------------------------------- live
 
-def keygen(name, role):
-    prefix = os.path.join(TMP, name)
-    r = run("keygen", name, "--out", prefix, "--role", role)
-    if r.returncode:
-        raise RuntimeError("keygen: " + r.stderr)
-    kv = {}
-    with open(prefix + ".key") as f:
-        for line in f:
-            k, _, v = line.partition("=")
-            kv[k.strip()] = v.strip()
-    line = [l.split(":", 1)[1].strip() for l in r.stdout.splitlines() if l.startswith("keyring line:")][0]
-    return {"name": name, "key": prefix + ".key", "public": kv["curve-public"], "secret": kv["curve-secret"],
-            "line": line}
-
-
-class Daemon:
-    def __init__(self, keys, keyring):
-        self.ports = [free_port(), free_port(), free_port()]
-        self.ep = ["tcp://127.0.0.1:%d" % p for p in self.ports]
-        self.db = os.path.join(TMP, "db")
-        self.log = os.path.join(TMP, "arbiterd.log")
-        self.args = [A.arbiterd, "--db", self.db, "--ingest", self.ep[0], "--feed", self.ep[1], "--query",
-                     self.ep[2], "--key", keys["daemon"]["key"], "--keyring", keyring, "--cards", A.cards,
-                     "--log-level", "info"]
-        self.start()
-
-    def start(self):
-        self.logf = open(self.log, "ab")
-        self.proc = subprocess.Popen(self.args, stdout=self.logf, stderr=subprocess.STDOUT)
-
-    def stop(self):
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            rc = self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            rc = self.proc.wait()
-        self.logf.close()
-        return rc
-
-
-def sock(kind, ep, key, server):
-    s = CTX.socket(kind)
-    s.setsockopt(zmq.LINGER, 0)
-    s.curve_publickey = key["public"].encode()
-    s.curve_secretkey = key["secret"].encode()
-    s.curve_serverkey = server.encode()
-    s.connect(ep)
-    return s
 
 
 def ask(s, obj):
@@ -153,11 +104,6 @@ def ask(s, obj):
     return msgpack.unpackb(s.recv(), raw=False)
 
 
-def query(s, obj):
-    s.send(json.dumps(obj).encode())
-    if not s.poll(int(T * 1000)):
-        return None
-    return json.loads(s.recv())
 
 
 def feed_drain(sub, until, want):
@@ -171,19 +117,13 @@ def feed_drain(sub, until, want):
     return got
 
 
-def wait_up(d, q):
-    end = time.time() + 30
-    while time.time() < end and d.proc.poll() is None:
-        if query(q, {"op": "health"}) is not None:
-            return True
-    return False
-
-
 def check_live(logs, keys, server, keyring):
-    d = Daemon(keys, keyring)
+    d = daemon_client.Daemon(A.arbiterd, os.path.join(TMP, "arbiterd.log"),
+                             ["--db", os.path.join(TMP, "db"), "--key", keys["daemon"]["key"], "--keyring", keyring,
+                              "--cards", A.cards, "--log-level", "info"])
     table = keys["table"]
     q = sock(zmq.DEALER, d.ep[2], keys["judge"], server)
-    if not wait_up(d, q):
+    if not d.up(q):
         raise RuntimeError("arbiterd did not start: " + open(d.log).read()[-2000:])
     stored = []
     with Check("2 live: held, a table's remedy refused, a judge's remedy released on the feed, as batch; "
@@ -218,7 +158,7 @@ def check_live(logs, keys, server, keyring):
                         # a restart while paused: the pause is rebuilt from the record
                         c.expect(d.stop() == 0, "SIGTERM while paused: not exit 0")
                         d.start()
-                        c.expect(wait_up(d, q), "arbiterd did not come back")
+                        c.expect(d.up(q), "arbiterd did not come back")
                         t = sock(zmq.DEALER, d.ep[0], table, server)
                         j = sock(zmq.DEALER, d.ep[0], keys["judge"], server)
                         sub = sock(zmq.SUB, d.ep[1], keys["viewer"], server)
@@ -251,7 +191,7 @@ def check_live(logs, keys, server, keyring):
     rc = d.stop()
     with Check("3 the stored records of the remedied matches pass arbiter audit") as c:
         for m in stored:
-            r = run("audit", m, "--db", d.db, "--cards", A.cards, "--sealed-by", keys["daemon"]["key"][:-4] + ".pub")
+            r = run("audit", m, "--db", os.path.join(TMP, "db"), "--cards", A.cards, "--sealed-by", keys["daemon"]["pub"])
             # exit 1: the record holds an illegal action (arbiter-audit(1)); what
             # counts here is that it holds together and judges again as stored
             ok = r.returncode in (0, 1) and all(w in r.stdout for w in (
@@ -275,8 +215,8 @@ def main():
     TMP = tempfile.mkdtemp(prefix="e2e_remedy.")
     logs = sorted(glob.glob(os.path.join(A.fixtures, "*.jsonl")))
     check_batch(logs)
-    keys = {n: keygen(n, r) for n, r in (("daemon", "table"), ("table", "table"), ("judge", "judge"),
-                                         ("viewer", "viewer"))}
+    keys = {n: daemon_client.keygen(A.arbiter, TMP, n, r)
+            for n, r in (("daemon", "table"), ("table", "table"), ("judge", "judge"), ("viewer", "viewer"))}
     keyring = os.path.join(TMP, "keyring")
     with open(keyring, "w") as f:
         f.write("".join(keys[n]["line"] + "\n" for n in ("table", "judge", "viewer")))

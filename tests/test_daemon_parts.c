@@ -17,6 +17,7 @@
 #include "src/core/carddb.h"
 #include "src/core/keys.h"
 #include "src/core/view.h"
+#include "src/daemon/broadcast.h"
 #include "src/daemon/ingest.h"
 #include "src/daemon/live.h"
 #include "src/daemon/query.h"
@@ -984,4 +985,44 @@ Test(parts, outbox_seeded_once_for_a_store_from_before_it)
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     cr_expect_eq(system(cmd), 0);
+}
+
+/* ---- the broadcast (broadcast.h) -------------------------------------------- */
+
+/* --broadcast-delay's durations: a unit or seconds, 1 ms to 24 h. */
+Test(broadcast, delay_durations)
+{
+    uint64_t ms = 0;
+    cr_expect(!broadcast_parse_delay("15m", &ms) && ms == 900000);
+    cr_expect(!broadcast_parse_delay("90s", &ms) && ms == 90000);
+    cr_expect(!broadcast_parse_delay("90", &ms) && ms == 90000);
+    cr_expect(!broadcast_parse_delay("2h", &ms) && ms == 7200000);
+    cr_expect(!broadcast_parse_delay("1500ms", &ms) && ms == 1500);
+    cr_expect(!broadcast_parse_delay("24h", &ms) && ms == BROADCAST_DELAY_MAX);
+    const char *bad[] = {"", "0", "0s", "25h", "1441m", "-5s", "5 s", "5d", "soon", "1.5m", "99999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        cr_expect(broadcast_parse_delay(bad[i], &ms), "\"%s\" was taken", bad[i]);
+}
+
+/* No event is let out before it is due, and a match the broadcast does not
+ * hold (nothing waits) has every stored event out. */
+Test(broadcast, nothing_early)
+{
+    void *ctx = zmq_ctx_new(), *sock = zmq_socket(ctx, ZMQ_XPUB);
+    broadcast *b = NULL;
+    cr_assert_eq(broadcast_new(sock, 3000, 1000, 5000000, &b), 0);
+    cr_expect_eq(broadcast_released(b, "m", 7), 7);
+    broadcast_stored(b, "m", 7, 2000);
+    broadcast_stored(b, "m", 8, 2500);
+    cr_expect_eq(broadcast_released(b, "m", 9), 7);
+    cr_expect_eq(broadcast_pending(b), 2);
+    cr_expect_eq(broadcast_wait_ms(b, 2000, 10000), 3000);
+    cr_expect_eq(broadcast_wait_ms(b, 4999, 10000), 1);
+    cr_expect_eq(broadcast_wait_ms(b, 6000, 10000), 0);
+    broadcast_stored(b, "m", 10, 2600);   /* not the next seq (9): never sent, never early */
+    cr_expect_eq(broadcast_pending(b), 2);
+    cr_expect_eq(broadcast_dropped(b), 1);
+    broadcast_destroy(&b);
+    zmq_close(sock);
+    zmq_ctx_term(ctx);
 }

@@ -34,7 +34,7 @@ _arbiter_options() {
 
 _arbiterd_options="--db --ingest --feed --query --cards --key --trusted-seals --keyring --insecure --seal-legacy
 --max-connections --peer-connections --max-matches --peer-matches --quarantine-max --log-level --map-mb
---replicate --venue
+--replicate --venue --broadcast-delay --broadcast
 --tournament"
 
 # Words an option takes, or "file" / "dir" / "" (a value to type); $2 the
@@ -49,7 +49,7 @@ _arbiter_values() {
         --status) echo "legal illegal" ;;
         --from) if [ "$3" = verify ]; then echo file; else echo "mlog jsonl"; fi ;;   # verify's: a list
         --to) echo "mlog jsonl" ;;
-        --role) echo "table judge organiser viewer" ;;
+        --role) echo "table judge organiser viewer broadcast" ;;
         --log-level) echo "error warn info debug" ;;
         --csv) [ "$2" = stats ] && echo "cards classes rules length progress decklists" ;;
         --cards | --file | --out | --html | --key | --keyring | --server-key | --tournament | --trusted-seals | --header | \

@@ -114,6 +114,7 @@ static const char css[] =
     ".viewer>.at:target{display:block}\n"
     ".viewer>.at:target~.pick{display:none}\n"
     ".pick{border:2px dashed var(--line);border-radius:.5rem;padding:2rem 1rem;text-align:center;color:var(--mut)}\n"
+    ".pick.now{border:0;padding:0;text-align:left;color:inherit}\n"
     ".at h3 .back{font-weight:400;font-size:.85em;margin-left:.6em}\n"
     /* the board */
     ".board{background:var(--felt);border:1px solid var(--line);border-radius:.5rem;padding:.5rem;"
@@ -733,7 +734,8 @@ static void put_head(jtext *o, const auditpage_in *in, size_t faults)
     htmlout_esc(o, in->match);
     put_lit(o, "</title>\n<style>\n");
     htmlout_str(o, css);
-    put_lit(o, "</style>\n</head>\n<body>\n<header>\n<h1>Audit of match ");
+    put_lit(o, "</style>\n</head>\n<body>\n<header>\n<h1>");
+    htmlout_str(o, in->broadcast ? "Broadcast of match " : "Audit of match ");
     htmlout_esc(o, in->match);
     put_lit(o, "</h1>\n<p class=\"vs\">");
     for (unsigned p = 0; p < (in->n_players < 2 ? 2 : in->n_players) && p < OL_PLAYERS_MAX; p++) {
@@ -766,16 +768,18 @@ static void put_head(jtext *o, const auditpage_in *in, size_t faults)
     } else {
         put_badge(o, "warn", "live (not finished)");
     }
-    put_badge(o, in->intact ? "ok" : "bad", in->intact ? "record intact" : "record NOT intact");
-    put_badge(o, !in->judged ? "warn" : in->as_stored ? "ok" : "bad",
-              !in->judged ? "not judged again" : in->as_stored ? "judged again: as stored" : "judged again: differs");
+    if (!in->broadcast) {   /* a broadcast page checks no record */
+        put_badge(o, in->intact ? "ok" : "bad", in->intact ? "record intact" : "record NOT intact");
+        put_badge(o, !in->judged ? "warn" : in->as_stored ? "ok" : "bad",
+                  !in->judged ? "not judged again" : in->as_stored ? "judged again: as stored" : "judged again: differs");
+    }
     if (faults) {
         char f[64];
         snprintf(f, sizeof f, "%zu fault%s", faults, faults == 1 ? "" : "s");
         put_badge(o, "bad", f);
     }
     put_lit(o, "<span class=\"b n\">");
-    htmlout_str(o, view_name(in->view));
+    htmlout_str(o, in->broadcast ? "broadcast (the judge&#8217;s, late)" : view_name(in->view));
     put_lit(o, " view</span></div>\n<nav><a href=\"#checks\">Record checks</a><a href=\"#faults\">Faults</a>"
                "<a href=\"#timeline\">Timeline and boards</a></nav>\n</header>\n<main>\n");
 }
@@ -968,6 +972,16 @@ static void put_timeline(jtext *o, const auditpage_in *in)
         htmlout_fmt(o, "<a class=\"back\" href=\"#e%" PRIu64 "\">back to the timeline</a></h3>", e->seq);
         put_board(o, in->db, e->board);
         put_lit(o, "</div>\n");
+    }
+    if (in->broadcast && in->n_events && in->events[in->n_events - 1].board) {
+        /* the board a stream shows: after the last event let out */
+        const auditpage_event *e = &in->events[in->n_events - 1];
+        htmlout_fmt(o, "<div class=\"pick now\"><h3>Board after #%" PRIu64 " ", e->seq);
+        htmlout_esc(o, e->what);
+        put_lit(o, "</h3>");
+        put_board(o, in->db, e->board);
+        put_lit(o, "</div>\n</div>\n</div>\n</section>\n");
+        return;
     }
     put_lit(o, "<div class=\"pick\">Choose an event in the timeline to see the board after it");
     if (!in->all_drawn)

@@ -91,6 +91,10 @@ typedef struct {
     int judged;              /* anything was judged again (a card database) */
     int all_drawn;           /* every event's board is drawn (n <= bound)   */
     const char *generated;   /* when ("2026-11-26 02:16 UTC"); NULL: not shown */
+    int broadcast;           /* a broadcast page (arbiterd(8), BROADCAST): the
+                                events older than the daemon's delay, in the
+                                judge's view; no record check is claimed, and
+                                the last board is shown from the start */
 } auditpage_in;
 
 /* The page for `in`, appended to out.  0, or -1 when out of memory (out->bad

@@ -89,7 +89,11 @@ static const char audit_usage[] =
     "  --venue NAME  with --pg: whose record, when several venues hold MATCH\n"
     "  --at SEQ      draw the board after event SEQ\n"
     "  --view V      who looks at that board: judge (default), public, or a\n"
-    "                player's, p1..p8 (a seat the match has)\n"
+    "                player's, p1..p8 (a seat the match has); broadcast, with\n"
+    "                --query: a daemon's broadcast, the events older than its\n"
+    "                broadcast delay in the judge's view, as the page or JSON\n"
+    "                a stream's overlay polls (no record check; a broadcast\n"
+    "                or judge key)\n"
     "  --against SRC another record of the same match (a store DIR, or a daemon's\n"
     "                query EP with ://): the first event where the two differ\n"
     "                (openlog.md 10: the hash chains part there)\n"
@@ -137,6 +141,8 @@ typedef struct {
     uint64_t at;
     int has_at, json;
     view_kind view;
+    int broadcast;                /* --view broadcast: the daemon's delayed
+                                     judge view (arbiterd(8), BROADCAST) */
 } audit_opts;
 
 static int parse(int argc, char **argv, audit_opts *o, int is_audit)
@@ -186,8 +192,11 @@ static int parse(int argc, char **argv, audit_opts *o, int is_audit)
         } else if (!strcmp(a, "--status") && !is_audit) {
             o->status = argv[++i];
         } else if (!strcmp(a, "--view") && is_audit) {
-            if (view_parse(argv[++i], &o->view)) {
-                cli_error("unknown view '%s' (judge, public, or a player's, p1 to p8)", argv[i]);
+            if (!strcmp(argv[++i], "broadcast")) {
+                o->broadcast = 1;   /* the judge's view, of what the broadcast let out */
+                o->view = VIEW_JUDGE;
+            } else if (view_parse(argv[i], &o->view)) {
+                cli_error("unknown view '%s' (judge, public, broadcast, or a player's, p1 to p8)", argv[i]);
                 return CLI_BADINPUT;
             }
         } else if (!strcmp(a, "--at") && is_audit) {
@@ -210,6 +219,10 @@ static int parse(int argc, char **argv, audit_opts *o, int is_audit)
     }
     if (o->html && o->json) {
         cli_error("--html writes the page, --json one JSON object: give one of them");
+        return CLI_BADINPUT;
+    }
+    if (o->broadcast && !o->query) {
+        cli_error("--view broadcast is a daemon's broadcast, older than its delay: give --query EP");
         return CLI_BADINPUT;
     }
     if (o->venue && !o->pg) {
@@ -291,7 +304,8 @@ static char *copy_bytes(const void *p, size_t n)
 static int open_query(source *r, const audit_opts *o, const char *ep)
 {
     char err[512];
-    json_t *rep = query_call(o, ep, json_pack("{s:s, s:s, s:s}", "op", "match", "match", o->match, "view", "judge"),
+    const char *view = o->broadcast ? "broadcast" : "judge";
+    json_t *rep = query_call(o, ep, json_pack("{s:s, s:s, s:s}", "op", "match", "match", o->match, "view", view),
                              err, sizeof err);
     if (!rep) {
         cli_error("%s", err);
@@ -331,8 +345,8 @@ static int open_query(source *r, const audit_opts *o, const char *ep)
     }
     r->events = json_array();
     for (json_int_t from = 0; r->events;) {
-        json_t *req = json_pack("{s:s, s:s, s:s, s:I}", "op", "events", "match", o->match, "view", "judge", "from", from);
-        if (req && upto >= 0)
+        json_t *req = json_pack("{s:s, s:s, s:s, s:I}", "op", "events", "match", o->match, "view", view, "from", from);
+        if (req && upto >= 0 && !o->broadcast)
             json_object_set_new(req, "to", json_integer(upto));
         rep = query_call(o, ep, req, err, sizeof err);
         if (!rep) {
@@ -1167,7 +1181,9 @@ static int page_finish(audit_ctx *c)
 /* The page: the text audit's findings as its checks, the events kept by
  * page_event(), saved through htmlout_save().  CLI_OK, or CLI_BADINPUT (the
  * file cannot be written) or CLI_INTERNAL, reported. */
-static int write_html(audit_ctx *c, const source *r, const whole *w, int intact)
+/* checks: the page's sentences about the record, or NULL: the text
+ * audit's findings */
+static int write_html(audit_ctx *c, const source *r, const whole *w, int intact, const char *checks_text)
 {
     char *checks = NULL, when[64] = "", err[1024];
     size_t n = 0;
@@ -1180,7 +1196,10 @@ static int write_html(audit_ctx *c, const source *r, const whole *w, int intact)
 
     if (c->page_failed || page_finish(c) || !(f = open_memstream(&checks, &n)))
         goto done;
-    print_findings(f, c, r, w);
+    if (checks_text)
+        fputs(checks_text, f);
+    else
+        print_findings(f, c, r, w);
     if (fclose(f))
         goto done;
     memset(&in, 0, sizeof in);
@@ -1199,6 +1218,7 @@ static int write_html(audit_ctx *c, const source *r, const whole *w, int intact)
     in.judged = c->sess != NULL;
     in.as_stored = c->sess && c->f.verdict_differs < 0 && c->f.board_differs < 0;
     in.all_drawn = c->all;
+    in.broadcast = c->o->broadcast;
     if (now != (time_t)-1 && gmtime_r(&now, &tm) && strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm))
         in.generated = when;
     if (auditpage_write(&in, &out))
@@ -1217,6 +1237,36 @@ out:
     jtext_free(&out);
     free(checks);
     return rc;
+}
+
+/* --view broadcast (arbiterd(8), BROADCAST): the events the daemon's
+ * broadcast has let out -- older than its delay -- in the judge's view, as
+ * a stream's overlay polls them: the timeline and the board after the last
+ * one, as the page (--html), JSON (--json) or text.  No record check: the
+ * record goes on past them (a judge's audit checks it whole). */
+static int broadcast_page(audit_ctx *c, const source *r, const whole *w)
+{
+    char sentence[256];
+    uint64_t n = c->f.walk.n;
+    if (!c->board_done)
+        draw_board(c);   /* after the last event let out */
+    snprintf(sentence, sizeof sentence,
+             "A broadcast page: the %llu event%s of match %s older than the daemon's broadcast delay, in the "
+             "judge's view; the record's checks are a judge's audit's.\n",
+             (unsigned long long)n, n == 1 ? "" : "s", c->o->match);
+    if (c->o->html)
+        return write_html(c, r, w, 1, sentence);
+    if (c->o->json) {
+        json_t *doc = json_pack("{s:s, s:s, s:I, s:o, s:o?}", "match", c->o->match, "view", "broadcast", "events",
+                                (json_int_t)n, "timeline", c->timeline, "board", c->board);
+        c->timeline = NULL;
+        c->board = NULL;
+        return cli_print_json(doc) ? CLI_INTERNAL : CLI_OK;
+    }
+    fputs(sentence, stdout);
+    if (c->board_text)
+        printf("\nboard after #%llu (the judge's view, late)\n%s", (unsigned long long)c->last, c->board_text);
+    return CLI_OK;
 }
 
 int cmd_audit(int argc, char **argv)
@@ -1276,6 +1326,10 @@ int cmd_audit(int argc, char **argv)
     }
     if (o.against && c.diverge < 0 && c.other.n != c.f.walk.n)
         c.diverge = (int64_t)(c.f.walk.n < c.other.n ? c.f.walk.n : c.other.n);   /* one is longer */
+    if (o.broadcast) {   /* a page for a stream's overlay, not an audit */
+        rc = broadcast_page(&c, &r, &w);
+        goto out;
+    }
     check_whole(&c, &r, &w, cards_status);
     const record_findings *f = &c.f;
     /* intact: the record is the one a trusted daemon sealed (record.h's
@@ -1285,7 +1339,7 @@ int cmd_audit(int argc, char **argv)
                  !f->summary_differs && (!o.head || w.head_ok);
     int clean = intact && f->verdict_differs < 0 && f->board_differs < 0 && !c.unclean && c.diverge < 0;
     if (o.html) {
-        if ((rc = write_html(&c, &r, &w, intact)) != CLI_OK)
+        if ((rc = write_html(&c, &r, &w, intact, NULL)) != CLI_OK)
             goto out;
     } else if (o.json) {
         char signer[65] = "";

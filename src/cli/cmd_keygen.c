@@ -23,8 +23,8 @@ static const char usage_text[] =
     "(secret, mode 0600) and PREFIX.pub (public), the files of\n"
     "arbiter-keyring(5); PREFIX defaults to NAME in the current directory, and\n"
     "neither file may exist.  NAME is 1-64 of [A-Za-z0-9._:-].  Prints the\n"
-    "public key and the keyring line for it (ROLE: table, judge, organiser or\n"
-    "viewer; default table).\n";
+    "public key and the keyring line for it (ROLE: table, judge, organiser,\n"
+    "viewer or broadcast; default table).\n";
 
 int cmd_keygen(int argc, char **argv)
 {
@@ -52,8 +52,9 @@ int cmd_keygen(int argc, char **argv)
         fputs(usage_text, stderr);
         return CLI_BADINPUT;
     }
-    if (strcmp(role, "table") && strcmp(role, "judge") && strcmp(role, "organiser") && strcmp(role, "viewer")) {
-        cli_error("unknown role '%s' (table, judge, organiser or viewer)", role);
+    if (strcmp(role, "table") && strcmp(role, "judge") && strcmp(role, "organiser") && strcmp(role, "viewer") &&
+        strcmp(role, "broadcast")) {
+        cli_error("unknown role '%s' (table, judge, organiser, viewer or broadcast)", role);
         return CLI_BADINPUT;
     }
     if (keys_generate(name, &k)) {

@@ -36,7 +36,7 @@ struct keyring {
     size_t n;
 };
 
-static const char *const role_names[KEYS_ROLE_COUNT] = {"table", "judge", "organiser", "viewer"};
+static const char *const role_names[KEYS_ROLE_COUNT] = {"table", "judge", "organiser", "viewer", "broadcast"};
 
 const char *keys_role_name(keys_role r)
 {

@@ -21,7 +21,7 @@
 #define KEYS_Z85 40                /* a 32-byte key in Z85 characters      */
 #define KEYS_RING_MAX 10000        /* keys a keyring may hold (arbiterd(8)) */
 
-typedef enum { KEYS_TABLE, KEYS_JUDGE, KEYS_ORGANISER, KEYS_VIEWER, KEYS_ROLE_COUNT } keys_role;
+typedef enum { KEYS_TABLE, KEYS_JUDGE, KEYS_ORGANISER, KEYS_VIEWER, KEYS_BROADCAST, KEYS_ROLE_COUNT } keys_role;
 
 /* A key file's contents.  has_secret: the secret halves were read (a .key
  * file); a .pub file gives the public halves only. */

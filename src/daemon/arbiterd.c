@@ -57,6 +57,7 @@
 #define MAX_CONNECTIONS 1024       /* ingest, default (arbiterd(8) LIMITS) */
 #define QUERY_CONNECTIONS 64
 #define FEED_CONNECTIONS 256
+#define BROADCAST_CONNECTIONS 64
 #define FD_RESERVE 128             /* descriptors kept for the store, logs  */
 #define LOOP_POLL_US 1000          /* carrying on from batch to batch: the
                                       other sockets at least this often    */
@@ -67,7 +68,7 @@ static const char usage_text[] =
     "                [--seal-legacy] [--max-connections N] [--peer-connections N]\n"
     "                [--max-matches N] [--peer-matches N] [--quarantine-max N]\n"
     "                [--log-level error|warn|info|debug] [--map-mb N] [--tournament FILE]...\n"
-    "                [--replicate URL [--venue NAME]]\n"
+    "                [--replicate URL [--venue NAME]] [--broadcast-delay D [--broadcast EP]]\n"
     "\n"
     "The live judge of openlog.md 9: tables send events to the ingest ROUTER and\n"
     "get each verdict once it is stored (fsync'd LMDB); the feed PUB publishes\n"
@@ -123,6 +124,12 @@ static const char usage_text[] =
     "                        yet is kept in the store (its outbox) and shipped\n"
     "                        when the database can be reached (health:\n"
     "                        replication; arbiterd(8), REPLICATION)\n"
+    "  --broadcast-delay D   the broadcast: every stored event in the judge's view,\n"
+    "                        once it is D old (\"15m\", \"90s\", \"2h\", \"1500ms\"; at\n"
+    "                        most 24h), on a socket of its own for keys of the\n"
+    "                        role broadcast only (needs --keyring; arbiterd(8),\n"
+    "                        BROADCAST)\n"
+    "  --broadcast EP        its socket (default tcp://127.0.0.1:7423)\n"
     "  --venue NAME          the venue's name there (default: the host name; 1 to\n"
     "                        64 of A-Z a-z 0-9 . _ -), registered by the circuit's\n"
     "                        administrator with this daemon's key (arbiter pg\n"
@@ -137,6 +144,8 @@ static const char usage_text[] =
 
 typedef struct {
     const char *dbdir, *ingest_ep, *feed_ep, *query_ep, *key, *keyring, *trusted_seals, *replicate, *venue;
+    const char *broadcast_ep;
+    uint64_t broadcast_delay_ms;   /* 0: no broadcast */
     const char *card_files[CARD_FILES_MAX];
     const char *tour_files[DAEMON_TOURNAMENTS_MAX];
     int n_tour_files;
@@ -182,6 +191,7 @@ static int parse_options(int argc, char **argv, options *o)
     o->dbdir = "var/arbiter";
     o->ingest_ep = "tcp://127.0.0.1:7420";
     o->feed_ep = "tcp://127.0.0.1:7421";
+    o->broadcast_ep = "tcp://127.0.0.1:7423";
     o->query_ep = "tcp://127.0.0.1:7422";
     o->level = DLOG_INFO;
     o->max_connections = MAX_CONNECTIONS;
@@ -222,6 +232,14 @@ static int parse_options(int argc, char **argv, options *o)
             o->keyring = val;
         } else if (!strcmp(a, "--trusted-seals")) {
             o->trusted_seals = val;
+        } else if (!strcmp(a, "--broadcast")) {
+            o->broadcast_ep = val;
+        } else if (!strcmp(a, "--broadcast-delay")) {
+            if (broadcast_parse_delay(val, &o->broadcast_delay_ms)) {
+                fprintf(stderr, "arbiterd: --broadcast-delay needs a time from 1 ms to 24 h: 15m, 90s, 2h, 1500ms, or "
+                        "seconds\n");
+                return -1;
+            }
         } else if (!strcmp(a, "--replicate")) {
             o->replicate = val;
         } else if (!strcmp(a, "--venue")) {
@@ -270,6 +288,12 @@ static int parse_options(int argc, char **argv, options *o)
             fprintf(stderr, "arbiterd: unknown option %s\n%s", a, usage_text);
             return -1;
         }
+    }
+    if (o->broadcast_delay_ms && !o->keyring) {
+        /* the judge's view: only keys of the role broadcast may have it */
+        fprintf(stderr, "arbiterd: --broadcast-delay needs --keyring: the broadcast is for the keys of the role "
+                "broadcast only, and without a keyring anybody could subscribe\n");
+        return -1;
     }
     if (o->venue && !o->replicate) {
         fprintf(stderr, "arbiterd: --venue names the venue for --replicate, which is missing\n");
@@ -678,8 +702,10 @@ static int check_store(daemon_ctx *d)
     return 0;
 }
 
-/* The three sockets, behind the gate, bound. */
-static int open_sockets(daemon_ctx *d, const options *o, void *zctx, void **in, void **fd, void **q, ingest **g)
+/* The sockets, behind the gate, bound: three, and the broadcast's with
+ * --broadcast-delay. */
+static int open_sockets(daemon_ctx *d, const options *o, void *zctx, void **in, void **fd, void **q, void **bc,
+                        ingest **g)
 {
     char err[512];
     struct {
@@ -688,18 +714,20 @@ static int open_sockets(daemon_ctx *d, const options *o, void *zctx, void **in, 
         gate_door door;
         const char *ep;
     } s[] = {{in, ZMQ_ROUTER, GATE_INGEST, o->ingest_ep}, {fd, ZMQ_XPUB, GATE_FEED, o->feed_ep},
-             {q, ZMQ_ROUTER, GATE_QUERY, o->query_ep}};
-    for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) {
+             {q, ZMQ_ROUTER, GATE_QUERY, o->query_ep}, {bc, ZMQ_XPUB, GATE_BROADCAST, o->broadcast_ep}};
+    size_t n = o->broadcast_delay_ms ? 4 : 3;
+    for (size_t i = 0; i < n; i++) {
         if (!(*s[i].sock = zmq_socket(zctx, s[i].type)) || gate_guard(d->gate, *s[i].sock, s[i].door, err, sizeof err)) {
             dlog(DLOG_ERROR, "%s", *s[i].sock ? err : "cannot make a socket");
             return -1;
         }
     }
-    if (ingest_new(d, *in, g) || feed_new(*fd, &d->feed) || query_setup(*q)) {
+    if (ingest_new(d, *in, g) || feed_new(*fd, &d->feed) || query_setup(*q) ||
+        (n == 4 && broadcast_new(*bc, o->broadcast_delay_ms, daemon_mono_us() / 1000, daemon_now_ms(), &d->bcast))) {
         dlog(DLOG_ERROR, "cannot set up the sockets");
         return -1;
     }
-    for (size_t i = 0; i < sizeof s / sizeof s[0]; i++)
+    for (size_t i = 0; i < n; i++)
         if (zmq_bind(*s[i].sock, s[i].ep)) {
             dlog(DLOG_ERROR, "cannot bind %s: %s", s[i].ep, zmq_strerror(errno));
             return -1;
@@ -802,7 +830,24 @@ static void release_departed(void *ctx, const char *peer)
              "from the store by its next event)", peer, GATE_LEFT_MS / 1000, n, n == 1 ? "" : "es");
 }
 
-static int serve(daemon_ctx *d, const options *o, void *in, void *fd, void *q, ingest *g)
+/* --broadcast-delay: the events stored before this start that are not old
+ * enough yet are taken up from the store.  0, or -1 (logged). */
+static int broadcast_start(daemon_ctx *d)
+{
+    MDB_txn *txn = NULL;
+    if (!d->bcast)
+        return 0;
+    int rc = mdb_txn_begin(store_env(d->st), NULL, MDB_RDONLY, &txn);
+    if (!rc)
+        rc = broadcast_resume(d->bcast, d->st, txn);
+    if (txn)
+        mdb_txn_abort(txn);
+    if (rc)
+        dlog(DLOG_ERROR, "broadcast: cannot read the store to take up the events waiting: %s", mdb_strerror(rc));
+    return rc ? -1 : 0;
+}
+
+static int serve(daemon_ctx *d, const options *o, void *in, void *fd, void *q, void *bc, ingest *g)
 {
     uint64_t last_retry = 0, last_poll = 0;
     notify_watchdog wd;
@@ -822,17 +867,20 @@ static int serve(daemon_ctx *d, const options *o, void *in, void *fd, void *q, i
             continue;
         }
         last_poll = now;
-        zmq_pollitem_t items[9] = {{q, 0, ZMQ_POLLIN, 0},
-                                   {fd, 0, ZMQ_POLLIN, 0},
-                                   {in, 0, ZMQ_POLLIN, 0},
-                                   {standings_socket(d->stand), 0, ZMQ_POLLIN, 0}};
+        zmq_pollitem_t items[11] = {{q, 0, ZMQ_POLLIN, 0},
+                                    {fd, 0, ZMQ_POLLIN, 0},
+                                    {in, 0, ZMQ_POLLIN, 0},
+                                    {standings_socket(d->stand), 0, ZMQ_POLLIN, 0},
+                                    {bc, 0, bc ? ZMQ_POLLIN : 0, 0}};
         int waiting = ingest_waiting(g), pending = ingest_pending(g);
-        int n = 4 + gate_poll_items(d->gate, items + 4, 5);
+        int n = 5 + gate_poll_items(d->gate, items + 5, 6);
         if (waiting)   /* the disk is full: the tables wait, queries do not */
             items[2].events = 0;
         /* a message carried over to the next batch: no waiting for more;
          * a refused connection to close: no waiting past its time */
         int wait = gate_wait_ms(d->gate, pending ? 0 : waiting ? 200 : 500);
+        if (d->bcast)   /* the next event of the broadcast comes due */
+            wait = broadcast_wait_ms(d->bcast, daemon_mono_us() / 1000, wait);
         if (zmq_poll(items, n, notify_watchdog_wait(&wd, wait)) < 0 && errno != EINTR) {
             dlog(DLOG_ERROR, "poll: %s", zmq_strerror(errno));
             return 1;
@@ -846,7 +894,7 @@ static int serve(daemon_ctx *d, const options *o, void *in, void *fd, void *q, i
          * (not every turn: under a flood of garbage turns are many, and
          * reading four idle sockets was most of what a turn cost) */
         int gate_ready = !gate_wait_ms(d->gate, 1);
-        for (int i = 4; i < n; i++)
+        for (int i = 5; i < n; i++)
             gate_ready |= items[i].revents & ZMQ_POLLIN;
         if (gate_ready)
             gate_serve(d->gate);
@@ -854,6 +902,12 @@ static int serve(daemon_ctx *d, const options *o, void *in, void *fd, void *q, i
             gate_departed(d->gate, release_departed, d);
         if (items[1].revents & ZMQ_POLLIN)
             feed_serve(d->feed);   /* subscriptions decide what is published */
+        if (d->bcast) {
+            if (items[4].revents & ZMQ_POLLIN)
+                broadcast_serve(d->bcast);
+            if (broadcast_due(d->bcast, d->st, daemon_mono_us() / 1000, daemon_now_ms()))
+                dlog(DLOG_WARN, "broadcast: the store cannot be read; what is due waits for the next turn");
+        }
         if (items[3].revents & ZMQ_POLLIN) {   /* a computation ended: its replies */
             standings_shelf shelf = {d->tournaments, d->n_tournaments, d->tour_gen, &d->stats.query_replies_dropped};
             standings_serve(d->stand, &shelf, q);
@@ -883,7 +937,7 @@ int main(int argc, char **argv)
 {
     static daemon_ctx d;
     options o;
-    void *zctx = NULL, *in = NULL, *fd = NULL, *q = NULL;
+    void *zctx = NULL, *in = NULL, *fd = NULL, *q = NULL, *bc = NULL;
     ingest *g = NULL;
     char err[512];
     int rc = 2;
@@ -936,8 +990,10 @@ int main(int argc, char **argv)
         goto out;
     }
     mdb_txn_abort(txn);
-    gate_config gc = {o.keyring, &d.key, {(int)o.max_connections, QUERY_CONNECTIONS, FEED_CONNECTIONS},
-                      {(int)o.peer_connections, GATE_SHARE_QUERY, GATE_SHARE_FEED}, endpoint_local(o.query_ep)};
+    gate_config gc = {o.keyring, &d.key, {(int)o.max_connections, QUERY_CONNECTIONS, FEED_CONNECTIONS,
+                                          BROADCAST_CONNECTIONS},
+                      {(int)o.peer_connections, GATE_SHARE_QUERY, GATE_SHARE_FEED, GATE_SHARE_BROADCAST},
+                      endpoint_local(o.query_ep)};
     if (!(zctx = zmq_ctx_new()))
         goto out;
     /* Each message in a buffer of its own, not in the 8 KiB receive buffer
@@ -949,7 +1005,7 @@ int main(int argc, char **argv)
         goto out;
     }
     live_table_hook(d.live, count_held, &d);
-    if (open_sockets(&d, &o, zctx, &in, &fd, &q, &g) || standings_new(zctx, d.st, env_ms("ARBITERD_TEST_STANDINGS_DELAY_MS"), &d.stand) ||
+    if (open_sockets(&d, &o, zctx, &in, &fd, &q, &bc, &g) || broadcast_start(&d) || standings_new(zctx, d.st, env_ms("ARBITERD_TEST_STANDINGS_DELAY_MS"), &d.stand) ||
         (o.replicate && replica_new(d.st, o.replicate, o.venue, &d.key, env_ms("ARBITERD_TEST_REPLICA_DELAY_MS"),
                                     &d.replica)))
         goto out;
@@ -966,13 +1022,16 @@ int main(int argc, char **argv)
         sodium_bin2hex(sign, sizeof sign, d.key.sign_public, 32);
         dlog(DLOG_INFO, "serving: ingest %s, feed %s, query %s, store %s; %s; seals by %.16s...", o.ingest_ep,
              o.feed_ep, o.query_ep, o.dbdir, o.keyring ? "CURVE with a keyring" : "no keys (anonymous clients)", sign);
+        if (d.bcast)
+            dlog(DLOG_INFO, "broadcast: %s, every event in the judge's view once it is %llu ms old", o.broadcast_ep,
+                 (unsigned long long)o.broadcast_delay_ms);
         if (o.keyring)
             dlog(DLOG_INFO, "the daemon's CURVE public key (clients' --server-key): %s", pub);
     }
     /* the store is open, every match checked, the sockets bound: tables
      * may come (systemd's Type=notify start returns now) */
     notify_ready("serving");
-    rc = serve(&d, &o, in, fd, q, g);
+    rc = serve(&d, &o, in, fd, q, bc, g);
     notify_stopping();
     /* what the database confirmed goes into the outbox before the exit: the
      * next start does not ship it again */
@@ -986,6 +1045,10 @@ out:
     replica_destroy(&d.replica);   /* joined too */
     ingest_destroy(&g);
     feed_destroy(&d.feed);
+    broadcast_destroy(&d.bcast);
+    gate_release(d.gate, bc, GATE_BROADCAST);
+    if (bc)
+        zmq_close(bc);
     gate_release(d.gate, in, GATE_INGEST);
     gate_release(d.gate, fd, GATE_FEED);
     gate_release(d.gate, q, GATE_QUERY);

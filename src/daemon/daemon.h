@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "src/core/keys.h"
+#include "src/daemon/broadcast.h"
 #include "src/daemon/feed.h"
 #include "src/daemon/gate.h"
 #include "src/daemon/live.h"
@@ -57,6 +58,7 @@ typedef struct daemon_ctx {
     live_table *live;
     quarantine *quar;
     feed *feed;                     /* NULL: no feed (a fuzz target)        */
+    broadcast *bcast;               /* --broadcast-delay's; NULL: none       */
     gate *gate;                     /* NULL: everyone anonymous, judge      */
     keys_pair key;                  /* the daemon's own: seals, CURVE       */
     record_trust trust;             /* seals accepted: its own key and the

@@ -73,10 +73,10 @@
  * RFC 32) never writes '~', so no key's User-Id begins with it. */
 #define GATE_REFUSED_MARK '~'
 
-static const char *const door_names[GATE_DOORS] = {"ingest", "query", "feed"};
+static const char *const door_names[GATE_DOORS] = {"ingest", "query", "feed", "broadcast"};
 /* how a limit is set, for the sentences: "" when it is fixed */
-static const char *const cap_option[GATE_DOORS] = {" (--max-connections)", "", ""};
-static const char *const share_option[GATE_DOORS] = {" (--peer-connections)", "", ""};
+static const char *const cap_option[GATE_DOORS] = {" (--max-connections)", "", "", ""};
+static const char *const share_option[GATE_DOORS] = {" (--peer-connections)", "", "", ""};
 
 enum { LABEL_NONE, LABEL_IN, LABEL_REFUSING };
 
@@ -534,7 +534,7 @@ static int make_room(gate *g, gate_door d, const char *peer, uint64_t now)
 {
     int best = -1, best_class = 2;
     uint64_t best_t = 0;
-    if (d == GATE_FEED)
+    if (d == GATE_FEED || d == GATE_BROADCAST)
         return 0;   /* subscribers are quiet by nature */
     for (int fd = 0; fd < g->nconns; fd++) {
         conn *c = &g->conns[fd];
@@ -712,7 +712,7 @@ static const char *refuse_readably(gate *g, gate_door d, int rec, gate_refused_w
                                    const char *addr, char *user, const char **reason, uint64_t now)
 {
     char line[200];
-    int readable = d != GATE_FEED && rec >= 0 && g->refusing[d] < GATE_REFUSING_MAX;
+    int readable = d != GATE_FEED && d != GATE_BROADCAST && rec >= 0 && g->refusing[d] < GATE_REFUSING_MAX;
     snprintf(line, sizeof line, "%s (peer %s)%s",
              why == GATE_OVER_SHARE ? "its peer holds its share of connections" : "too many connections", peer,
              readable ? "; let in to be told so, then closed" : "");
@@ -762,6 +762,16 @@ static const char *decide(gate *g, zmq_msg_t *f, int n, char *user, const char *
             snprintf(why, sizeof why, "%s has the role %s; only tables and judges send events", e->name,
                      keys_role_name(e->role));
             *reason = "this role may not send events";
+            log_refusal(g, d, addr, why);
+            return "400";
+        }
+        /* the broadcast (arbiterd(8), BROADCAST): the judge's view, late,
+         * for the keys of its role only */
+        if (d == GATE_BROADCAST && e->role != KEYS_BROADCAST) {
+            char why[160];
+            snprintf(why, sizeof why, "%s has the role %s; only broadcast keys receive the broadcast", e->name,
+                     keys_role_name(e->role));
+            *reason = "this role may not receive the broadcast";
             log_refusal(g, d, addr, why);
             return "400";
         }

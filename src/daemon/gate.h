@@ -54,7 +54,7 @@
 
 #include "src/core/keys.h"
 
-typedef enum { GATE_INGEST, GATE_QUERY, GATE_FEED, GATE_DOORS } gate_door;
+typedef enum { GATE_INGEST, GATE_QUERY, GATE_FEED, GATE_BROADCAST, GATE_DOORS } gate_door;
 
 /* The door's times (arbiterd(8) LIMITS), milliseconds. */
 #define GATE_HANDSHAKE_MS 3000          /* an unfinished handshake closes    */
@@ -71,6 +71,7 @@ typedef enum { GATE_INGEST, GATE_QUERY, GATE_FEED, GATE_DOORS } gate_door;
 #define GATE_SHARE_INGEST 256
 #define GATE_SHARE_QUERY 32
 #define GATE_SHARE_FEED 64
+#define GATE_SHARE_BROADCAST 16
 
 #define GATE_PEER_MAX 64                /* characters of a peer or an address */
 

@@ -67,6 +67,9 @@ typedef struct {
     size_t n_later;                /* events held before it (SPEC.md 8.1),
                                       each its own feed message          */
     char match[OL_MATCH_MAX + 1];
+    uint64_t seq;                  /* the seq it took, when `stored`        */
+    int stored;                    /* it took a seq: the broadcast's, once
+                                      committed                          */
     uint64_t who;                  /* its connection's identity, hashed    */
     int garbage;                   /* answered malformed or refused        */
 } item;
@@ -112,6 +115,7 @@ static void item_clear(item *it, int close_msgs)
     it->later = NULL;
     it->n_later = 0;
     it->match[0] = 0;
+    it->stored = 0;
     if (close_msgs) {
         zmq_msg_close(&it->ident);
         zmq_msg_close(&it->body);
@@ -539,6 +543,8 @@ static int judge(ingest *g, MDB_txn *txn, item *it, live *l, const gate_peer *wh
         if (!rc) {
             l->dirty = 1;
             d->stats.events_stored++;
+            it->seq = it->ev->seq;
+            it->stored = 1;
             publish(g, txn, l, it, vbytes, vlen);
             publish_later(g, txn, l, it);
         }
@@ -1028,6 +1034,8 @@ static void send_batch(ingest *g)
             feed_publish(d->feed, it->match, it->feed, it->feed_len);
         for (size_t k = 0; k < it->n_later && d->feed; k++)
             feed_publish(d->feed, it->match, it->later[k].body, it->later[k].len);
+        if (it->stored && d->bcast)   /* committed: the delay runs from now, rounded up */
+            broadcast_stored(d->bcast, it->match, it->seq, (daemon_mono_us() + 999) / 1000);
         item_clear(it, 1);
     }
     g->n = 0;

@@ -33,6 +33,8 @@ typedef struct {
     const char *match;
     const reply_route *to;      /* where a reply that waits goes: NULL, none */
     int deferred;                   /* the reply waits for the standings worker  */
+    int broadcast;                  /* the view "broadcast": the judge's, of the
+                                       events the broadcast has let out only */
 } ask;
 
 /* ---- who may see what (arbiterd(8), KEYS AND ROLES) ----------------------- */
@@ -54,8 +56,25 @@ static int want_view(ask *a, view_kind *view, json_t **fail)
     char owner[KEYS_Z85 + 1];
     if (!name)
         name = "public";
+    /* the broadcast's view (arbiterd(8), BROADCAST): the judge's, of the
+     * events older than --broadcast-delay only; for broadcast keys and
+     * judges */
+    if (!strcmp(name, "broadcast")) {
+        if (!a->d->bcast) {
+            *fail = reply_error("This daemon has no broadcast (--broadcast-delay): no view \"broadcast\".");
+            return -1;
+        }
+        if (a->who->role != KEYS_BROADCAST && a->who->role != KEYS_JUDGE) {
+            *fail = reply_error("The broadcast view is for broadcast keys and judges; %s has the role %s.",
+                                a->who->name ? a->who->name : "this client", keys_role_name(a->who->role));
+            return -1;
+        }
+        *view = VIEW_JUDGE;
+        a->broadcast = 1;
+        return 0;
+    }
     if (view_parse(name, view)) {
-        *fail = reply_error("Unknown view \"%s\": public, judge, or a player's, p1 to p8.", name);
+        *fail = reply_error("Unknown view \"%s\": public, judge, broadcast, or a player's, p1 to p8.", name);
         return -1;
     }
     /* a seat's view of a stored match that has no such seat (p3 of a duel) */
@@ -116,6 +135,8 @@ static json_t *op_health(ask *a)
     json_t *refusing = json_object(), *evicted = json_object(), *refused = json_object(), *peers = json_object();
     for (int i = 0; d->gate && i < GATE_DOORS; i++) {
         gate_door door = (gate_door)i;
+        if (door == GATE_BROADCAST && !d->bcast)
+            continue;   /* no such socket */
         const char *name = gate_door_name(door);
         json_object_set_new(conns, name, json_integer((json_int_t)gate_open(d->gate, door)));
         json_object_set_new(shaking, name, json_integer((json_int_t)gate_handshaking(d->gate, door)));
@@ -174,6 +195,15 @@ static json_t *op_health(ask *a)
     json_object_set_new(o, "reloads", json_integer((json_int_t)s->reloads));
     json_object_set_new(o, "standings", standings_health(d->stand));
     json_object_set_new(o, "replication", replication_health(d->replica));
+    /* --broadcast-delay's (arbiterd(8), BROADCAST); null without */
+    json_object_set_new(o, "broadcast",
+                        d->bcast ? json_pack("{s:I, s:I, s:I, s:I, s:I}", "delay_ms",
+                                             (json_int_t)broadcast_delay_ms(d->bcast), "pending",
+                                             (json_int_t)broadcast_pending(d->bcast), "sent",
+                                             (json_int_t)broadcast_sent(d->bcast), "dropped",
+                                             (json_int_t)broadcast_dropped(d->bcast), "subscriptions",
+                                             (json_int_t)broadcast_subscriptions(d->bcast))
+                                 : json_null());
     char key[65];
     sodium_bin2hex(key, sizeof key, d->key.sign_public, 32);
     json_object_set_new(o, "seal_key", json_string(key));
@@ -326,6 +356,16 @@ static json_t *seal_json(ask *a, const char *summary, size_t slen, int judge)
     return o;
 }
 
+/* The view "broadcast": how many of the match's events are out (seqs
+ * below it). */
+static uint64_t broadcast_out(ask *a)
+{
+    uint64_t stored = 0;
+    if (store_next_seq(a->d->st, a->txn, a->match, &stored))
+        return 0;
+    return broadcast_released(a->d->bcast, a->match, stored);
+}
+
 static json_t *op_match(ask *a)
 {
     record_info info;
@@ -338,8 +378,9 @@ static json_t *op_match(ask *a)
         return reply_error("No match %s is stored.", a->match);
     const char *s = info.summary;
     size_t n = info.summary_len;
-    /* the header is the record's seq 0, shown in the view asked for */
-    if (!record_header(a->d->st, a->txn, a->match, &h))
+    /* the header is the record's seq 0, shown in the view asked for (the
+     * broadcast's: once it is out) */
+    if ((!a->broadcast || broadcast_out(a)) && !record_header(a->d->st, a->txn, a->match, &h))
         header = view_event_json(h, view, h);
     olevent_destroy(&h);
     return json_pack("{s:b, s:o?, s:o?, s:o?}", "ok", 1, "match", json_loadb(s, n, 0, NULL), "header", header, "seal",
@@ -433,8 +474,18 @@ static json_t *op_events(ask *a)
     record_header(a->d->st, a->txn, a->match, &c.header);
     if (c.view != VIEW_JUDGE)
         c.db = match_cards(a);
-    int rc = record_each_event(a->d->st, a->txn, a->match, json_is_integer(f) ? (uint64_t)json_integer_value(f) : 0,
-                              json_is_integer(t) ? (uint64_t)json_integer_value(t) : UINT64_MAX, events_one, &c);
+    uint64_t to = json_is_integer(t) ? (uint64_t)json_integer_value(t) : UINT64_MAX;
+    int rc = 0;
+    if (a->broadcast) {   /* the events the broadcast has let out only */
+        uint64_t out = broadcast_out(a);
+        if (!out)
+            rc = 1;
+        else if (to > out - 1)
+            to = out - 1;
+    }
+    if (!rc)
+        rc = record_each_event(a->d->st, a->txn, a->match, json_is_integer(f) ? (uint64_t)json_integer_value(f) : 0,
+                               to, events_one, &c);
     olevent_destroy(&c.header);
     if (rc && rc != 1) {
         json_decref(c.list);
@@ -462,8 +513,17 @@ static json_t *op_state(ask *a)
         verify_session_destroy(&sess);
         return reply_error("Out of memory.");
     }
-    rc = record_replay(a->d->st, a->txn, a->match, json_is_integer(at) ? (uint64_t)json_integer_value(at) : UINT64_MAX,
-                       sess, NULL, NULL);
+    uint64_t until = json_is_integer(at) ? (uint64_t)json_integer_value(at) : UINT64_MAX;
+    if (a->broadcast) {   /* the board after the last event let out, at most */
+        uint64_t released = broadcast_out(a);
+        if (!released) {
+            verify_session_destroy(&sess);
+            return reply_error("No event of match %s is older than the broadcast's delay yet.", a->match);
+        }
+        if (until > released - 1)
+            until = released - 1;
+    }
+    rc = record_replay(a->d->st, a->txn, a->match, until, sess, NULL, NULL);
     if (rc)
         out = reply_error("Match %s cannot be replayed from the store: %s.", a->match,
                           rc == -EINVAL ? "an event record does not parse" : "the store cannot be read");
@@ -573,7 +633,7 @@ static json_t *answer(daemon_ctx *d, json_t *req, const gate_peer *who, const re
     const char *name = json_string_value(json_object_get(req, "op"));
     const op *o = NULL;
     json_t *out;
-    ask a = {d, req, who, NULL, json_string_value(json_object_get(req, "match")), to, 0};
+    ask a = {d, req, who, NULL, json_string_value(json_object_get(req, "match")), to, 0, 0};
 
     *deferred = 0;
     if (!name)
