@@ -72,6 +72,7 @@ psql_q() {
 # ---- venues: a daemon per venue, replicating (arbiterd --replicate) -------------
 # VENUE_CARDS: arbiterd's --cards options; PID[V]: venue V's daemon; its
 # files are $TMP/V.* (key, store, sockets, log).
+: "${top_srcdir:=$(pwd)}"   # bench/run_replicate sources this from the top of the tree
 : "${top_builddir:=$top_srcdir/build}"
 : "${ARBITERD:=$top_builddir/arbiterd}"
 VENUE_CARDS=()

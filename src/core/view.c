@@ -124,6 +124,14 @@ json_t *view_event_json(const olevent *ev, view_kind v, const olevent *header)
     json_t *o = olcodec_to_json(ev);
     if (!o || v == VIEW_JUDGE)
         return o;
+    verifier_hidden_field hid[VERIFIER_HIDDEN_MAX];
+    size_t n_hid = verifier_event_hidden(ev, ev->type == OL_MATCH ? ev : header, hid);
+    /* nothing to draw on -- no nonce, no hidden field, no decklist: every
+     * view sees the event as the judge does, and gets it as the judge's
+     * view does (most events; the copy below was most of a public view's
+     * cost, arbiterd --replicate's derive) */
+    if (!n_hid && ev->type != OL_MATCH && !json_object_get(o, "nonce"))
+        return o;
     /* a copy to draw on: an event decoded from JSON hands out its own tree
      * (olcodec_to_json), which the judge's view and every later reader
      * must still find whole */
@@ -132,8 +140,6 @@ json_t *view_event_json(const olevent *ev, view_kind v, const olevent *header)
     if (!(o = copy))
         return NULL;
     json_object_del(o, "nonce");
-    verifier_hidden_field hid[VERIFIER_HIDDEN_MAX];
-    size_t n_hid = verifier_event_hidden(ev, ev->type == OL_MATCH ? ev : header, hid);
     for (size_t i = 0; i < n_hid; i++) {
         /* the engine says which fields hide whose cards */
         int see = hid[i].owner >= 0 && view_can_see(v, hid[i].owner);
