@@ -97,9 +97,10 @@ int openlog_break(openlog_judgement *j, const char *rule, const char *fmt, ...)
 
     if (j->m->forcing && !j->failed) {
         /* a judge lets it stand: the rule is passed over, not the check's
-         * failure written -- the verdict of the remedy says it */
+         * failure written -- the verdict of the remedy says it.  The count
+         * is a write to the state like any other (R12: noted) */
         if (j->m->n_forced < UINT8_MAX)
-            j->m->n_forced++;
+            UNDO_SET(j->m->undo, j->m->n_forced, j->m->n_forced + 1);
         return 0;
     }
     if (j->failed)
