@@ -875,7 +875,7 @@ const verify_report *verify_session_report(const verify_session *s)
 const olverdict *verify_session_later(const verify_session *s, size_t *n)
 {
     *n = s->rep->n_later - s->later_from;
-    return s->rep->later + s->later_from;
+    return *n ? s->rep->later + s->later_from : NULL;   /* no offset to a NULL array */
 }
 
 int verify_session_paused(const verify_session *s, uint64_t *seq)
