@@ -1026,3 +1026,19 @@ Test(broadcast, nothing_early)
     zmq_close(sock);
     zmq_ctx_term(ctx);
 }
+
+/* A match whose record failed the start's check vouches for no receive
+ * time: withheld, none of its events is out, whatever is stored. */
+Test(broadcast, a_damaged_record_is_withheld)
+{
+    void *ctx = zmq_ctx_new(), *sock = zmq_socket(ctx, ZMQ_XPUB);
+    broadcast *b = NULL;
+    cr_assert_eq(broadcast_new(sock, 3000, 1000, 5000000, &b), 0);
+    cr_expect_eq(broadcast_released(b, "forged", 40), 40);
+    cr_assert_eq(broadcast_withhold(b, "forged"), 0);
+    cr_expect_eq(broadcast_released(b, "forged", 40), 0);
+    cr_expect_eq(broadcast_released(b, "other", 40), 40);
+    broadcast_destroy(&b);
+    zmq_close(sock);
+    zmq_ctx_term(ctx);
+}

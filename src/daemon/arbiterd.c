@@ -830,6 +830,15 @@ static void release_departed(void *ctx, const char *peer)
              "from the store by its next event)", peer, GATE_LEFT_MS / 1000, n, n == 1 ? "" : "es");
 }
 
+/* The start's check found match's record damaged (the live table holds
+ * it DAMAGED): 1. */
+static int start_damaged(void *ctx, const char *match)
+{
+    daemon_ctx *d = ctx;
+    live *l = live_find(d->live, match);
+    return l && l->damaged;
+}
+
 /* --broadcast-delay: the events stored before this start that are not old
  * enough yet are taken up from the store.  0, or -1 (logged). */
 static int broadcast_start(daemon_ctx *d)
@@ -839,7 +848,7 @@ static int broadcast_start(daemon_ctx *d)
         return 0;
     int rc = mdb_txn_begin(store_env(d->st), NULL, MDB_RDONLY, &txn);
     if (!rc)
-        rc = broadcast_resume(d->bcast, d->st, txn);
+        rc = broadcast_resume(d->bcast, d->st, txn, start_damaged, d);
     if (txn)
         mdb_txn_abort(txn);
     if (rc)

@@ -48,6 +48,8 @@ struct broadcast {
     size_t n, cap;
     size_t pending;
     uint64_t sent, dropped;
+    char (*withheld)[OL_MATCH_MAX + 1];   /* damaged at start: never out */
+    size_t n_withheld;
 };
 
 int broadcast_new(void *sock, uint64_t delay_ms, uint64_t mono_ms, uint64_t wall_ms, broadcast **out)
@@ -75,9 +77,28 @@ void broadcast_destroy(broadcast **b)
     for (size_t i = 0; i < (*b)->n; i++)
         free((*b)->m[i].due);
     free((*b)->m);
+    free((*b)->withheld);
     feed_destroy(&(*b)->f);
     free(*b);
     *b = NULL;
+}
+
+static int is_withheld(const broadcast *b, const char *id)
+{
+    for (size_t i = 0; i < b->n_withheld; i++)
+        if (!strcmp(b->withheld[i], id))
+            return 1;
+    return 0;
+}
+
+int broadcast_withhold(broadcast *b, const char *match)
+{
+    void *grown = realloc(b->withheld, (b->n_withheld + 1) * sizeof *b->withheld);
+    if (!grown)
+        return -ENOMEM;
+    b->withheld = grown;
+    snprintf(b->withheld[b->n_withheld++], sizeof *b->withheld, "%s", match);
+    return 0;
 }
 
 static bmatch *find(const broadcast *b, const char *id)
@@ -153,6 +174,8 @@ typedef struct {
     MDB_txn *txn;
     const char *id;
     int taken;
+    int (*damaged)(void *ctx, const char *match);
+    void *ctx;
 } resume_ctx;
 
 static int resume_event(void *ctx, const store_event *e)
@@ -175,12 +198,16 @@ static int resume_event(void *ctx, const store_event *e)
 static int resume_match(void *ctx, const char *match, const char *json, size_t len)
 {
     resume_ctx *c = ctx;
+    if (c->damaged && c->damaged(c->ctx, match))
+        return broadcast_withhold(c->b, match);
     json_t *s = json_loadb(json, len, 0, NULL);
     json_t *u = json_object_get(s, "updated");
     /* a summary is written with each batch: one not updated within the
      * delay has every event out (one that does not read is looked at) */
     int recent = !json_is_integer(u) || (uint64_t)json_integer_value(u) + c->b->delay > c->b->wall0;
     json_decref(s);
+    /* the summary and the receive times are sealed: a record that passed
+     * the start's check vouches for them (one that did not is withheld) */
     if (!recent)
         return 0;
     c->id = match;
@@ -188,9 +215,10 @@ static int resume_match(void *ctx, const char *match, const char *json, size_t l
     return store_each_event(c->st, c->txn, match, 0, UINT64_MAX, resume_event, c);
 }
 
-int broadcast_resume(broadcast *b, store *st, MDB_txn *txn)
+int broadcast_resume(broadcast *b, store *st, MDB_txn *txn, int (*damaged)(void *ctx, const char *match),
+                     void *ctx)
 {
-    resume_ctx c = {b, st, txn, NULL, 0};
+    resume_ctx c = {b, st, txn, NULL, 0, damaged, ctx};
     int rc = store_each_match(st, txn, resume_match, &c);
     if (!rc && b->pending)
         dlog(DLOG_INFO, "broadcast: %zu stored event%s of %zu match%s not %llu s old yet wait", b->pending,
@@ -294,6 +322,8 @@ int broadcast_wait_ms(const broadcast *b, uint64_t mono_ms, int cap)
 uint64_t broadcast_released(const broadcast *b, const char *match, uint64_t stored)
 {
     const bmatch *m = find(b, match);
+    if (is_withheld(b, match))
+        return 0;
     return m && m->released < stored ? m->released : stored;
 }
 

@@ -49,8 +49,17 @@ int broadcast_new(void *sock, uint64_t delay_ms, uint64_t mono_ms, uint64_t wall
 void broadcast_destroy(broadcast **b);
 
 /* At start, from the store: every match with an event not D old yet by its
- * stored receive time is taken up from that event.  0, or a store error. */
-int broadcast_resume(broadcast *b, store *st, MDB_txn *txn);
+ * stored receive time is taken up from that event -- but a match whose
+ * record failed the daemon's check at start (damaged(ctx, match) 1), which
+ * is withheld (broadcast_withhold).  0, or a store error / -ENOMEM. */
+int broadcast_resume(broadcast *b, store *st, MDB_txn *txn, int (*damaged)(void *ctx, const char *match),
+                     void *ctx);
+
+/* Match `match`'s record failed the daemon's check at start: its receive
+ * times are no one's word (a forged one could let a hidden card out early),
+ * so none of its events is ever broadcast, and broadcast_released() says 0
+ * for it.  0, or -ENOMEM. */
+int broadcast_withhold(broadcast *b, const char *match);
 
 /* Read the subscriptions the XPUB passes up.  Never blocks. */
 void broadcast_serve(broadcast *b);
@@ -71,7 +80,8 @@ int broadcast_wait_ms(const broadcast *b, uint64_t mono_ms, int cap);
 
 /* How many of match's events are out: seqs below it are older than the
  * delay (or were when they were due); a match the broadcast does not hold
- * has every stored event out.  `stored` is how many the record holds. */
+ * has every stored event out, but one withheld (broadcast_withhold), which
+ * has none.  `stored` is how many the record holds. */
 uint64_t broadcast_released(const broadcast *b, const char *match, uint64_t stored);
 
 /* For health. */
