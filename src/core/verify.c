@@ -372,12 +372,15 @@ static int remedy(verify_run *run, const olevent *ev, olverdict *v)
         verifier_apply(run->vf, ev, v);
         return VERIFY_OK;
     }
-    if (decode_again(old.bytes + old.ev[0].off, old.ev[0].len, &ill))
-        return VERIFY_ENOMEM;   /* its bytes decoded when it came: only memory fails */
+    unsigned long long ill_seq = (unsigned long long)old.ev[0].seq;
     backup = !ev->has_remedy || ev->remedy == OL_REMEDY_BACKUP;
     memset(&fv, 0, sizeof fv);
     if (!backup) {
+        /* its bytes decoded when it came: only memory fails */
+        if (decode_again(old.bytes + old.ev[0].off, old.ev[0].len, &ill))
+            return VERIFY_ENOMEM;
         forced = verifier_force(run->vf, ill, &fv);
+        olevent_destroy(&ill);
         if (fv.status != OL_V_OK && fv.status != OL_V_WARNING) {
             /* EVIDENCE-OF openlog:remedy: "stands: the illegal action is
              * applied as announced, as far as the engine can apply it;
@@ -386,12 +389,10 @@ static int remedy(verify_run *run, const olevent *ev, olverdict *v)
             olverdict_set(v, ev->match, ev->seq, OL_V_ILLEGAL, "openlog:remedy",
                           "The illegal action at seq %llu cannot stand: %s The match stays paused; the judge may "
                           "back it up instead.",
-                          (unsigned long long)ill->seq, fv.msg);
-            olevent_destroy(&ill);
+                          ill_seq, fv.msg);
             return VERIFY_OK;
         }
     } else if (verifier_back_up(run->vf)) {
-        olevent_destroy(&ill);
         return VERIFY_ENOMEM;   /* every pause keeps the state before it */
     }
     /* The pause is over: the held events are judged (stands) or void
@@ -400,16 +401,9 @@ static int remedy(verify_run *run, const olevent *ev, olverdict *v)
     for (size_t i = 1; rc == VERIFY_OK && i < old.n; i++) {
         olverdict hv;
         memset(&hv, 0, sizeof hv);
-        if (backup) {
-            olevent *hev = NULL;
-            if (decode_again(old.bytes + old.ev[i].off, old.ev[i].len, &hev)) {
-                rc = VERIFY_ENOMEM;
-                break;
-            }
-            olverdict_set(&hv, hev->match, hev->seq, OL_V_VOID, "openlog:remedy",
-                          "The judge backed play up to before seq %llu: this event is void.",
-                          (unsigned long long)ill->seq);
-            olevent_destroy(&hev);
+        if (backup) {   /* void: its seq is known, its bytes need no reading */
+            olverdict_set(&hv, ev->match, old.ev[i].seq, OL_V_VOID, "openlog:remedy",
+                          "The judge backed play up to before seq %llu: this event is void.", ill_seq);
             voided++;
         } else {
             olevent *hev = NULL;
@@ -441,21 +435,18 @@ static int remedy(verify_run *run, const olevent *ev, olverdict *v)
                 olverdict_set(v, ev->match, ev->seq, OL_V_OK, "openlog:remedy",
                               "The judge backed play up to before the illegal action at seq %llu; %u held event%s "
                               "void.",
-                              (unsigned long long)ill->seq, voided, voided == 1 ? " is" : "s are");
+                              ill_seq, voided, voided == 1 ? " is" : "s are");
             else
                 olverdict_set(v, ev->match, ev->seq, OL_V_OK, "openlog:remedy",
                               "The judge let the illegal action at seq %llu stand (%u rule%s passed over); %u held "
                               "event%s judged again, %u illegal.%s",
-                              (unsigned long long)ill->seq, forced, forced == 1 ? "" : "s", judged,
+                              ill_seq, forced, forced == 1 ? "" : "s", judged,
                               judged == 1 ? "" : "s", illegal, rest);
         }
     }
-    olevent_destroy(&ill);
     hold_free(&old);
     return rc;
 }
-
-/* VERIFY_HELD_MAX, VERIFY_HELD_BYTES: what a paused match holds. */
 
 /* Judge one event of play -- its seq the next, the header accepted -- into
  * *v: through the engine, or, while the match is paused, held.  The caller

@@ -48,6 +48,8 @@ struct broadcast {
     size_t n, cap;
     size_t pending;
     uint64_t sent, dropped;
+    size_t last;                   /* the match the last event was of: a
+                                      batch stores a match's events together */
     char (*withheld)[OL_MATCH_MAX + 1];   /* damaged at start: never out */
     size_t n_withheld;
 };
@@ -111,9 +113,11 @@ static bmatch *find(const broadcast *b, const char *id)
 
 static bmatch *find_or_add(broadcast *b, const char *id)
 {
-    bmatch *m = find(b, id);
-    if (m)
+    bmatch *m = b->last < b->n && !strcmp(b->m[b->last].id, id) ? &b->m[b->last] : find(b, id);
+    if (m) {
+        b->last = (size_t)(m - b->m);
         return m;
+    }
     if (b->n == b->cap) {
         size_t cap = b->cap ? 2 * b->cap : 64;
         bmatch *grown = realloc(b->m, cap * sizeof *grown);
@@ -122,6 +126,7 @@ static bmatch *find_or_add(broadcast *b, const char *id)
         b->m = grown;
         b->cap = cap;
     }
+    b->last = b->n;
     m = &b->m[b->n++];
     memset(m, 0, sizeof *m);
     snprintf(m->id, sizeof m->id, "%s", id);

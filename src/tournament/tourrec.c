@@ -304,14 +304,20 @@ static int stats_json_cards(judge_ctx *c, int p, json_t *o)
 /* T46: one judged event: its verdict counted by rule, and, when the engine
  * applied it, the cards its PUBLIC view shows (src/core/view.h decides: the
  * figures are then the same from every view).  0 or -1. */
-static int stats_event(judge_ctx *c, const olevent *ev, const olverdict *v, int applied)
+/* A verdict counted by rule, when it is illegal, a mismatch or a warning. */
+static int stats_verdict(judge_ctx *c, const olverdict *v)
 {
     const char *rule = v->rule[0] ? v->rule : ol_status_name(v->status);
-    int p = ev->by == OL_BY_P1 ? 0 : ev->by == OL_BY_P2 ? 1 : -1, rc = 0;
+    if (v->status != OL_V_ILLEGAL && v->status != OL_V_MISMATCH && v->status != OL_V_WARNING)
+        return 0;
+    return stats_rule(c, v->status == OL_V_ILLEGAL ? TOURSTATS_ILLEGAL : v->status == OL_V_MISMATCH
+                         ? TOURSTATS_MISMATCH : TOURSTATS_WARNING, rule);
+}
 
-    if (v->status == OL_V_ILLEGAL || v->status == OL_V_MISMATCH || v->status == OL_V_WARNING)
-        rc = stats_rule(c, v->status == OL_V_ILLEGAL ? TOURSTATS_ILLEGAL : v->status == OL_V_MISMATCH
-                           ? TOURSTATS_MISMATCH : TOURSTATS_WARNING, rule);
+static int stats_event(judge_ctx *c, const olevent *ev, const olverdict *v, int applied)
+{
+    int p = ev->by == OL_BY_P1 ? 0 : ev->by == OL_BY_P2 ? 1 : -1, rc = stats_verdict(c, v);
+
     if (!rc && applied && p >= 0 && ev->type != OL_MATCH) {
         json_t *o = view_event_json(ev, VIEW_PUBLIC, &c->hdr);
         rc = !o || stats_json_cards(c, p, o) ? -1 : 0;
@@ -403,10 +409,7 @@ static int stats_remedy(judge_ctx *c, const olevent *ev, const olverdict *v)
         rc = stats_rule(c, ev->has_remedy && ev->remedy == OL_REMEDY_STANDS ? TOURSTATS_STOOD : TOURSTATS_BACKED_UP,
                         c->paused_rule);
     for (size_t i = 0; !rc && i < n; i++)
-        if (later[i].status == OL_V_ILLEGAL || later[i].status == OL_V_MISMATCH || later[i].status == OL_V_WARNING)
-            rc = stats_rule(c, later[i].status == OL_V_ILLEGAL ? TOURSTATS_ILLEGAL : later[i].status == OL_V_MISMATCH
-                               ? TOURSTATS_MISMATCH : TOURSTATS_WARNING,
-                            later[i].rule[0] ? later[i].rule : ol_status_name(later[i].status));
+        rc = stats_verdict(c, &later[i]);
     /* the illegal action a pause (a new one, or the one after a remedy)
      * stands at: the verdict of that seq, the event's own or a later one */
     if (verify_session_paused(c->sess, &at)) {
