@@ -16,6 +16,12 @@
  * `arbiter convert` promises a lossless conversion and the record's hash
  * chain is over exact bytes.  A disagreement abort()s: that is a finding.
  *
+ * The same bytes also go to olcodec_msgpack_text(), which writes the JSON
+ * text arbiterd --replicate ships as an event's public view without making
+ * the tree: it must refuse what olcodec_msgpack_to_json() refuses, and
+ * otherwise give json_dumps(JSON_COMPACT)'s bytes of that tree exactly,
+ * with and without a top-level "nonce".
+ *
  * Seeds: every event of the fixture logs as a .mlog frame, the malformed
  * corpus (fuzz/seed.sh).  Dictionary: fuzz/openlog.dict.
  */
@@ -23,6 +29,27 @@
 #include <string.h>
 
 #include "fuzz/harness.h"
+
+/* olcodec_msgpack_text against the tree's dump, less `drop`. */
+static void check_text(const uint8_t *data, size_t size, const char *drop)
+{
+    json_t *tree = NULL;
+    jtext t = {0};
+    int trc = olcodec_msgpack_to_json(data, size, (ol_origin){0, 0}, &tree, NULL);
+    int xrc = olcodec_msgpack_text(data, size, drop, NULL, 0, &t);
+    if ((trc == OL_OK) != (xrc == OL_OK) && trc != OL_ENOMEM && xrc != OL_ENOMEM)
+        fuzz_fail("the tree (%d) and the text (%d) disagree on %zu bytes", trc, xrc, size);
+    if (trc == OL_OK && xrc == OL_OK) {
+        if (drop && json_is_object(tree))
+            json_object_del(tree, drop);
+        char *d = json_dumps(tree, JSON_COMPACT | JSON_ENCODE_ANY);
+        if (d && (strlen(d) != t.len || memcmp(d, t.buf, t.len)))
+            fuzz_fail("the text %.200s is not the tree's dump %.200s", t.buf, d);
+        free(d);
+    }
+    json_decref(tree);
+    jtext_free(&t);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -58,5 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         olevent_destroy(&next);
     }
     olevent_destroy(&ev);
+    check_text(data, size, NULL);
+    check_text(data, size, "nonce");
     return 0;
 }

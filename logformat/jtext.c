@@ -52,10 +52,11 @@ int jtext_reserve(jtext *t, size_t n)
     return 0;
 }
 
-/* The length of the UTF-8 sequence at s (as jansson's utf8_iterate judges
- * it: no overlong forms, no surrogates, nothing above U+10FFFF), its code
- * point in *cp; 0 when it is not valid UTF-8. */
-static size_t utf8_seq(const unsigned char *s, int32_t *cp)
+/* The length of the UTF-8 sequence at s, of at most `left` bytes (as
+ * jansson's utf8_iterate judges it: no overlong forms, no surrogates,
+ * nothing above U+10FFFF), its code point in *cp; 0 when it is not valid
+ * UTF-8. */
+static size_t utf8_seq(const unsigned char *s, size_t left, int32_t *cp)
 {
     unsigned char c = s[0];
     size_t n;
@@ -79,6 +80,8 @@ static size_t utf8_seq(const unsigned char *s, int32_t *cp)
     } else {
         return 0;
     }
+    if (n > left)
+        return 0;
     for (size_t i = 1; i < n; i++) {
         if ((s[i] & 0xC0) != 0x80)
             return 0;
@@ -94,24 +97,40 @@ static size_t utf8_seq(const unsigned char *s, int32_t *cp)
  * UTF-8 fails (json_string() would have refused it). */
 void jtext_str(jtext *t, const char *s)
 {
-    const unsigned char *p = (const unsigned char *)s, *run;
-
     if (!s) {
         t->bad = 1;
         return;
     }
-    /* the common case, card ids and names: printable ASCII that needs no
-     * escape, written in one go */
-    while (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+    jtext_strn(t, s, strlen(s));
+}
+
+/* Printable ASCII that needs no escape: the common case (card ids and
+ * names), passed over in one go. */
+static const unsigned char *plain_run(const unsigned char *p, const unsigned char *end)
+{
+    while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
         p++;
-    if (!*p) {
-        size_t n = (size_t)(p - (const unsigned char *)s);
-        if (t->len + n + 2 >= t->cap && jtext_grow(t, n + 2))
+    return p;
+}
+
+void jtext_strn(jtext *t, const char *s, size_t len)
+{
+    if (!s && len) {
+        t->bad = 1;
+        return;
+    }
+    if (!s)
+        s = "";   /* msgpack-c gives an empty string no pointer */
+    const unsigned char *p = (const unsigned char *)s, *end = p + len, *run;
+
+    if ((p = plain_run(p, end)) == end) {
+        if (t->len + len + 2 >= t->cap && jtext_grow(t, len + 2))
             return;
         t->buf[t->len] = '"';
-        memcpy(t->buf + t->len + 1, s, n);
-        t->buf[t->len + 1 + n] = '"';
-        t->len += n + 2;
+        if (len)
+            memcpy(t->buf + t->len + 1, s, len);
+        t->buf[t->len + 1 + len] = '"';
+        t->len += len + 2;
         t->buf[t->len] = 0;
         return;
     }
@@ -123,12 +142,9 @@ void jtext_str(jtext *t, const char *s)
         size_t n;
         char esc[8];
         const char *e = NULL;
-        /* the common case: printable ASCII that needs no escape */
-        while (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
-            p++;
-        if (!*p)
+        if ((p = plain_run(p, end)) == end)
             break;
-        if (!(n = utf8_seq(p, &cp))) {
+        if (!(n = utf8_seq(p, (size_t)(end - p), &cp))) {
             t->bad = 1;
             return;
         }
@@ -146,6 +162,7 @@ void jtext_str(jtext *t, const char *s)
         case '\r': e = "\\r"; break;
         case '\t': e = "\\t"; break;
         default:
+            /* a NUL inside the string too: "\u0000", as jansson */
             snprintf(esc, sizeof esc, "\\u%04X", (unsigned)cp);
             e = esc;
         }

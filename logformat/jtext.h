@@ -49,6 +49,10 @@ static inline void jtext_raw(jtext *t, const char *s, size_t n)
 /* A string, quoted and escaped; NULL or invalid UTF-8 sets t->bad. */
 void jtext_str(jtext *t, const char *s);
 
+/* The len bytes at s as a string (json_stringn's: a NUL inside is
+ * written "\u0000"); invalid UTF-8 sets t->bad. */
+void jtext_strn(jtext *t, const char *s, size_t len);
+
 /* A string, or null when s is NULL. */
 void jtext_str_or_null(jtext *t, const char *s);
 

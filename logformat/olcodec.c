@@ -769,30 +769,179 @@ static int from_object(const msgpack_object *o, json_t **out, const char **why)
     return OL_OK;
 }
 
+/* Scan and unpack one MessagePack object of exactly len bytes into u (the
+ * caller destroys it, whatever this returns). */
+static int unpacked(const uint8_t *buf, size_t len, size_t max, ol_origin origin, msgpack_unpacked *u,
+                    olpos *pos, olerror *err)
+{
+    size_t used = 0, off = 0;
+    msgpack_unpacked_init(u);
+    int rc = scan(buf, len, 1, &used, origin, err, pos, max);
+    if (rc)
+        return rc;
+    msgpack_unpack_return r = msgpack_unpack_next(u, (const char *)buf, len, &off);
+    if (r == MSGPACK_UNPACK_NOMEM_ERROR)
+        return OL_ENOMEM;
+    /* The scan accepts only what msgpack-c parses; reaching this is a
+     * disagreement between the two, reported rather than trusted. */
+    if (r != MSGPACK_UNPACK_SUCCESS || off != len)
+        return errf_at(err, origin, NULL, 0, "MessagePack that could not be unpacked (%d)", (int)r);
+    return OL_OK;
+}
+
 /* Scan, unpack and convert one MessagePack object of exactly len bytes. */
 static int msgpack_tree(const uint8_t *buf, size_t len, size_t max, ol_origin origin,
                         json_t **out, olpos *pos, olerror *err)
 {
-    size_t used = 0, off = 0;
-    int rc = scan(buf, len, 1, &used, origin, err, pos, max);
-    if (rc)
-        return rc;
     msgpack_unpacked u;
-    msgpack_unpacked_init(&u);
-    msgpack_unpack_return r = msgpack_unpack_next(&u, (const char *)buf, len, &off);
-    if (r == MSGPACK_UNPACK_NOMEM_ERROR) {
-        rc = OL_ENOMEM;
-    } else if (r != MSGPACK_UNPACK_SUCCESS || off != len) {
-        /* The scan accepts only what msgpack-c parses; reaching this is a
-         * disagreement between the two, reported rather than trusted. */
-        rc = errf_at(err, origin, NULL, 0, "MessagePack that could not be unpacked (%d)", (int)r);
-    } else {
+    int rc = unpacked(buf, len, max, origin, &u, pos, err);
+    if (!rc) {
         const char *why = NULL;
         rc = from_object(&u.data, out, &why);
         if (rc == OL_EMALFORMED)
             rc = errf_at(err, origin, NULL, 0, "%s", why);
     }
     msgpack_unpacked_destroy(&u);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* msgpack_object -> JSON text (olcodec_msgpack_text)                  */
+
+static int key_cmp(const void *a, const void *b)
+{
+    const msgpack_object_str *x = *(const msgpack_object_str *const *)a, *y = *(const msgpack_object_str *const *)b;
+    if (x->size != y->size)
+        return x->size < y->size ? -1 : 1;
+    return x->size ? memcmp(x->ptr, y->ptr, x->size) : 0;
+}
+
+/* 1 when a key of the map appears twice (from_object refuses the map), 0
+ * when not, OL_ENOMEM.  A map of the open log has a few keys: they are
+ * compared pairwise; a large one (only a damaged or hostile record has
+ * one) is sorted, so it costs n log n, not n squared. */
+static int repeated_key(const msgpack_object_map *m)
+{
+    const uint32_t n = m->size;
+    if (n <= 16) {
+        for (uint32_t i = 1; i < n; i++)
+            for (uint32_t k = 0; k < i; k++) {
+                const msgpack_object_str *x = &m->ptr[i].key.via.str, *y = &m->ptr[k].key.via.str;
+                if (!key_cmp(&x, &y))
+                    return 1;
+            }
+        return 0;
+    }
+    const msgpack_object_str **keys = malloc(n * sizeof *keys);
+    int rep = 0;
+    if (!keys)
+        return OL_ENOMEM;
+    for (uint32_t i = 0; i < n; i++)
+        keys[i] = &m->ptr[i].key.via.str;
+    qsort(keys, n, sizeof *keys, key_cmp);
+    for (uint32_t i = 1; i < n && !rep; i++)
+        rep = !key_cmp(&keys[i - 1], &keys[i]);
+    free(keys);
+    return rep;
+}
+
+/* The text from_object's tree dumps to (its checks too), less the member
+ * `drop` of this map when not NULL. */
+static int text_of(const msgpack_object *o, const char *drop, jtext *t)
+{
+    switch (o->type) {
+    case MSGPACK_OBJECT_NIL: jtext_lit(t, "null"); break;
+    case MSGPACK_OBJECT_BOOLEAN: jtext_bool(t, o->via.boolean); break;
+    /* the same conversion as from_object's json_integer() */
+    case MSGPACK_OBJECT_POSITIVE_INTEGER: jtext_int(t, (long long)(json_int_t)o->via.u64); break;
+    case MSGPACK_OBJECT_NEGATIVE_INTEGER: jtext_int(t, (long long)(json_int_t)o->via.i64); break;
+    case MSGPACK_OBJECT_FLOAT32:
+    case MSGPACK_OBJECT_FLOAT64: {
+        /* jansson's own formatting of a real (no event of the open log has
+         * one): asked of jansson, not copied */
+        if (!isfinite(o->via.f64))
+            return OL_EMALFORMED;
+        json_t *r = json_real(o->via.f64);
+        char *d = r ? json_dumps(r, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+        json_decref(r);
+        if (!d)
+            return OL_ENOMEM;
+        jtext_raw(t, d, strlen(d));
+        free(d);
+        break;
+    }
+    case MSGPACK_OBJECT_STR: jtext_strn(t, o->via.str.ptr, o->via.str.size); break;
+    case MSGPACK_OBJECT_ARRAY:
+        jtext_lit(t, "[");
+        for (uint32_t i = 0; i < o->via.array.size; i++) {
+            int rc;
+            if (i)
+                jtext_lit(t, ",");
+            if ((rc = text_of(&o->via.array.ptr[i], NULL, t)))
+                return rc;
+        }
+        jtext_lit(t, "]");
+        break;
+    case MSGPACK_OBJECT_MAP: {
+        int rc = repeated_key(&o->via.map), first = 1;
+        if (rc)
+            return rc < 0 ? rc : OL_EMALFORMED;
+        jtext_lit(t, "{");
+        for (uint32_t i = 0; i < o->via.map.size; i++) {
+            const msgpack_object_str *k = &o->via.map.ptr[i].key.via.str;
+            if (drop && k->size == strlen(drop) && !memcmp(k->ptr, drop, k->size))
+                continue;
+            if (!first)
+                jtext_lit(t, ",");
+            first = 0;
+            jtext_strn(t, k->ptr, k->size);
+            jtext_lit(t, ":");
+            if ((rc = text_of(&o->via.map.ptr[i].val, NULL, t)))
+                return rc;
+        }
+        jtext_lit(t, "}");
+        break;
+    }
+    default:
+        return OL_EMALFORMED;
+    }
+    return t->bad ? OL_ENOMEM : OL_OK;
+}
+
+int olcodec_msgpack_text(const uint8_t *buf, size_t len, const char *drop, olcodec_pick *picks, size_t n_picks,
+                         jtext *out)
+{
+    msgpack_unpacked u;
+    olerror err;
+    size_t start = out->len;
+    int was_bad = out->bad;
+    int rc = unpacked(buf, len, OL_EVENT_MAX, (ol_origin){0, 0}, &u, NULL, &err);
+    if (!rc)
+        rc = text_of(&u.data, drop, out);
+    for (size_t i = 0; i < n_picks; i++) {
+        picks[i].present = 0, picks[i].s = NULL, picks[i].n = 0;
+        for (uint32_t k = 0; !rc && u.data.type == MSGPACK_OBJECT_MAP && k < u.data.via.map.size; k++) {
+            const msgpack_object_kv *kv = &u.data.via.map.ptr[k];
+            if (kv->key.via.str.size != strlen(picks[i].key) ||
+                memcmp(kv->key.via.str.ptr, picks[i].key, kv->key.via.str.size))
+                continue;
+            picks[i].present = 1;
+            /* msgpack-c leaves a string in the bytes it unpacked: the
+             * pick lives as long as buf (the range is checked all the same) */
+            const msgpack_object_str *v = &kv->val.via.str;
+            uintptr_t at = (uintptr_t)v->ptr, from = (uintptr_t)buf;
+            if (kv->val.type == MSGPACK_OBJECT_STR && (!v->size || (at >= from && at - from <= len - v->size)))
+                picks[i].s = v->size ? v->ptr : "", picks[i].n = v->size;
+        }
+    }
+    msgpack_unpacked_destroy(&u);
+    if (rc) {
+        /* nothing of a text that could not be finished */
+        out->len = start;
+        if (out->buf)
+            out->buf[start] = 0;
+        out->bad = was_bad;
+    }
     return rc;
 }
 

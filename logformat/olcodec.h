@@ -34,6 +34,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
+#include "logformat/jtext.h"
 #include "logformat/olarena.h"
 #include "logformat/olevent.h"
 #include "logformat/olverdict.h"
@@ -142,5 +143,30 @@ int olcodec_msgpack_to_json(const uint8_t *buf, size_t len, ol_origin origin,
  * than an event). */
 int olcodec_msgpack_to_json_max(const uint8_t *buf, size_t len, size_t max, ol_origin origin,
                                 json_t **out, olerror *err);
+
+/* One member of a top-level map that olcodec_msgpack_text reads on its
+ * way (a verdict's status and rule, without a tree). */
+typedef struct {
+    const char *key;    /* in                                               */
+    int present;        /* out: the map has it (whatever its value)         */
+    const char *s;      /* out: its value when a string, else NULL; it is in
+                           the input bytes and lives as long as they do    */
+    size_t n;           /* out: the string's length (it may hold a NUL)     */
+} olcodec_pick;
+
+/* The JSON text of one MessagePack object of exactly len bytes, appended
+ * to out: byte for byte what json_dumps(JSON_COMPACT) writes of the tree
+ * olcodec_msgpack_to_json makes of the same bytes, less the top-level
+ * member `drop` (NULL: none) as json_object_del() leaves it -- without
+ * making the tree (arbiterd --replicate writes every event's public text;
+ * the tree and its dump were most of that work).  picks[0..n_picks) are
+ * filled from the top-level map (n_picks may be 0).
+ *
+ * Returns OL_OK; or OL_EMALFORMED for whatever olcodec_msgpack_to_json
+ * refuses, OL_ENOMEM: out then holds what it held before (its sticky
+ * error cleared), and the picks are not to be read.  Nothing is said of
+ * why: the caller that wants the sentence asks olcodec_msgpack_to_json. */
+int olcodec_msgpack_text(const uint8_t *buf, size_t len, const char *drop, olcodec_pick *picks, size_t n_picks,
+                         jtext *out);
 
 #endif

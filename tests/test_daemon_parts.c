@@ -5,6 +5,7 @@
  * as a whole is tested from outside (tests/e2e_*.sh). */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <glob.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <zmq.h>
 
 #include "logformat/olcodec.h"
+#include "logformat/olstream.h"
 #include "src/core/carddb.h"
 #include "src/core/keys.h"
 #include "src/core/view.h"
@@ -1041,4 +1043,62 @@ Test(broadcast, a_damaged_record_is_withheld)
     broadcast_destroy(&b);
     zmq_close(sock);
     zmq_ctx_term(ctx);
+}
+
+/* view_event_text writes what json_dumps(JSON_COMPACT) writes of
+ * view_event_json's object, for every event it takes (arbiterd
+ * --replicate ships that text as the public view), in every view; the
+ * events with a hidden field are left to the tree. */
+Test(parts, view_event_text_is_the_views_dump_for_every_fixture_event)
+{
+    static const view_kind views[] = {VIEW_PUBLIC, VIEW_JUDGE, VIEW_P1, VIEW_P2, VIEW_P3};
+    glob_t g;
+    size_t written = 0, left = 0;
+    cr_assert_eq(glob(SRC("fixtures/logs/*.jsonl"), 0, NULL, &g), 0);
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        olreader *r = NULL;
+        olerror err;
+        olevent *read = NULL, *header = NULL;
+        cr_assert_eq(olreader_open(g.gl_pathv[i], -1, &r, &err), OL_OK, "%s", err.msg);
+        while (olreader_next(r, &read, NULL, NULL, &err) > 0) {
+            char *mp = NULL;
+            size_t len = 0;
+            olevent *ev = NULL;
+            cr_assert_eq(olcodec_encode(read, OL_ENC_MSGPACK, &mp, &len), OL_OK);
+            cr_assert_eq(olcodec_decode_message(mp, len, &ev, NULL), OL_OK);
+            for (size_t v = 0; v < sizeof views / sizeof views[0]; v++) {
+                jtext t = {0};
+                jtext_lit(&t, "x");
+                int rc = view_event_text(ev, views[v], header, &t);
+                cr_assert_geq(rc, 0);
+                if (!rc) {
+                    cr_assert_str_eq(t.buf, "x");
+                    left++;
+                } else {
+                    json_t *j = view_event_json(ev, views[v], header);
+                    char *d = json_dumps(j, JSON_COMPACT);
+                    cr_assert_str_eq(t.buf + 1, d, "%s seq %llu, view %s", g.gl_pathv[i],
+                                     (unsigned long long)ev->seq, view_name(views[v]));
+                    free(d);
+                    json_decref(j);
+                    written++;
+                }
+                jtext_free(&t);
+            }
+            /* a text is only for events decoded from MessagePack */
+            jtext t = {0};
+            cr_assert_eq(view_event_text(read, VIEW_JUDGE, header, &t), 0);
+            jtext_free(&t);
+            if (ev->type == OL_MATCH && !header)
+                header = ev, ev = NULL;
+            olevent_destroy(&ev);
+            olevent_destroy(&read);
+            free(mp);
+        }
+        olevent_destroy(&header);
+        olreader_destroy(&r);
+    }
+    globfree(&g);
+    cr_assert_gt(written, 500, "%zu texts", written);
+    cr_assert_gt(left, 50, "%zu left to the tree", left);
 }

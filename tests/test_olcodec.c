@@ -958,3 +958,150 @@ Test(olcodec, classic_levers_are_checked)
     cr_assert_eq(ol_lever_find(OL_FORMAT_CLASSIC, "tie_window")->dflt, 100);
     cr_assert_eq(ol_format_parse("classic"), OL_FORMAT_CLASSIC);
 }
+
+/* ---- olcodec_msgpack_text: json_dumps's bytes without the tree ---------- */
+
+/* The text of mp (less `drop`) is json_dumps(JSON_COMPACT) of the tree
+ * olcodec_msgpack_to_json makes of it, or both refuse the bytes; the picks
+ * say what the tree's top level says.  1 when the bytes were accepted. */
+static int same_text(const uint8_t *mp, size_t len, const char *drop)
+{
+    json_t *j = NULL;
+    jtext t = {0};
+    jtext_lit(&t, "before:");
+    olcodec_pick pick[] = {{.key = "type"}, {.key = "seq"}, {.key = "nonce"}};
+    int trc = olcodec_msgpack_to_json(mp, len, (ol_origin){0, 0}, &j, NULL);
+    int xrc = olcodec_msgpack_text(mp, len, drop, pick, 3, &t);
+    cr_assert_eq(xrc == OL_OK, trc == OL_OK, "the text (%d) and the tree (%d) disagree on %zu bytes", xrc, trc, len);
+    if (trc != OL_OK) {
+        cr_assert_str_eq(t.buf, "before:", "a refused text leaves what was there: %s", t.buf);
+        jtext_free(&t);
+        return 0;
+    }
+    for (size_t i = 0; i < 3; i++) {
+        json_t *v = json_object_get(j, pick[i].key);
+        cr_assert_eq(pick[i].present, v != NULL, "pick %s", pick[i].key);
+        cr_assert_eq(pick[i].s != NULL, json_is_string(v), "pick %s", pick[i].key);
+        if (json_is_string(v)) {
+            cr_assert_eq(pick[i].n, json_string_length(v));
+            cr_assert(!memcmp(pick[i].s, json_string_value(v), pick[i].n));
+        }
+    }
+    if (drop && json_is_object(j))
+        json_object_del(j, drop);
+    char *d = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
+    cr_assert_not_null(d);
+    cr_assert_eq(t.len, strlen("before:") + strlen(d));
+    cr_assert_str_eq(t.buf + strlen("before:"), d);
+    free(d);
+    json_decref(j);
+    jtext_free(&t);
+    return 1;
+}
+
+static int same_text_of_json(const char *text)
+{
+    json_error_t e;
+    json_t *j = json_loads(text, JSON_DECODE_ANY | JSON_ALLOW_NUL, &e);
+    cr_assert_not_null(j, "%s: %s", text, e.text);
+    char *mp = NULL;
+    size_t len = 0;
+    cr_assert_eq(olcodec_json_to_msgpack(j, &mp, &len), OL_OK);
+    int ok = same_text((uint8_t *)mp, len, NULL) & same_text((uint8_t *)mp, len, "nonce");
+    free(mp);
+    json_decref(j);
+    return ok;
+}
+
+Test(olcodec, msgpack_text_is_the_trees_dump_for_every_fixture_event)
+{
+    glob_t g;
+    size_t n = 0;
+    cr_assert_eq(glob(SRC("fixtures/logs/*.jsonl"), 0, NULL, &g), 0);
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        olreader *r = NULL;
+        olerror err;
+        olevent *ev = NULL;
+        cr_assert_eq(olreader_open(g.gl_pathv[i], -1, &r, &err), OL_OK, "%s", err.msg);
+        while (olreader_next(r, &ev, NULL, NULL, &err) > 0) {
+            char *mp = NULL;
+            size_t len = 0;
+            cr_assert_eq(olcodec_encode(ev, OL_ENC_MSGPACK, &mp, &len), OL_OK);
+            cr_assert(same_text((uint8_t *)mp, len, NULL), "%s seq %llu", g.gl_pathv[i], (unsigned long long)ev->seq);
+            cr_assert(same_text((uint8_t *)mp, len, "nonce"));
+            free(mp);
+            olevent_destroy(&ev);
+            n++;
+        }
+        olreader_destroy(&r);
+    }
+    globfree(&g);
+    cr_assert_gt(n, 100);
+}
+
+Test(olcodec, msgpack_text_of_verdicts_with_sentences)
+{
+    static const char *msgs[] = {"", "plain", "quote \" backslash \\ slash /", "tab\tnewline\ncr\r\bform\f",
+                                 "\x01\x1f\x7f control", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"};
+    for (size_t i = 0; i < sizeof msgs / sizeof msgs[0]; i++) {
+        olverdict v, stored;
+        olverdict_set(&v, "m-1", 7, OL_V_ILLEGAL, "snap:13.3", "%s", msgs[i]);
+        olverdict_set(&stored, "m-1", 7, OL_V_OK, "", "%s", msgs[i]);
+        for (int with = 0; with < 2; with++) {
+            json_t *j = olverdict_to_json(&v, with ? &stored : NULL);
+            char *mp = NULL;
+            size_t len = 0;
+            cr_assert_eq(olcodec_json_to_msgpack(j, &mp, &len), OL_OK);
+            cr_assert(same_text((uint8_t *)mp, len, NULL), "msg %zu", i);
+            free(mp);
+            json_decref(j);
+        }
+    }
+}
+
+Test(olcodec, msgpack_text_of_every_json_value)
+{
+    /* the open log refuses a NUL in a string: the text too */
+    cr_assert_not(same_text_of_json("{\"a\":\"\\u0000 inside\"}"));
+    cr_assert(same_text_of_json("{\"a\":\"\\u001f inside\",\"\":\"\",\"nonce\":\"00\",\"b\":[1,-1,0,[],{},null,true,false],"
+                                "\"big\":9223372036854775807,\"small\":-9223372036854775808,"
+                                "\"u\":\"\\u00e9\\u20ac\\ud83d\\ude00\\u2028\",\"k\\\"ey\\n\":{\"deep\":[[[\"x\"]]]}}"));
+    cr_assert(same_text_of_json("{\"r\":1.5,\"s\":0.1,\"t\":1e300,\"u\":-2.5e-300,\"v\":100.0,\"w\":[3.0]}"));
+    cr_assert(same_text_of_json("[\"nonce\",{\"nonce\":1}]"));   /* only a top-level map's member is dropped */
+    cr_assert(same_text_of_json("\"a string alone\""));
+    cr_assert(same_text_of_json("12"));
+    /* 17 keys or more: the other way of finding a repeated one */
+    cr_assert(same_text_of_json("{\"k01\":1,\"k02\":1,\"k03\":1,\"k04\":1,\"k05\":1,\"k06\":1,\"k07\":1,\"k08\":1,"
+                                "\"k09\":1,\"k10\":1,\"k11\":1,\"k12\":1,\"k13\":1,\"k14\":1,\"k15\":1,\"k16\":1,\"k17\":1}"));
+}
+
+Test(olcodec, msgpack_text_refuses_what_the_tree_refuses)
+{
+    static const struct {
+        const char *what;
+        const char *bytes;
+        size_t len;
+    } bad[] = {
+        {"a repeated key", "\x82\xa1k\x01\xa1k\x02", 7},
+        {"an invalid UTF-8 string", "\x81\xa1k\xa2\xc3\x28", 7},
+        {"a NaN", "\x81\xa1k\xcb\x7f\xf8\x00\x00\x00\x00\x00\x00", 12},
+        {"a binary value", "\x81\xa1k\xc4\x01\x00", 7},
+        {"a key that is not a string", "\x81\x01\x01", 3},
+        {"a truncated map", "\x82\xa1k\x01", 4},
+        {"trailing bytes", "\x81\xa1k\x01\x01", 5},
+        {"an integer past int64", "\x81\xa1k\xcf\xff\xff\xff\xff\xff\xff\xff\xff", 12},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        cr_assert_not(same_text((const uint8_t *)bad[i].bytes, bad[i].len, NULL), "%s is accepted", bad[i].what);
+    /* a repeated key among 17 or more */
+    uint8_t big[256];
+    size_t n = 0;
+    big[n++] = 0xde, big[n++] = 0, big[n++] = 20;
+    for (int k = 0; k < 20; k++) {
+        big[n++] = 0xa3, big[n++] = 'k', big[n++] = (uint8_t)('a' + k % 19), big[n++] = 'x';
+        big[n++] = (uint8_t)k;
+    }
+    cr_assert_not(same_text(big, n, NULL), "a repeated key among 20 is accepted");
+    big[3 + 19 * 5 + 2] = 'z';   /* the 20th key made unique */
+    cr_assert(same_text(big, n, NULL));
+}
