@@ -22,19 +22,21 @@
  * are not pinned) and never stops the map from growing (replica_pause
  * waits for a copy, never for the network).
  *
- * Why two chunks at a time: deriving a chunk (decoding every event, the
- * public view of each) costs the shipper about as much as PostgreSQL's
- * COPY of it.  So the next chunk is gathered before this one ships, past
- * its events as if they were confirmed, and derived on a helper thread
- * while PostgreSQL takes this one: the two halves overlap.  The helper
- * touches nothing but its chunk (the card databases it reads are not
- * loaded meanwhile: only gathering loads them).
+ * Why two chunks at a time: reading a chunk out of the store and deriving
+ * it (decoding every event, the public view of each) cost the daemon a
+ * good part of what PostgreSQL's COPY of it costs.  So while PostgreSQL
+ * takes this chunk, a helper thread gathers the next one, past this one's
+ * events as if they were confirmed, and derives it: the two halves
+ * overlap.  Meanwhile the shipper touches nothing but the chunk it ships
+ * (it owns every byte PostgreSQL gets), and the helper alone reads the
+ * store and loads card databases.
  *
  * Invariants: acks[0..n_acks) are confirmations in the order they were
  * made; acks[0..n_inflight) were written by the loop's open transaction;
- * the thread touches the store only between txn_lock and its unlock, and
- * only to read; a chunk holds at most REPLICA_CHUNK_EVENTS events and
- * REPLICA_CHUNK_BYTES bytes of them, and at most two chunks are held.
+ * the shipper and its helper touch the store only between txn_lock and its
+ * unlock, one at a time, and only to read; a chunk holds at most
+ * REPLICA_CHUNK_EVENTS events and REPLICA_CHUNK_BYTES bytes of them, and at
+ * most two chunks are held.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -379,45 +381,70 @@ static int backlog_one(void *ctx, const char *match, uint64_t from, uint64_t sin
 
 /* ---- deriving (no lock) ----------------------------------------------------- */
 
+/* json_dump_callback's writer: into a jtext. */
+static int to_jtext(const char *buf, size_t n, void *t)
+{
+    jtext_raw(t, buf, n);
+    return ((jtext *)t)->bad ? -1 : 0;
+}
+
+/* Each event's type, status and rule, and the text of
+ * {"event": its public view, "verdict": its verdict's} as json_dumps
+ * (JSON_COMPACT) writes the pair.  Most events hide nothing and most
+ * verdicts say no sentence: their texts are written straight from the
+ * MessagePack (olcodec_msgpack_text, view_event_text), which gives the
+ * same bytes as the trees did at a fraction of the cost (BENCHMARKS.md);
+ * the others go through the trees.  What the trees would refuse has no
+ * public text (NULL), as before. */
 static void derive(chunk *c)
 {
+    jtext t = {0}, vt = {0};
     for (size_t i = 0; i < c->n_rec; i++) {
         chunk_rec *cr = &c->rec[i];
         cr->r.events = c->ev + cr->first;
         for (size_t k = 0; k < cr->r.n_events; k++) {
             pgship_event *p = &c->ev[cr->first + k];
             olevent *ev = NULL;
-            json_t *vj = NULL, *pub = NULL;
-            if (olcodec_msgpack_to_json(p->verdict, p->verdict_len, (ol_origin){0, 0}, &vj, NULL) == OL_OK) {
-                const char *st = json_string_value(json_object_get(vj, "status"));
-                const char *rule = json_string_value(json_object_get(vj, "rule"));
-                p->status = st ? dup(c, st, strlen(st)) : "ok";
-                p->rule = rule ? dup(c, rule, strlen(rule)) : NULL;
-            } else {
-                p->status = "ok";   /* our own bytes: cannot happen; the status is then unknown */
-            }
+            json_t *vj = NULL;
+            olcodec_pick pick[] = {{.key = "status"}, {.key = "rule"}, {.key = "msg"}, {.key = "stored"}};
+            jtext_reset(&t), jtext_reset(&vt);
+            int vok = olcodec_msgpack_text(p->verdict, p->verdict_len, NULL, pick, 4, &vt) == OL_OK;
+            /* a verdict not read is of our own bytes: it cannot happen,
+             * and its status is then unknown */
+            p->status = vok && pick[0].s ? dup(c, pick[0].s, pick[0].n) : "ok";
+            p->rule = vok && pick[1].s ? dup(c, pick[1].s, pick[1].n) : NULL;
             if (olcodec_decode_message(p->event, p->event_len, &ev, NULL) == OL_OK && ev) {
                 p->type = ol_type_name(ev->type);
-                json_t *ej = view_event_json(ev, VIEW_PUBLIC, cr->header);
                 /* only a sentence can name a hidden card (view.h: the
                  * verdict's `msg` and its `stored` verdict's); most
                  * verdicts have none, and are public as they are */
-                if (vj && (json_object_get(vj, "msg") || json_object_get(vj, "stored")) &&
-                    view_verdict_redact(vj, ev, VIEW_PUBLIC, cr->header, cr->db) < 0) {
-                    json_decref(vj);
-                    vj = NULL;
+                if (vok && (pick[2].present || pick[3].present)) {
+                    jtext_reset(&vt);
+                    vok = olcodec_msgpack_to_json(p->verdict, p->verdict_len, (ol_origin){0, 0}, &vj, NULL) == OL_OK &&
+                          view_verdict_redact(vj, ev, VIEW_PUBLIC, cr->header, cr->db) >= 0 &&
+                          !json_dump_callback(vj, to_jtext, &vt, JSON_COMPACT);
                 }
-                pub = ej && vj ? json_pack("{s:o, s:O}", "event", ej, "verdict", vj) : NULL;
-                if (!pub)
+                jtext_lit(&t, "{\"event\":");
+                int eok = view_event_text(ev, VIEW_PUBLIC, cr->header, &t);
+                if (!eok) {
+                    json_t *ej = view_event_json(ev, VIEW_PUBLIC, cr->header);
+                    eok = ej && !json_dump_callback(ej, to_jtext, &t, JSON_COMPACT);
                     json_decref(ej);
+                }
+                if (vok && eok > 0) {
+                    jtext_lit(&t, ",\"verdict\":");
+                    jtext_raw(&t, vt.buf, vt.len);
+                    jtext_lit(&t, "}");
+                    if (!t.bad)
+                        p->public_json = dup(c, t.buf, t.len);
+                }
             }
-            if (pub)
-                p->public_json = own(c, json_dumps(pub, JSON_COMPACT));
-            json_decref(pub);
             json_decref(vj);
             olevent_destroy(&ev);
         }
     }
+    jtext_free(&t);
+    jtext_free(&vt);
 }
 
 /* ---- the thread ---------------------------------------------------------------- */
@@ -561,10 +588,23 @@ static void confirm(replica *r, const chunk *c, const pgship_result *res)
              (unsigned long long)res->conflicts_new, res->conflicts_new == 1 ? "" : "s", r->status.target);
 }
 
-/* derive() on a helper thread: the next chunk, while this one ships. */
-static void *derive_main(void *arg)
+/* The chunk after the one on its way: gathered past it and derived, on a
+ * helper thread while the shipper ships. */
+typedef struct {
+    replica *r;
+    chunk *c;
+    char *after;
+    ack *copy;
+    const chunk *flight;
+    int rc;                         /* gather()'s */
+} ahead;
+
+static void *ahead_main(void *arg)
 {
-    derive(arg);
+    ahead *a = arg;
+    a->rc = gather(a->r, a->c, a->after, a->copy, a->flight);
+    if (!a->rc && a->c->n_rec)
+        derive(a->c);
     return NULL;
 }
 
@@ -591,10 +631,10 @@ static void store_error(replica *r, int rc)
 }
 
 /* The shipper: a pipeline of two chunks.  `cur` is gathered and derived;
- * while it goes to PostgreSQL, the one after it is gathered (quick: the
- * store is read under txn_lock, past cur's events) and derived on a helper
- * thread (the slow half: decoding, the public view).  A failed shipment
- * drops both, and the pass starts again from the first match. */
+ * while it goes to PostgreSQL, the one after it is gathered (the store is
+ * read under txn_lock, past cur's events) and derived on a helper thread.
+ * A failed shipment drops both, and the pass starts again from the first
+ * match. */
 static void *run(void *arg)
 {
     replica *r = arg;
@@ -632,15 +672,16 @@ static void *run(void *arg)
         if (r->delay_ms && nap(r, r->delay_ms))
             break;
         pthread_t helper;
-        int helping = 0;
         chunk_clear(next);
-        int next_rc = gather(r, next, after, copy, cur);
-        if (!next_rc && next->n_rec && !(helping = !pthread_create(&helper, NULL, derive_main, next)))
-            derive(next);   /* no thread: in turn */
+        ahead a = {r, next, after, copy, cur, 0};
+        int helping = !pthread_create(&helper, NULL, ahead_main, &a);
+        if (!helping)
+            ahead_main(&a);   /* no thread: in turn */
         pgship_result res;
         int rc = ship(r, c, cur, &res, err, sizeof err);
         if (helping)
             pthread_join(helper, NULL);
+        int next_rc = a.rc;
         if (rc) {
             set_error(r, err);
             disconnect(r, &c);   /* whatever failed, a fresh connection starts clean */
