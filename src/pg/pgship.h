@@ -80,7 +80,9 @@ int pgship_venue_valid(const char *name);
 int pgship_check(PGconn *c, const char *venue, const uint8_t key[32], char *err, size_t errlen);
 
 /* Ship n records of `venue` in one transaction; *res (may be NULL) says
- * what was new.  0, or -1 and err (the transaction rolled back). */
+ * what was new.  A match has one record in a batch (were it there twice,
+ * its row in matches would be the copy with the most events).  0, or -1
+ * and err (the transaction rolled back). */
 int pgship_send(PGconn *c, const char *venue, const pgship_record *recs, size_t n, pgship_result *res, char *err,
                 size_t errlen);
 
