@@ -845,9 +845,35 @@ static int repeated_key(const msgpack_object_map *m)
     return rep;
 }
 
+/* What of a top-level member is written null (olcodec_null): its value
+ * when a string (*whole), its first *first items that are strings. */
+typedef struct {
+    const olcodec_null *nulls;
+    size_t n;
+} null_set;
+
+static int str_is(const msgpack_object_str *k, const char *s)
+{
+    size_t n = strlen(s);
+    return k->size == n && (!n || !memcmp(k->ptr, s, n));
+}
+
+static void nulls_of(const null_set *ns, const msgpack_object_str *k, int *whole, size_t *first)
+{
+    *whole = 0, *first = 0;
+    for (size_t i = 0; ns && i < ns->n; i++)
+        if (str_is(k, ns->nulls[i].key)) {
+            if (!ns->nulls[i].list)
+                *whole = 1;
+            else if (ns->nulls[i].first > *first)
+                *first = ns->nulls[i].first;
+        }
+}
+
 /* The text from_object's tree dumps to (its checks too), less the member
- * `drop` of this map when not NULL. */
-static int text_of(const msgpack_object *o, const char *drop, jtext *t)
+ * `drop` of this map when not NULL, with the strings `ns` names null
+ * (NULL: none; only a top-level map has them). */
+static int text_of(const msgpack_object *o, const char *drop, const null_set *ns, jtext *t)
 {
     switch (o->type) {
     case MSGPACK_OBJECT_NIL: jtext_lit(t, "null"); break;
@@ -877,7 +903,7 @@ static int text_of(const msgpack_object *o, const char *drop, jtext *t)
             int rc;
             if (i)
                 jtext_lit(t, ",");
-            if ((rc = text_of(&o->via.array.ptr[i], NULL, t)))
+            if ((rc = text_of(&o->via.array.ptr[i], NULL, NULL, t)))
                 return rc;
         }
         jtext_lit(t, "]");
@@ -889,14 +915,36 @@ static int text_of(const msgpack_object *o, const char *drop, jtext *t)
         jtext_lit(t, "{");
         for (uint32_t i = 0; i < o->via.map.size; i++) {
             const msgpack_object_str *k = &o->via.map.ptr[i].key.via.str;
-            if (drop && k->size == strlen(drop) && !memcmp(k->ptr, drop, k->size))
+            const msgpack_object *v = &o->via.map.ptr[i].val;
+            int whole;
+            size_t before;
+            if (drop && str_is(k, drop))
                 continue;
             if (!first)
                 jtext_lit(t, ",");
             first = 0;
             jtext_strn(t, k->ptr, k->size);
             jtext_lit(t, ":");
-            if ((rc = text_of(&o->via.map.ptr[i].val, NULL, t)))
+            nulls_of(ns, k, &whole, &before);
+            if (whole && v->type == MSGPACK_OBJECT_STR) {
+                jtext_lit(t, "null");
+                continue;
+            }
+            if (before && v->type == MSGPACK_OBJECT_ARRAY) {
+                jtext_lit(t, "[");
+                for (uint32_t e = 0; e < v->via.array.size; e++) {
+                    const msgpack_object *x = &v->via.array.ptr[e];
+                    if (e)
+                        jtext_lit(t, ",");
+                    if (e < before && x->type == MSGPACK_OBJECT_STR)
+                        jtext_lit(t, "null");
+                    else if ((rc = text_of(x, NULL, NULL, t)))
+                        return rc;
+                }
+                jtext_lit(t, "]");
+                continue;
+            }
+            if ((rc = text_of(v, NULL, NULL, t)))
                 return rc;
         }
         jtext_lit(t, "}");
@@ -908,22 +956,22 @@ static int text_of(const msgpack_object *o, const char *drop, jtext *t)
     return t->bad ? OL_ENOMEM : OL_OK;
 }
 
-int olcodec_msgpack_text(const uint8_t *buf, size_t len, const char *drop, olcodec_pick *picks, size_t n_picks,
-                         jtext *out)
+int olcodec_msgpack_text(const uint8_t *buf, size_t len, const char *drop, const olcodec_null *nulls, size_t n_nulls,
+                         olcodec_pick *picks, size_t n_picks, jtext *out)
 {
+    null_set ns = {nulls, n_nulls};
     msgpack_unpacked u;
     olerror err;
     size_t start = out->len;
     int was_bad = out->bad;
     int rc = unpacked(buf, len, OL_EVENT_MAX, (ol_origin){0, 0}, &u, NULL, &err);
     if (!rc)
-        rc = text_of(&u.data, drop, out);
+        rc = text_of(&u.data, drop, &ns, out);
     for (size_t i = 0; i < n_picks; i++) {
         picks[i].present = 0, picks[i].s = NULL, picks[i].n = 0;
         for (uint32_t k = 0; !rc && u.data.type == MSGPACK_OBJECT_MAP && k < u.data.via.map.size; k++) {
             const msgpack_object_kv *kv = &u.data.via.map.ptr[k];
-            if (kv->key.via.str.size != strlen(picks[i].key) ||
-                memcmp(kv->key.via.str.ptr, picks[i].key, kv->key.via.str.size))
+            if (!str_is(&kv->key.via.str, picks[i].key))
                 continue;
             picks[i].present = 1;
             /* msgpack-c leaves a string in the bytes it unpacked: the

@@ -154,19 +154,32 @@ typedef struct {
     size_t n;           /* out: the string's length (it may hold a NUL)     */
 } olcodec_pick;
 
+/* A top-level member whose strings olcodec_msgpack_text writes as null
+ * (a card a view may not see): its value when a string (list 0), or the
+ * items before `first` of its value that are strings (list 1; SIZE_MAX:
+ * all).  A member named by no mask, or whose value is of another shape, is
+ * written as it is. */
+typedef struct {
+    const char *key;
+    int list;
+    size_t first;
+} olcodec_null;
+
 /* The JSON text of one MessagePack object of exactly len bytes, appended
  * to out: byte for byte what json_dumps(JSON_COMPACT) writes of the tree
  * olcodec_msgpack_to_json makes of the same bytes, less the top-level
- * member `drop` (NULL: none) as json_object_del() leaves it -- without
- * making the tree (arbiterd --replicate writes every event's public text;
- * the tree and its dump were most of that work).  picks[0..n_picks) are
- * filled from the top-level map (n_picks may be 0).
+ * member `drop` (NULL: none) as json_object_del() leaves it, with the
+ * strings of nulls[0..n_nulls) set to null as json_object_set_new() and
+ * json_array_set_new() leave them -- without making the tree (arbiterd
+ * --replicate writes every event's public text; the tree and its dump
+ * were most of that work).  picks[0..n_picks) are filled from the
+ * top-level map (n_picks may be 0), as the bytes have them.
  *
  * Returns OL_OK; or OL_EMALFORMED for whatever olcodec_msgpack_to_json
  * refuses, OL_ENOMEM: out then holds what it held before (its sticky
  * error cleared), and the picks are not to be read.  Nothing is said of
  * why: the caller that wants the sentence asks olcodec_msgpack_to_json. */
-int olcodec_msgpack_text(const uint8_t *buf, size_t len, const char *drop, olcodec_pick *picks, size_t n_picks,
-                         jtext *out);
+int olcodec_msgpack_text(const uint8_t *buf, size_t len, const char *drop, const olcodec_null *nulls, size_t n_nulls,
+                         olcodec_pick *picks, size_t n_picks, jtext *out);
 
 #endif

@@ -120,26 +120,29 @@ static void hide_href(json_t *parent, const char *key, json_t *href, int visible
 }
 
 /* The fields of ev that hide a card from some view (hid, its count
- * returned); and *as_judge set when none does and no decklist is there to
- * hide: `v` then sees the event as the judge does but for its nonce. */
+ * returned). */
 static size_t hidden_of(const olevent *ev, view_kind v, const olevent *header,
-                        verifier_hidden_field hid[VERIFIER_HIDDEN_MAX], int *as_judge)
+                        verifier_hidden_field hid[VERIFIER_HIDDEN_MAX])
 {
-    size_t n_hid = v == VIEW_JUDGE ? 0 : verifier_event_hidden(ev, ev->type == OL_MATCH ? ev : header, hid);
-    *as_judge = v == VIEW_JUDGE || (!n_hid && ev->type != OL_MATCH);
-    return n_hid;
+    return v == VIEW_JUDGE ? 0 : verifier_event_hidden(ev, ev->type == OL_MATCH ? ev : header, hid);
 }
 
 int view_event_text(const olevent *ev, view_kind v, const olevent *header, jtext *out)
 {
     verifier_hidden_field hid[VERIFIER_HIDDEN_MAX];
-    int as_judge;
-    hidden_of(ev, v, header, hid, &as_judge);
-    if (!as_judge || ev->tree || !ev->wire)
+    olcodec_null nulls[VERIFIER_HIDDEN_MAX];
+    size_t n_nulls = 0;
+    /* a header's decklists are left to the tree (one event a match) */
+    if (ev->type == OL_MATCH || ev->tree || !ev->wire)
         return 0;
+    size_t n_hid = hidden_of(ev, v, header, hid);
+    for (size_t i = 0; i < n_hid; i++)
+        if (!(hid[i].owner >= 0 && view_can_see(v, hid[i].owner)))
+            nulls[n_nulls++] = (olcodec_null){hid[i].key, hid[i].list, hid[i].list ? hid[i].first : 0};
     /* view_event_json's object is then the tree of these bytes, less the
-     * nonce outside the judge's view */
-    int rc = olcodec_msgpack_text(ev->wire, ev->wire_len, v == VIEW_JUDGE ? NULL : "nonce", NULL, 0, out);
+     * nonce outside the judge's view, with the hidden hrefs null */
+    int rc = olcodec_msgpack_text(ev->wire, ev->wire_len, v == VIEW_JUDGE ? NULL : "nonce", nulls, n_nulls, NULL, 0,
+                                  out);
     return rc == OL_OK ? 1 : rc == OL_ENOMEM ? -1 : 0;
 }
 
@@ -149,13 +152,12 @@ json_t *view_event_json(const olevent *ev, view_kind v, const olevent *header)
     if (!o || v == VIEW_JUDGE)
         return o;
     verifier_hidden_field hid[VERIFIER_HIDDEN_MAX];
-    int as_judge;
-    size_t n_hid = hidden_of(ev, v, header, hid, &as_judge);
+    size_t n_hid = hidden_of(ev, v, header, hid);
     /* nothing to draw on -- no nonce, no hidden field, no decklist: every
      * view sees the event as the judge does, and gets it as the judge's
      * view does (most events; the copy below was most of a public view's
-     * cost, arbiterd --replicate's derive) */
-    if (as_judge && !json_object_get(o, "nonce"))
+     * cost) */
+    if (!n_hid && ev->type != OL_MATCH && !json_object_get(o, "nonce"))
         return o;
     /* a copy to draw on: an event decoded from JSON hands out its own tree
      * (olcodec_to_json), which the judge's view and every later reader

@@ -92,12 +92,11 @@ int view_board_print(FILE *out, const verifier *vf, view_kind v);
 json_t *view_event_json(const olevent *ev, view_kind v, const olevent *header);
 
 /* The compact JSON text of view_event_json's object (json_dumps with
- * JSON_COMPACT, byte for byte), appended to out, for an event that `v`
- * sees as the judge does but for its nonce, and that was decoded from
- * MessagePack -- most events -- without making a tree.  1 when written;
- * 0 when the event is not such an event or its bytes are refused (out
- * unchanged: the caller makes view_event_json's object); -1 out of
- * memory. */
+ * JSON_COMPACT, byte for byte), appended to out, for an event decoded
+ * from MessagePack that is not a header (every other event of a match),
+ * without making a tree.  1 when written; 0 when the event is not such an
+ * event or its bytes are refused (out unchanged: the caller makes
+ * view_event_json's object); -1 out of memory. */
 int view_event_text(const olevent *ev, view_kind v, const olevent *header, jtext *out);
 
 /* ---- sentences ------------------------------------------------------------

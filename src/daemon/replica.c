@@ -390,11 +390,11 @@ static int to_jtext(const char *buf, size_t n, void *t)
 
 /* Each event's type, status and rule, and the text of
  * {"event": its public view, "verdict": its verdict's} as json_dumps
- * (JSON_COMPACT) writes the pair.  Most events hide nothing and most
- * verdicts say no sentence: their texts are written straight from the
- * MessagePack (olcodec_msgpack_text, view_event_text), which gives the
- * same bytes as the trees did at a fraction of the cost (BENCHMARKS.md);
- * the others go through the trees.  What the trees would refuse has no
+ * (JSON_COMPACT) writes the pair.  An event but a header, and a verdict
+ * that says no sentence (most verdicts), have their texts written
+ * straight from the MessagePack (view_event_text, olcodec_msgpack_text),
+ * which gives the same bytes as the trees did at a fraction of the cost
+ * (BENCHMARKS.md); the others go through the trees.  What the trees would refuse has no
  * public text (NULL), as before. */
 static void derive(chunk *c)
 {
@@ -408,7 +408,7 @@ static void derive(chunk *c)
             json_t *vj = NULL;
             olcodec_pick pick[] = {{.key = "status"}, {.key = "rule"}, {.key = "msg"}, {.key = "stored"}};
             jtext_reset(&t), jtext_reset(&vt);
-            int vok = olcodec_msgpack_text(p->verdict, p->verdict_len, NULL, pick, 4, &vt) == OL_OK;
+            int vok = olcodec_msgpack_text(p->verdict, p->verdict_len, NULL, NULL, 0, pick, 4, &vt) == OL_OK;
             /* a verdict not read is of our own bytes: it cannot happen,
              * and its status is then unknown */
             p->status = vok && pick[0].s ? dup(c, pick[0].s, pick[0].n) : "ok";
