@@ -978,7 +978,7 @@ int olcodec_msgpack_text(const uint8_t *buf, size_t len, const char *drop, const
              * pick lives as long as buf (the range is checked all the same) */
             const msgpack_object_str *v = &kv->val.via.str;
             uintptr_t at = (uintptr_t)v->ptr, from = (uintptr_t)buf;
-            if (kv->val.type == MSGPACK_OBJECT_STR && (!v->size || (at >= from && at - from <= len - v->size)))
+            if (kv->val.type == MSGPACK_OBJECT_STR && (!v->size || (v->size <= len && at >= from && at - from <= len - v->size)))
                 picks[i].s = v->size ? v->ptr : "", picks[i].n = v->size;
         }
     }
