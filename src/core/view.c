@@ -119,6 +119,12 @@ static void hide_href(json_t *parent, const char *key, json_t *href, int visible
         json_object_set_new(parent, key, json_null());
 }
 
+/* 1 when v sees the cards the field h hides. */
+static int sees(view_kind v, const verifier_hidden_field *h)
+{
+    return h->owner >= 0 && view_can_see(v, h->owner);
+}
+
 /* The fields of ev that hide a card from some view (hid, its count
  * returned). */
 static size_t hidden_of(const olevent *ev, view_kind v, const olevent *header,
@@ -137,7 +143,7 @@ int view_event_text(const olevent *ev, view_kind v, const olevent *header, jtext
         return 0;
     size_t n_hid = hidden_of(ev, v, header, hid);
     for (size_t i = 0; i < n_hid; i++)
-        if (!(hid[i].owner >= 0 && view_can_see(v, hid[i].owner)))
+        if (!sees(v, &hid[i]))
             nulls[n_nulls++] = (olcodec_null){hid[i].key, hid[i].list, hid[i].list ? hid[i].first : 0};
     /* view_event_json's object is then the tree of these bytes, less the
      * nonce outside the judge's view, with the hidden hrefs null */
@@ -169,7 +175,7 @@ json_t *view_event_json(const olevent *ev, view_kind v, const olevent *header)
     json_object_del(o, "nonce");
     for (size_t i = 0; i < n_hid; i++) {
         /* the engine says which fields hide whose cards */
-        int see = hid[i].owner >= 0 && view_can_see(v, hid[i].owner);
+        int see = sees(v, &hid[i]);
         json_t *f = json_object_get(o, hid[i].key);
         if (!hid[i].list) {
             hide_href(o, hid[i].key, f, see);
