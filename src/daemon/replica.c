@@ -394,8 +394,8 @@ static int to_jtext(const char *buf, size_t n, void *t)
  * that says no sentence (most verdicts), have their texts written
  * straight from the MessagePack (view_event_text, olcodec_msgpack_text),
  * which gives the same bytes as the trees did at a fraction of the cost
- * (BENCHMARKS.md); the others go through the trees.  What the trees would refuse has no
- * public text (NULL), as before. */
+ * (BENCHMARKS.md); the others go through the trees.  What the trees
+ * would refuse has no public text (NULL), as before. */
 static void derive(chunk *c)
 {
     jtext t = {0}, vt = {0};

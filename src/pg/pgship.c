@@ -337,10 +337,9 @@ static int match_rows(PGconn *c, const char *venue, const pgship_record *recs, s
 {
     batch_rows b = {venue, recs, n, 0, 0, ""};
     char state[6];
-    size_t k = 0;
-    while (k < n && !recs[k].summary)
-        k++;
-    if (k == n)
+    while (b.i < n && !recs[b.i].summary)   /* none goes whole: no statement */
+        b.i++;
+    if (b.i == n)
         return 0;
     /* a record is in a batch once (pgship.h); were one there twice, the
      * upsert takes its longest copy rather than fail */
